@@ -1,0 +1,1 @@
+# mpirun: sources and tests of this component

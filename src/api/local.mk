@@ -1,0 +1,1 @@
+# src/api: sources and tests of this component

@@ -1,0 +1,44 @@
+/*
+ * Bootstrap: what a rank learns from its process manager, through the PMIx
+ * client API. Works the same under rdmpi's mpirun (which hosts a PMIx server)
+ * and under Slurm's srun --mpi=pmix. Started with no process manager at all
+ * (./a.out), a rank runs as a singleton job of size 1.
+ */
+#ifndef RD_BOOT_BOOT_H
+#define RD_BOOT_BOOT_H
+
+#include <stddef.h>
+
+typedef struct rd_boot_info {
+    int rank;               /* rank in the job (MPI_COMM_WORLD) */
+    int size;               /* number of ranks in the job */
+    int local_rank;         /* index of this rank among those on its node */
+    int local_size;         /* ranks on this node */
+    int *local_ranks;       /* job ranks on this node, ascending, local_size of them */
+    int universe_size;      /* PMIX_UNIV_SIZE, or size */
+    int appnum;             /* PMIX_APPNUM, or 0 */
+    int singleton;          /* 1 when no process manager was found */
+    char job_id[64];        /* unique per job, usable in file names ([A-Za-z0-9._-]) */
+    char hostname[256];
+} rd_boot_info_t;
+
+/* Connects to the process manager and fills *info. Returns RD_OK or RD_EBOOT. */
+int rd_boot_init(rd_boot_info_t *info);
+
+/* Publishes a value under key for the other ranks (visible after rd_boot_fence). */
+int rd_boot_put(const char *key, const void *val, size_t len);
+
+/* Collective over all ranks of the job: commits puts and waits for every rank. */
+int rd_boot_fence(void);
+
+/* Reads a value that rank published. *len: in, the buffer size; out, the value's size.
+ * Returns RD_OK, RD_EINVAL if the key is unknown, RD_ENOMEM if buf is too small. */
+int rd_boot_get(int rank, const char *key, void *buf, size_t *len);
+
+/* Asks the process manager to end the whole job with this exit code; does not return. */
+void rd_boot_abort(int code, const char *msg) __attribute__((noreturn));
+
+/* Disconnects from the process manager; info's arrays are freed. */
+int rd_boot_finalize(rd_boot_info_t *info);
+
+#endif

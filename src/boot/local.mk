@@ -1,0 +1,1 @@
+# src/boot: sources and tests of this component

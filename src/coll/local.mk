@@ -1,0 +1,1 @@
+# src/coll: sources and tests of this component

@@ -1,0 +1,1 @@
+# src/core: sources and tests of this component

@@ -1,0 +1,1 @@
+# src/p2p: sources and tests of this component

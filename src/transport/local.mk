@@ -1,0 +1,1 @@
+# src/transport: sources and tests of this component

@@ -1,0 +1,83 @@
+/*
+ * The transport interface: the only way the p2p layer talks to a network.
+ *
+ * A transport moves opaque byte messages (a small header chosen by p2p plus a
+ * payload) between ranks of the job, and calls back into p2p when one
+ * arrives. It never sees an MPI object. One ops table per transport
+ * (shm/, later tcp/ and verbs/); p2p picks one per peer at init.
+ *
+ * Ordering: messages from one sender to one receiver over one transport are
+ * delivered in the order send() accepted them.
+ *
+ * Rendezvous: a transport that can read a peer's memory directly (CMA for shm,
+ * RDMA Read for verbs) sets RD_TP_CAP_GET and implements mem_key() and get().
+ * p2p falls back to streaming fragments with send() when it cannot.
+ */
+#ifndef RD_TRANSPORT_TRANSPORT_H
+#define RD_TRANSPORT_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boot/boot.h"
+
+/* Upcall on arrival. hdr/payload point into transport memory and are valid
+ * only during the call; p2p copies what it keeps. The upcall may call send()
+ * and get() of any transport, but never progress(). */
+typedef void (*rd_tp_recv_fn)(int peer, const void *hdr, size_t hdrlen,
+                              const void *payload, size_t len);
+
+/* Completion of a get(): status is RD_OK or a negative rd_status. */
+typedef void (*rd_tp_done_fn)(void *ctx, int status);
+
+/* What p2p hands a transport at init. */
+typedef struct rd_tp_env {
+    const rd_boot_info_t *boot;  /* rank, size, local ranks, job id */
+    rd_tp_recv_fn recv;          /* arrival upcall */
+} rd_tp_env_t;
+
+enum {
+    RD_TP_CAP_GET = 1 << 0,      /* get() reads peer memory directly (single copy) */
+};
+
+/* Largest key mem_key() may produce. */
+#define RD_TP_KEY_MAX 32
+
+typedef struct rd_transport {
+    const char *name;            /* "shm", "tcp", "rc", ... */
+    unsigned caps;               /* RD_TP_CAP_* */
+    size_t hdr_max;              /* largest header send() accepts */
+    size_t eager_max;            /* largest payload send() accepts */
+
+    /* Collective over all ranks: every rank calls init of the same transports
+     * in the same order, so init may publish addresses and call rd_boot_fence. */
+    int (*init)(const rd_tp_env_t *env);
+    void (*finalize)(void);
+
+    /* Nonzero if this transport can reach job rank peer (never called for self). */
+    int (*reachable)(int peer);
+
+    /* Sends hdr (hdrlen <= hdr_max) and payload (len <= eager_max) to peer.
+     * Returns RD_OK once both are copied or queued by the transport (the
+     * caller may reuse its buffers), RD_EAGAIN when it has no room now
+     * (nothing was taken; retry after progress), or a negative rd_status. */
+    int (*send)(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+
+    /* Polls for arrivals and completions, calling the upcalls. Returns the
+     * number of events handled (0 when idle), or a negative rd_status. */
+    int (*progress)(void);
+
+    /* Rendezvous (RD_TP_CAP_GET only; NULL otherwise). mem_key describes
+     * local memory [buf, buf+len) so that a peer can read it; key is opaque,
+     * at most RD_TP_KEY_MAX bytes. get reads len bytes at remote_addr
+     * (inside the memory that key describes, on peer) into local, and calls
+     * done(ctx, status) exactly once, possibly before get returns. */
+    int (*mem_key)(const void *buf, size_t len, void *key, size_t *keylen);
+    int (*get)(int peer, void *local, uint64_t remote_addr, const void *key,
+               size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+} rd_transport_t;
+
+/* Transports compiled in (defined by each transport). */
+extern const rd_transport_t rd_shm_transport;
+
+#endif

@@ -1,0 +1,1 @@
+# src/util: sources and tests of this component

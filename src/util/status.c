@@ -1,0 +1,19 @@
+/* Text of internal status codes (see status.h). */
+#include "util/status.h"
+
+const char *rd_status_str(int status)
+{
+    switch (status) {
+    case RD_OK: return "success";
+    case RD_EAGAIN: return "resource temporarily unavailable";
+    case RD_ENOMEM: return "out of memory";
+    case RD_EINVAL: return "invalid argument";
+    case RD_ESYS: return "system call failed";
+    case RD_EPEER: return "peer process failed or disconnected";
+    case RD_ETRUNC: return "message truncated";
+    case RD_ENOTSUP: return "operation not supported";
+    case RD_EBOOT: return "process manager (PMIx) failure";
+    case RD_EINTERN: return "internal error";
+    }
+    return "unknown status";
+}

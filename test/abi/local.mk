@@ -1,0 +1,1 @@
+# test/abi: sources and tests of this component

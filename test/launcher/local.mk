@@ -1,0 +1,1 @@
+# test/launcher: sources and tests of this component

@@ -1,0 +1,1 @@
+# test/mpi: sources and tests of this component

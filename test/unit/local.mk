@@ -1,0 +1,1 @@
+# test/unit: sources and tests of this component
