@@ -43,7 +43,7 @@ typedef struct rd_match_q {
     long n_posted, n_unexp;   /* current queue lengths (for tests and stats) */
 } rd_match_q_t;
 
-/* Returns RD_OK or RD_ENOMEM. */
+/* Returns RD_OK, RD_EINVAL (nsrc < 1) or RD_ENOMEM. */
 int rd_match_q_init(rd_match_q_t *q, int nsrc);
 /* The queues must be empty or their elements abandoned by the caller. */
 void rd_match_q_destroy(rd_match_q_t *q);
@@ -55,7 +55,8 @@ rd_match_elem_t *rd_match_post(rd_match_q_t *q, rd_match_elem_t *r, int src, int
 
 /* A message from src with tag arrives. If a posted receive fits, it is removed
  * and returned (m is not queued); otherwise m is queued as unexpected and NULL
- * is returned. */
+ * is returned. m may be NULL: then nothing is queued, so the caller can look
+ * for a receive first and allocate the unexpected element only when needed. */
 rd_match_elem_t *rd_match_arrive(rd_match_q_t *q, rd_match_elem_t *m, int src, int tag);
 
 /* The unexpected message a receive for (src, tag) would match, left queued;
@@ -65,7 +66,9 @@ rd_match_elem_t *rd_match_peek(rd_match_q_t *q, int src, int tag);
 /* Removes an unexpected message returned by rd_match_peek (MPI_Mprobe). */
 void rd_match_take(rd_match_q_t *q, rd_match_elem_t *m);
 
-/* Removes a posted receive (MPI_Cancel). Returns 1 if it was still posted, 0 if not. */
+/* Removes a posted receive (MPI_Cancel). Returns 1 if it was still posted, 0 if
+ * not (already matched). r must have been passed to rd_match_post, or be
+ * zero-initialized (never posted: returns 0). */
 int rd_match_cancel(rd_match_q_t *q, rd_match_elem_t *r);
 
 #endif

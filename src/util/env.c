@@ -1,8 +1,10 @@
-/* Reading RDMPI_* tunables from the environment (see env.h). */
+/* Reading RDMPI_* tunables from the environment (see env.h). Each tunable is
+ * read once, where its subsystem initializes, so a bad value is reported once. */
 #include "util/env.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,8 @@ int rd_env_parse_size(const char *s, long long *out)
     if (*end == 'b' || *end == 'B')
         end++;
     if (*end != '\0')
+        return -1;
+    if (v > LLONG_MAX / mult)
         return -1;
     *out = v * mult;
     return 0;

@@ -1,1 +1,3 @@
-# src/util: sources and tests of this component
+# src/util: status codes, tunables, lists
+libmpi_la_SOURCES += src/util/status.c src/util/status.h src/util/env.c src/util/env.h \
+	src/util/list.h
