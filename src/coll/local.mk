@@ -1,1 +1,2 @@
-# src/coll: sources and tests of this component
+# src/coll: collective algorithms on p2p
+libmpi_la_SOURCES += src/coll/coll.c src/coll/coll.h

@@ -1,0 +1,60 @@
+/*
+ * Communicators: a group, a context id that keeps their traffic apart, and
+ * an error handler. The context id ctx carries point-to-point traffic and
+ * ctx + 1 the communicator's collectives, so user messages and collective
+ * messages never match each other.
+ */
+#ifndef RD_CORE_COMM_H
+#define RD_CORE_COMM_H
+
+#include <stdint.h>
+
+#include "core/errhandler.h"
+#include "core/group.h"
+#include "p2p/match.h"
+#include "util/list.h"
+
+typedef struct rd_attr {
+    rd_list_t link;
+    int keyval;
+    void *value;
+} rd_attr_t;
+
+typedef struct rd_comm {
+    int handle;
+    int refs;
+    uint32_t ctx;              /* p2p context; ctx + 1 for collectives */
+    int rank;                  /* my rank in the (local) group */
+    int size;                  /* size of the (local) group */
+    rd_group_t *group;         /* local group */
+    rd_group_t *rgroup;        /* intercommunicators: the remote group, else NULL */
+    rd_errhandler_t *errh;
+    rd_match_q_t *mq;          /* matching queues of ctx and ctx + 1 (p2p owns them) */
+    rd_match_q_t *mq_coll;
+    rd_list_t attrs;           /* rd_attr_t */
+    int topo;                  /* topology kind, 0 = none */
+    void *topo_data;
+    char name[128];
+} rd_comm_t;
+
+/* Job rank of rank r in the group messages go to (remote group for intercomms). */
+static inline int rd_comm_world(const rd_comm_t *c, int r)
+{
+    return (c->rgroup ? c->rgroup : c->group)->world[r];
+}
+/* Size of the group messages go to. */
+static inline int rd_comm_remote_size(const rd_comm_t *c)
+{
+    return (c->rgroup ? c->rgroup : c->group)->size;
+}
+
+/* A communicator over group g (a reference is taken) with context ctx. The
+ * caller attaches the matching queues (rd_p2p_attach) and sets errh, name and
+ * the handle. NULL on ENOMEM. */
+rd_comm_t *rd_comm_new(rd_group_t *g, uint32_t ctx);
+void rd_comm_ref(rd_comm_t *c);
+/* Drops a reference; the last one frees the communicator (attributes must be
+ * deleted by the caller first, since their callbacks are MPI-level). */
+void rd_comm_release(rd_comm_t *c);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * Handle tables: MPI handles are ints (MPICH ABI). A handle names its object
+ * kind and where the object lives:
+ *
+ *   31 30 29    26 25                                  0
+ *  +-----+--------+-------------------------------------+
+ *  |kind | object |               index                 |
+ *  +-----+--------+-------------------------------------+
+ *   kind: 01 builtin (predefined, index = low byte), 10 dynamic (index into a
+ *   growable table). Object codes follow MPICH: comm 1, group 2, datatype 3,
+ *   errhandler 5, op 6, info 7, win 8, keyval 9, request 11.
+ *
+ * Predefined objects are registered with MPICH's exact handle values; dynamic
+ * ones get 0x80000000 | obj << 26 | index. A few MPICH "predefined" datatypes
+ * (MPI_FLOAT_INT ...) already use dynamic-form handles 0x8c000000..4, so the
+ * datatype table reserves those indices.
+ */
+#ifndef RD_CORE_HANDLE_H
+#define RD_CORE_HANDLE_H
+
+#include <stdint.h>
+
+enum rd_obj {
+    RD_OBJ_COMM = 1,
+    RD_OBJ_GROUP = 2,
+    RD_OBJ_DATATYPE = 3,
+    RD_OBJ_ERRHANDLER = 5,
+    RD_OBJ_OP = 6,
+    RD_OBJ_INFO = 7,
+    RD_OBJ_WIN = 8,
+    RD_OBJ_KEYVAL = 9,
+    RD_OBJ_REQUEST = 11,
+    RD_OBJ_MAX = 16,
+};
+
+#define RD_HANDLE_KIND(h) (((uint32_t)(h)) >> 30)
+#define RD_HANDLE_OBJ(h) ((((uint32_t)(h)) >> 26) & 0xf)
+#define RD_HANDLE_KIND_BUILTIN 1u
+#define RD_HANDLE_KIND_DYNAMIC 2u
+#define RD_HANDLE_INDEX_MASK 0x03ffffffu
+
+static inline int rd_handle_make(int obj, uint32_t index)
+{
+    return (int)(0x80000000u | ((uint32_t)obj << 26) | index);
+}
+
+/* Registers a predefined object under its fixed handle value. */
+int rd_handle_builtin_set(int obj, int handle, void *ptr);
+
+/* Stores ptr in the dynamic table of obj; returns its new handle, or 0 on ENOMEM. */
+int rd_handle_alloc(int obj, void *ptr);
+/* Reserves index in the dynamic table (before any rd_handle_alloc) for ptr. */
+int rd_handle_reserve(int obj, uint32_t index, void *ptr);
+/* Frees a dynamic handle (its slot is reused later). */
+void rd_handle_free(int handle);
+
+/* The object behind handle, or NULL when handle is not a live object of kind obj. */
+void *rd_handle_get(int obj, int handle);
+
+/* Frees all tables (at MPI_Finalize). */
+void rd_handle_fini(void);
+
+#endif

@@ -1,0 +1,612 @@
+/*
+ * Point-to-point protocols and the progress engine (see p2p.h, proto.h).
+ *
+ * Send side: a message that fits the transport's eager limit goes out whole;
+ * a larger one sends an RTS and waits. If the transport can read remote
+ * memory (RD_TP_CAP_GET) and both buffers are contiguous, the receiver reads
+ * the data straight into the user buffer and answers FIN; otherwise it answers
+ * CTS and the sender streams DATA fragments that are unpacked in place.
+ *
+ * Ordering: everything for one peer goes through that peer's send queue once
+ * the transport has pushed back (RD_EAGAIN), so messages leave in the order
+ * they were sent and MPI's non-overtaking rule holds. DATA fragments carry
+ * their offset and need no order.
+ *
+ * Receive side: the transports call on_message() for each arrival; it matches
+ * the header against the context's posted receives (matching on arrival, so a
+ * posted receive is filled straight from the transport's buffer) or keeps the
+ * message as unexpected.
+ */
+#include "p2p/p2p.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/datatype.h"
+#include "p2p/proto.h"
+#include "transport/transport.h"
+#include "util/env.h"
+#include "util/status.h"
+
+extern const rd_transport_t rd_self_transport;
+void rd_self_set_recv(rd_tp_recv_fn fn, int rank);
+
+/* A message queued for a peer whose transport has no room yet. */
+typedef struct qmsg {
+    rd_list_t link;
+    rd_request_t *req;      /* eager send to complete once sent, or NULL (control) */
+    const void *payload;
+    size_t len;
+    size_t hdrlen;
+    rd_msg_hdr_t hdr;
+} qmsg_t;
+
+typedef struct peer {
+    const rd_transport_t *tp;   /* NULL: unreachable */
+    rd_list_t sendq;            /* qmsg_t, in send order */
+    rd_list_t busy_link;        /* in busy_peers while sendq is not empty */
+} peer_t;
+
+/* An unexpected message: an EAGER with its payload copied, or an RTS. */
+typedef struct unexp {
+    rd_match_elem_t match;
+    int peer;                   /* job rank of the sender */
+    uint8_t type, flags, keylen;
+    size_t len;
+    uint64_t sreq, addr;
+    uint8_t key[RD_TP_KEY_MAX];
+    char data[];
+} unexp_t;
+
+static struct {
+    int rank, size;
+    peer_t *peers;
+    const rd_transport_t *active[4];   /* transports to progress */
+    int nactive;
+    rd_list_t busy_peers;
+    rd_list_t streaming;               /* send requests streaming DATA after a CTS */
+    rd_match_q_t **queues;             /* by context id */
+    uint32_t nqueues;
+    char *scratch;                     /* packing buffer for non-contiguous fragments */
+    size_t scratch_len;
+    unsigned spin;                     /* idle polls before yielding */
+} p2p;
+
+int rd_p2p_world_rank(void) { return p2p.rank; }
+int rd_p2p_world_size(void) { return p2p.size; }
+
+/* ---- matching queues by context id ---- */
+
+static rd_match_q_t *queue_of(uint32_t ctx)
+{
+    if (ctx < p2p.nqueues && p2p.queues[ctx])
+        return p2p.queues[ctx];
+    if (ctx >= p2p.nqueues) {
+        uint32_t n = p2p.nqueues ? p2p.nqueues : 64;
+        while (n <= ctx)
+            n *= 2;
+        rd_match_q_t **q = realloc(p2p.queues, n * sizeof(*q));
+        if (!q)
+            return NULL;
+        memset(q + p2p.nqueues, 0, (n - p2p.nqueues) * sizeof(*q));
+        p2p.queues = q;
+        p2p.nqueues = n;
+    }
+    rd_match_q_t *q = malloc(sizeof(*q));
+    if (!q || rd_match_q_init(q, p2p.size) != RD_OK) {
+        free(q);
+        return NULL;
+    }
+    p2p.queues[ctx] = q;
+    return q;
+}
+
+int rd_p2p_attach(rd_comm_t *c)
+{
+    c->mq = queue_of(c->ctx);
+    c->mq_coll = queue_of(c->ctx + 1);
+    return c->mq && c->mq_coll ? RD_OK : RD_ENOMEM;
+}
+
+/* ---- sending ---- */
+
+static void mark_busy(peer_t *p)
+{
+    if (rd_list_empty(&p->busy_link))
+        rd_list_push_back(&p2p.busy_peers, &p->busy_link);
+}
+
+/* Sends now if nothing is queued for the peer and the transport has room;
+ * otherwise queues a copy of the header (the payload stays the caller's until
+ * req completes; control messages have none). Returns RD_OK when sent,
+ * RD_EAGAIN when queued, or a negative status. */
+static int post(int dst, const rd_msg_hdr_t *hdr, size_t hdrlen, const void *payload,
+                size_t len, rd_request_t *req)
+{
+    peer_t *p = &p2p.peers[dst];
+    if (rd_list_empty(&p->sendq)) {
+        int rc = p->tp->send(dst, hdr, hdrlen, payload, len);
+        if (rc != RD_EAGAIN)
+            return rc;
+    }
+    qmsg_t *q = malloc(sizeof(*q));
+    if (!q)
+        return RD_ENOMEM;
+    memcpy(&q->hdr, hdr, hdrlen);
+    q->hdrlen = hdrlen;
+    q->payload = payload;
+    q->len = len;
+    q->req = req;
+    rd_list_push_back(&p->sendq, &q->link);
+    mark_busy(p);
+    return RD_EAGAIN;
+}
+
+static void send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
+{
+    rd_msg_hdr_t h;
+    memset(&h, 0, RD_HDR_CTRL_LEN);
+    h.type = (uint8_t)type;
+    h.version = RD_PROTO_VERSION;
+    h.sreq = sreq;
+    h.rreq = rreq;
+    /* A failure here means the peer is gone; the job is ending anyway. */
+    (void)post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
+}
+
+static inline void fill_hdr(rd_msg_hdr_t *h, int type, const rd_request_t *r, int coll)
+{
+    h->type = (uint8_t)type;
+    h->flags = 0;
+    h->keylen = 0;
+    h->version = RD_PROTO_VERSION;
+    h->ctx = r->comm->ctx + (coll ? 1 : 0);
+    h->src = r->comm->rank;
+    h->tag = r->tag;
+    h->len = r->bytes;
+}
+
+/* The eager completion rule: a standard send is done once the transport took
+ * the data; a synchronous one when the receiver acknowledges the match. */
+static void eager_sent(rd_request_t *r)
+{
+    if (r->mode == RD_MODE_SYNC)
+        r->state = RD_RS_WAIT_ACK;
+    else
+        rd_req_complete(r, RD_OK);
+}
+
+int rd_p2p_isend(rd_request_t *r, int coll)
+{
+    int dst = rd_comm_world(r->comm, r->peer);
+    peer_t *p = &p2p.peers[dst];
+    const rd_transport_t *tp = p->tp;
+    rd_msg_hdr_t h;
+    int rc;
+
+    if (!tp)
+        return RD_EPEER;
+    r->peer_world = dst;
+    r->bytes = r->count * r->dt->size;
+    int contig = rd_dt_is_contig(r->dt, r->count);
+
+    if (r->bytes <= tp->eager_max) {
+        const void *payload = r->bytes ? rd_dt_contig_ptr(r->buf, r->dt) : NULL;
+        if (!contig && r->bytes) {
+            r->tmp = malloc(r->bytes);
+            if (!r->tmp)
+                return RD_ENOMEM;
+            rd_dt_pack(r->buf, r->count, r->dt, 0, r->tmp, r->bytes);
+            payload = r->tmp;
+        }
+        fill_hdr(&h, RD_MSG_EAGER, r, coll);
+        size_t hdrlen = RD_HDR_EAGER_LEN;
+        if (r->mode == RD_MODE_SYNC) {
+            h.flags = RD_MSG_F_SYNC;
+            h.sreq = (uint64_t)(uintptr_t)r;
+            hdrlen = RD_HDR_SYNC_LEN;
+        }
+        rc = post(dst, &h, hdrlen, payload, r->bytes, r);
+        if (rc == RD_OK)
+            eager_sent(r);
+        else if (rc == RD_EAGAIN)
+            r->state = RD_RS_QUEUED;
+        else
+            return rc;
+        return RD_OK;
+    }
+
+    /* Rendezvous. */
+    fill_hdr(&h, RD_MSG_RTS, r, coll);
+    h.sreq = (uint64_t)(uintptr_t)r;
+    size_t keylen = 0;
+    if ((tp->caps & RD_TP_CAP_GET) && contig) {
+        const void *base = rd_dt_contig_ptr(r->buf, r->dt);
+        if (tp->mem_key(base, r->bytes, h.key, &keylen) == RD_OK) {
+            h.flags = RD_MSG_F_GET;
+            h.keylen = (uint8_t)keylen;
+            h.addr = (uint64_t)(uintptr_t)base;
+        } else {
+            keylen = 0;
+        }
+    }
+    r->state = RD_RS_WAIT_CTS;
+    rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
+    return rc == RD_EAGAIN ? RD_OK : rc;
+}
+
+/* Pushes DATA fragments of a streaming send until done or the transport is full.
+ * Returns 1 if the request finished. */
+static int stream(rd_request_t *r)
+{
+    const rd_transport_t *tp = p2p.peers[r->peer_world].tp;
+    int contig = rd_dt_is_contig(r->dt, r->count);
+    rd_msg_hdr_t h;
+    memset(&h, 0, RD_HDR_CTRL_LEN);
+    h.type = RD_MSG_DATA;
+    h.version = RD_PROTO_VERSION;
+    h.rreq = r->remote;
+    while (r->offset < r->bytes) {
+        size_t n = r->bytes - r->offset;
+        if (n > tp->eager_max)
+            n = tp->eager_max;
+        const void *payload;
+        if (contig) {
+            payload = (const char *)rd_dt_contig_ptr(r->buf, r->dt) + r->offset;
+        } else {
+            rd_dt_pack(r->buf, r->count, r->dt, r->offset, p2p.scratch, n);
+            payload = p2p.scratch;
+        }
+        h.len = r->offset;
+        int rc = tp->send(r->peer_world, &h, RD_HDR_CTRL_LEN, payload, n);
+        if (rc == RD_EAGAIN)
+            return 0;
+        if (rc != RD_OK) {
+            rd_list_remove(&r->link);
+            rd_req_complete(r, rc);
+            return 1;
+        }
+        r->offset += n;
+    }
+    rd_list_remove(&r->link);
+    rd_req_complete(r, RD_OK);
+    return 1;
+}
+
+/* ---- receiving ---- */
+
+static void set_status(rd_request_t *r, int src, int tag, size_t len)
+{
+    r->st_source = src;
+    r->st_tag = tag;
+    r->st_bytes = len < r->bytes ? len : r->bytes;
+    r->error = len > r->bytes ? RD_ETRUNC : RD_OK;
+}
+
+/* A matched eager message: unpack what fits, acknowledge a synchronous send. */
+static void deliver_eager(rd_request_t *r, int peer, int src, int tag, int flags,
+                          uint64_t sreq, const void *payload, size_t len)
+{
+    set_status(r, src, tag, len);
+    rd_dt_unpack(r->buf, r->count, r->dt, 0, payload, r->st_bytes);
+    if (flags & RD_MSG_F_SYNC)
+        send_ctrl(peer, RD_MSG_ACK, sreq, 0);
+    rd_req_complete(r, r->error);
+}
+
+static void get_done(void *ctx, int status)
+{
+    rd_request_t *r = ctx;
+    send_ctrl(r->peer_world, RD_MSG_FIN, r->remote, 0);
+    rd_req_complete(r, status == RD_OK ? r->error : status);
+}
+
+/* A matched RTS: read the data directly if we can, else ask for a stream. */
+static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, size_t len,
+                       uint64_t sreq, uint64_t addr, const uint8_t *key, size_t keylen)
+{
+    const rd_transport_t *tp = p2p.peers[peer].tp;
+    set_status(r, src, tag, len);
+    r->peer_world = peer;
+    r->remote = sreq;
+    r->state = RD_RS_RECV_DATA;
+    if ((flags & RD_MSG_F_GET) && rd_dt_is_contig(r->dt, r->count)) {
+        int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), addr, key, keylen,
+                         r->st_bytes, get_done, r);
+        if (rc == RD_OK)
+            return;
+        /* The transport refused this read: fall back to streaming. */
+    }
+    r->offset = 0;
+    r->remote = len; /* total bytes the sender will stream */
+    send_ctrl(peer, RD_MSG_CTS, sreq, (uint64_t)(uintptr_t)r);
+}
+
+static void on_data(const rd_msg_hdr_t *h, const void *payload, size_t len)
+{
+    rd_request_t *r = (rd_request_t *)(uintptr_t)h->rreq;
+    size_t off = h->len;
+    if (off < r->st_bytes) {
+        size_t n = r->st_bytes - off < len ? r->st_bytes - off : len;
+        rd_dt_unpack(r->buf, r->count, r->dt, off, payload, n);
+    }
+    r->offset += len;
+    if (r->offset >= r->remote)
+        rd_req_complete(r, r->error);
+}
+
+static void from_unexp(rd_request_t *r, unexp_t *u)
+{
+    if (u->type == RD_MSG_EAGER)
+        deliver_eager(r, u->peer, u->match.src, u->match.tag, u->flags, u->sreq, u->data, u->len);
+    else
+        start_rndv(r, u->peer, u->match.src, u->match.tag, u->flags, u->len, u->sreq, u->addr,
+                   u->key, u->keylen);
+    free(u);
+}
+
+/* An arrival we cannot store would be lost silently and hang the job later:
+ * end the job now, loudly. */
+static void __attribute__((noreturn)) out_of_memory(void)
+{
+    rd_boot_abort(1, "rdmpi: out of memory while storing an unexpected message");
+}
+
+static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdrp;
+    switch (h->type) {
+    case RD_MSG_EAGER:
+    case RD_MSG_RTS: {
+        rd_match_q_t *q = queue_of(h->ctx);
+        if (!q)
+            out_of_memory();
+        rd_match_elem_t *e = rd_match_arrive(q, NULL, h->src, h->tag);
+        if (e) {
+            rd_request_t *r = rd_container_of(e, rd_request_t, match);
+            if (h->type == RD_MSG_EAGER)
+                deliver_eager(r, peer, h->src, h->tag, h->flags, h->sreq, payload, len);
+            else
+                start_rndv(r, peer, h->src, h->tag, h->flags, h->len, h->sreq, h->addr, h->key,
+                           h->keylen);
+            break;
+        }
+        size_t keep = h->type == RD_MSG_EAGER ? len : 0;
+        unexp_t *u = malloc(sizeof(*u) + keep);
+        if (!u)
+            out_of_memory();
+        u->peer = peer;
+        u->type = h->type;
+        u->flags = h->flags;
+        u->len = h->type == RD_MSG_EAGER ? len : h->len;
+        u->sreq = (h->flags & RD_MSG_F_SYNC) || h->type == RD_MSG_RTS ? h->sreq : 0;
+        u->keylen = 0;
+        u->addr = 0;
+        if (h->type == RD_MSG_RTS && (h->flags & RD_MSG_F_GET)) {
+            u->addr = h->addr;
+            u->keylen = h->keylen;
+            memcpy(u->key, h->key, h->keylen);
+        }
+        if (keep)
+            memcpy(u->data, payload, keep);
+        rd_match_arrive(q, &u->match, h->src, h->tag);
+        break;
+    }
+    case RD_MSG_CTS: {
+        rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
+        s->remote = h->rreq;
+        s->offset = 0;
+        s->state = RD_RS_STREAMING;
+        rd_list_push_back(&p2p.streaming, &s->link);
+        break;
+    }
+    case RD_MSG_DATA:
+        on_data(h, payload, len);
+        break;
+    case RD_MSG_FIN:
+    case RD_MSG_ACK:
+        rd_req_complete((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+        break;
+    }
+    (void)hdrlen;
+}
+
+int rd_p2p_irecv(rd_request_t *r, int coll)
+{
+    rd_match_q_t *q = coll ? r->comm->mq_coll : r->comm->mq;
+    r->bytes = r->count * r->dt->size;
+    r->state = RD_RS_POSTED;
+    rd_match_elem_t *e = rd_match_post(q, &r->match, r->peer, r->tag);
+    if (e)
+        from_unexp(r, rd_container_of(e, unexp_t, match));
+    return RD_OK;
+}
+
+int rd_p2p_cancel_recv(rd_request_t *r)
+{
+    rd_match_q_t *q = r->comm->mq;
+    if (r->state != RD_RS_POSTED || r->done || !rd_match_cancel(q, &r->match))
+        return 0;
+    r->cancelled = 1;
+    r->st_bytes = 0;
+    rd_req_complete(r, RD_OK);
+    return 1;
+}
+
+static void fill_probe(rd_p2p_status_t *st, const unexp_t *u)
+{
+    st->source = u->match.src;
+    st->tag = u->match.tag;
+    st->bytes = u->len;
+}
+
+int rd_p2p_iprobe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st)
+{
+    rd_match_elem_t *e = rd_match_peek(c->mq, src, tag);
+    if (!e) {
+        rd_progress();
+        e = rd_match_peek(c->mq, src, tag);
+    }
+    *flag = e != NULL;
+    if (e)
+        fill_probe(st, rd_container_of(e, unexp_t, match));
+    return RD_OK;
+}
+
+int rd_p2p_improbe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st, void **msg)
+{
+    rd_p2p_iprobe(c, src, tag, flag, st);
+    *msg = NULL;
+    if (*flag) {
+        rd_match_elem_t *e = rd_match_peek(c->mq, src, tag);
+        rd_match_take(c->mq, e);
+        *msg = rd_container_of(e, unexp_t, match);
+    }
+    return RD_OK;
+}
+
+int rd_p2p_mrecv(rd_request_t *r, void *msg)
+{
+    r->bytes = r->count * r->dt->size;
+    from_unexp(r, msg);
+    return RD_OK;
+}
+
+/* ---- progress ---- */
+
+static int push_queues(void)
+{
+    int n = 0;
+    rd_list_t *pos, *tmp;
+    rd_list_for_each_safe(pos, tmp, &p2p.busy_peers) {
+        peer_t *p = rd_list_entry(pos, peer_t, busy_link);
+        int dst = (int)(p - p2p.peers);
+        while (!rd_list_empty(&p->sendq)) {
+            qmsg_t *q = rd_list_entry(p->sendq.next, qmsg_t, link);
+            int rc = p->tp->send(dst, &q->hdr, q->hdrlen, q->payload, q->len);
+            if (rc == RD_EAGAIN)
+                break;
+            rd_list_remove(&q->link);
+            if (q->req) {
+                if (rc == RD_OK)
+                    eager_sent(q->req);
+                else
+                    rd_req_complete(q->req, rc);
+            }
+            free(q);
+            n++;
+        }
+        if (rd_list_empty(&p->sendq))
+            rd_list_remove(&p->busy_link);
+    }
+    rd_list_for_each_safe(pos, tmp, &p2p.streaming) {
+        n += stream(rd_list_entry(pos, rd_request_t, link));
+    }
+    return n;
+}
+
+int rd_progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < p2p.nactive; i++) {
+        int k = p2p.active[i]->progress();
+        if (k > 0)
+            n += k;
+    }
+    if (!rd_list_empty(&p2p.busy_peers) || !rd_list_empty(&p2p.streaming))
+        n += push_queues();
+    return n;
+}
+
+void rd_p2p_idle(unsigned *idle)
+{
+    if (++*idle >= p2p.spin) {
+        sched_yield();
+        *idle = p2p.spin / 2;
+    }
+}
+
+void rd_p2p_wait(rd_request_t *r)
+{
+    unsigned idle = 0;
+    while (!r->done) {
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+}
+
+/* ---- init ---- */
+
+int rd_p2p_init(const rd_boot_info_t *boot)
+{
+    static rd_tp_env_t env;
+    p2p.rank = boot->rank;
+    p2p.size = boot->size;
+    p2p.spin = (unsigned)rd_env_long("RDMPI_SPIN_COUNT", 2000);
+    if (p2p.spin == 0)
+        p2p.spin = 1;
+    rd_list_init(&p2p.busy_peers);
+    rd_list_init(&p2p.streaming);
+    p2p.peers = calloc(boot->size, sizeof(peer_t));
+    if (!p2p.peers)
+        return RD_ENOMEM;
+    for (int i = 0; i < boot->size; i++) {
+        rd_list_init(&p2p.peers[i].sendq);
+        rd_list_init(&p2p.peers[i].busy_link);
+    }
+
+    env.boot = boot;
+    env.recv = on_message;
+    rd_self_set_recv(on_message, boot->rank);
+    const rd_transport_t *all[] = { &rd_shm_transport };
+    const char *want = rd_env_str("RDMPI_TRANSPORTS", "shm");
+    size_t scratch = 0;
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        const rd_transport_t *tp = all[i];
+        /* Every rank initializes the same transports, so collective inits line up. */
+        if (!strstr(want, tp->name))
+            continue;
+        int rc = tp->init(&env);
+        if (rc != RD_OK)
+            return rc;
+        p2p.active[p2p.nactive++] = tp;
+        if (tp->eager_max > scratch)
+            scratch = tp->eager_max;
+        for (int peer = 0; peer < boot->size; peer++)
+            if (peer != boot->rank && !p2p.peers[peer].tp && tp->reachable(peer))
+                p2p.peers[peer].tp = tp;
+    }
+    p2p.peers[boot->rank].tp = &rd_self_transport;
+    if (rd_self_transport.eager_max > scratch)
+        scratch = rd_self_transport.eager_max;
+    p2p.scratch = malloc(scratch);
+    p2p.scratch_len = scratch;
+    return p2p.scratch ? RD_OK : RD_ENOMEM;
+}
+
+void rd_p2p_finalize(void)
+{
+    for (int i = p2p.nactive - 1; i >= 0; i--)
+        p2p.active[i]->finalize();
+    p2p.nactive = 0;
+    for (uint32_t c = 0; c < p2p.nqueues; c++) {
+        rd_match_q_t *q = p2p.queues[c];
+        if (!q)
+            continue;
+        /* Unreceived messages are the application's error; free their copies. */
+        while (!rd_list_empty(&q->unexp_all)) {
+            rd_match_elem_t *e = rd_list_entry(q->unexp_all.next, rd_match_elem_t, all_link);
+            rd_match_take(q, e);
+            free(rd_container_of(e, unexp_t, match));
+        }
+        rd_match_q_destroy(q);
+        free(q);
+    }
+    free(p2p.queues);
+    free(p2p.peers);
+    free(p2p.scratch);
+    memset(&p2p, 0, sizeof(p2p));
+}

@@ -1,0 +1,60 @@
+/*
+ * Point-to-point: protocols (eager, rendezvous by get or by copy), per-peer
+ * send queues, the receive path from the transports into the matching engine,
+ * and the progress engine. The API layer fills a request (buffer, count,
+ * datatype, communicator, peer, tag, mode) and hands it here.
+ */
+#ifndef RD_P2P_P2P_H
+#define RD_P2P_P2P_H
+
+#include <stddef.h>
+
+#include "boot/boot.h"
+#include "core/comm.h"
+#include "core/request.h"
+
+/* What a probe reports. */
+typedef struct rd_p2p_status {
+    int source, tag;
+    size_t bytes;
+} rd_p2p_status_t;
+
+/* Selects and starts the transports (collective over the job). */
+int rd_p2p_init(const rd_boot_info_t *boot);
+/* Stops the transports. Call after a barrier, with no operation in flight. */
+void rd_p2p_finalize(void);
+
+/* Attaches the matching queues of c->ctx and c->ctx + 1 to c. */
+int rd_p2p_attach(rd_comm_t *c);
+
+/* Starts a send (r->kind RD_REQ_SEND; buf, count, dt, comm, peer, tag, mode
+ * set; peer is a rank, not MPI_PROC_NULL). coll selects the collective context.
+ * Returns RD_OK or a negative status; completion comes through r->done. */
+int rd_p2p_isend(rd_request_t *r, int coll);
+/* Starts a receive (r->kind RD_REQ_RECV; peer may be RD_ANY_SOURCE, tag RD_ANY_TAG). */
+int rd_p2p_irecv(rd_request_t *r, int coll);
+
+/* Probes for a matching unexpected message on c. Sets *flag; fills *st. */
+int rd_p2p_iprobe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st);
+/* Like iprobe, but takes the message out of matching: *msg is an opaque
+ * handle for rd_p2p_mrecv (NULL when *flag is 0). */
+int rd_p2p_improbe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st, void **msg);
+/* Receives a message taken by improbe into r (buf, count, dt, comm set). */
+int rd_p2p_mrecv(rd_request_t *r, void *msg);
+
+/* Cancels a posted receive; returns 1 if it was cancelled (r completes, cancelled). */
+int rd_p2p_cancel_recv(rd_request_t *r);
+
+/* Polls every transport and pushes queued sends. Returns events handled. */
+int rd_progress(void);
+/* Progresses until r->done. Spins RDMPI_SPIN_COUNT idle polls, then yields the CPU
+ * between polls, so that more ranks than cores still make progress. */
+void rd_p2p_wait(rd_request_t *r);
+/* Called on each idle poll of a wait loop: yields after enough idle polls. */
+void rd_p2p_idle(unsigned *idle);
+
+/* Job rank of this process and the job size. */
+int rd_p2p_world_rank(void);
+int rd_p2p_world_size(void);
+
+#endif

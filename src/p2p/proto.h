@@ -1,0 +1,75 @@
+/*
+ * The p2p wire header, version 1: the bytes p2p gives a transport in front of
+ * every payload. One packed struct; each message type sends only the prefix
+ * it needs, so an eager message costs 24 header bytes.
+ *
+ *  0       1       2       3       4               8               12              16
+ *  +-------+-------+-------+-------+---------------+---------------+---------------+
+ *  | type  | flags |keylen |version|  context id   |  source rank  |      tag      |
+ *  +-------+-------+-------+-------+---------------+---------------+---------------+
+ *  16                              24                              32
+ *  +-------------------------------+-------------------------------+
+ *  |  len: message bytes (EAGER,   |  sreq: sender's request id    |  <- EAGER ends at 24,
+ *  |  RTS) or offset (DATA)        |  (SYNC EAGER, RTS, CTS, FIN,  |     SYNC EAGER at 32
+ *  |                               |   ACK)                        |
+ *  +-------------------------------+-------------------------------+
+ *  32                              40                              48
+ *  +-------------------------------+-------------------------------+---------------...
+ *  |  rreq: receiver's request id  |  addr: sender buffer address  | key (keylen bytes)
+ *  |  (CTS, DATA)                  |  (RTS with F_GET)             | (RTS with F_GET)
+ *  +-------------------------------+-------------------------------+---------------...
+ *   CTS, DATA, FIN, ACK end at 40;  RTS ends at 48 + keylen.
+ *
+ * Protocols:
+ *  eager       EAGER(+payload) ............................ matched -> copied (SYNC: ACK back)
+ *  rndv get    RTS(F_GET, addr, key) -> receiver get()s into the user buffer -> FIN
+ *  rndv copy   RTS -> CTS(rreq) -> DATA(offset)+payload ... until len bytes
+ * Request ids are the requests' addresses on the side that owns them; they
+ * only travel back to that side.
+ */
+#ifndef RD_P2P_PROTO_H
+#define RD_P2P_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transport/transport.h"
+
+#define RD_PROTO_VERSION 1
+
+enum rd_msg_type {
+    RD_MSG_EAGER = 1,    /* a whole message */
+    RD_MSG_RTS = 2,      /* request to send: a large message is waiting */
+    RD_MSG_CTS = 3,      /* clear to send: stream DATA to rreq */
+    RD_MSG_DATA = 4,     /* a fragment of a rendezvous message */
+    RD_MSG_FIN = 5,      /* receiver has read the sender's buffer: sreq is done */
+    RD_MSG_ACK = 6,      /* a synchronous eager message was matched: sreq is done */
+};
+
+enum {
+    RD_MSG_F_SYNC = 1 << 0,   /* EAGER: the sender waits for an ACK */
+    RD_MSG_F_GET = 1 << 1,    /* RTS: addr/key let the receiver read the data */
+};
+
+typedef struct __attribute__((packed)) rd_msg_hdr {
+    uint8_t type;
+    uint8_t flags;
+    uint8_t keylen;
+    uint8_t version;
+    uint32_t ctx;
+    int32_t src;
+    int32_t tag;
+    uint64_t len;
+    uint64_t sreq;
+    uint64_t rreq;
+    uint64_t addr;
+    uint8_t key[RD_TP_KEY_MAX];
+} rd_msg_hdr_t;
+
+#define RD_HDR_EAGER_LEN offsetof(rd_msg_hdr_t, sreq)
+#define RD_HDR_SYNC_LEN offsetof(rd_msg_hdr_t, rreq)
+#define RD_HDR_CTRL_LEN offsetof(rd_msg_hdr_t, addr)
+#define RD_HDR_RTS_LEN(keylen) (offsetof(rd_msg_hdr_t, key) + (keylen))
+#define RD_HDR_MAX sizeof(rd_msg_hdr_t)
+
+#endif
