@@ -1,1 +1,17 @@
-# src/api: sources and tests of this component
+# src/api: the MPI_* entry points
+include_HEADERS += include/mpi.h
+libmpi_la_SOURCES += src/api/api.c src/api/api.h src/api/init.c src/api/types.c \
+	src/api/pt2pt.c src/api/wait.c src/api/bsend.c src/api/comm.c src/api/group.c \
+	src/api/errors.c src/api/attr.c src/api/attr.h src/api/coll.c \
+	src/api/dtype.c
+
+# Every function mpi.h declares but no file above defines fails loudly with
+# MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.
+RD_API_IMPL = $(filter %.c,$(libmpi_la_SOURCES))
+nodist_libmpi_la_SOURCES = src/api/unsupported.c
+BUILT_SOURCES = src/api/unsupported.c
+CLEANFILES += src/api/unsupported.c
+EXTRA_DIST += src/api/gen-unsupported.sh
+src/api/unsupported.c: $(top_srcdir)/include/mpi.h $(top_srcdir)/src/api/gen-unsupported.sh $(addprefix $(top_srcdir)/,$(filter src/api/%,$(RD_API_IMPL)))
+	$(AM_V_GEN)mkdir -p src/api && sh $(top_srcdir)/src/api/gen-unsupported.sh \
+	  $(top_srcdir)/include/mpi.h $@ $(addprefix $(top_srcdir)/,$(filter src/api/%,$(RD_API_IMPL)))

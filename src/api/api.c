@@ -1,0 +1,243 @@
+/*
+ * Shared machinery of the API layer: global state, error reporting through
+ * error handlers, argument checks, statuses and the blocking wait loop.
+ */
+#include "api/api.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "p2p/p2p.h"
+#include "util/env.h"
+
+rd_api_state_t rd_api = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* ---- error codes ----
+ * An error code is its class in the low 8 bits plus, above them, the slot of
+ * a saved message naming the function and the reason, so that
+ * MPI_Error_string can say more than the class. MPI_Error_class strips the
+ * slot. Slots are reused round-robin. */
+
+#define MSG_SLOTS 256
+static char msg_slot[MSG_SLOTS][MPI_MAX_ERROR_STRING];
+static unsigned msg_next;
+
+int rd_api_class_of(int status)
+{
+    switch (status) {
+    case RD_OK: return MPI_SUCCESS;
+    case RD_ENOMEM: return MPI_ERR_NO_MEM;
+    case RD_EINVAL: return MPI_ERR_ARG;
+    case RD_ETRUNC: return MPI_ERR_TRUNCATE;
+    case RD_ENOTSUP: return MPI_ERR_UNSUPPORTED_OPERATION;
+    case RD_EPEER: return MPI_ERR_OTHER;
+    default: return MPI_ERR_INTERN;
+    }
+}
+
+const char *rd_api_code_message(int code)
+{
+    unsigned slot = ((unsigned)code >> 8);
+    if (slot == 0 || slot > MSG_SLOTS)
+        return NULL;
+    return msg_slot[slot - 1];
+}
+
+static int comm_handle_of(rd_comm_t *c)
+{
+    return c ? c->handle : MPI_COMM_WORLD;
+}
+
+static int apply_handler(rd_comm_t *c, int code, const char *text)
+{
+    rd_comm_t *target = c ? c : rd_api.world;
+    rd_errhandler_t *e = target ? target->errh : NULL;
+    int kind = e ? e->kind : RD_ERRH_FATAL;
+    if (kind == RD_ERRH_RETURN)
+        return code;
+    if (kind == RD_ERRH_USER) {
+        MPI_Comm h = comm_handle_of(target);
+        int ccode = code;
+        ((MPI_Comm_errhandler_function *)(void (*)(void))e->fn)(&h, &ccode);
+        return code;
+    }
+    /* MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT: say who, where and why, then end the job. */
+    char line[MPI_MAX_ERROR_STRING + 128];
+    snprintf(line, sizeof(line), "rdmpi: rank %d: %s\n", rd_api.boot.rank, text);
+    ssize_t w = write(STDERR_FILENO, line, strlen(line));
+    (void)w;
+    if (rd_api.initialized && !rd_api.finalized)
+        rd_boot_abort(1, "MPI_ERRORS_ARE_FATAL");
+    _exit(1);
+}
+
+int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
+{
+    unsigned slot = msg_next++ % MSG_SLOTS;
+    char *m = msg_slot[slot];
+    int n = snprintf(m, MPI_MAX_ERROR_STRING, "%s: ", fn);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && n < MPI_MAX_ERROR_STRING)
+        n += vsnprintf(m + n, MPI_MAX_ERROR_STRING - n, fmt, ap);
+    va_end(ap);
+    if (n > 0 && n < MPI_MAX_ERROR_STRING)
+        snprintf(m + n, MPI_MAX_ERROR_STRING - n, " (%s)", rd_api_class_name(cls));
+    int code = cls | (int)((slot + 1) << 8);
+    return apply_handler(c, code, m);
+}
+
+int rd_api_raise(rd_comm_t *c, int code, const char *fn)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    const char *saved = rd_api_code_message(code);
+    char text[MPI_MAX_ERROR_STRING + 64];
+    if (saved)
+        snprintf(text, sizeof(text), "%s: %s", fn, saved);
+    else
+        snprintf(text, sizeof(text), "%s: %s", fn, rd_api_class_name(code & 0xff));
+    return apply_handler(c, code, text);
+}
+
+int rd_api_status_error(rd_comm_t *c, int status, const char *fn)
+{
+    return rd_api_error(c, rd_api_class_of(status), fn, "%s", rd_status_str(status));
+}
+
+int rd_api_unsupported(const char *fn)
+{
+    return rd_api_error(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                        "not supported by rdmpi %s", RDMPI_VERSION);
+}
+
+
+/* ---- argument checks ---- */
+
+int rd_api_check_comm(MPI_Comm h, rd_comm_t **c, const char *fn)
+{
+    *c = rd_api_comm(h);
+    if (__builtin_expect(*c != NULL, 1))
+        return MPI_SUCCESS;
+    return rd_api_error(NULL, MPI_ERR_COMM, fn,
+                        h == MPI_COMM_NULL ? "communicator is MPI_COMM_NULL"
+                                           : "invalid communicator handle 0x%x", (unsigned)h);
+}
+
+int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char *fn)
+{
+    *dt = rd_api_dt(h);
+    if (__builtin_expect(*dt != NULL && (*dt)->committed, 1))
+        return MPI_SUCCESS;
+    if (*dt)
+        return rd_api_error(c, MPI_ERR_TYPE, fn, "datatype is not committed (call MPI_Type_commit)");
+    return rd_api_error(c, MPI_ERR_TYPE, fn,
+                        h == MPI_DATATYPE_NULL ? "datatype is MPI_DATATYPE_NULL"
+                                               : "invalid datatype handle 0x%x", (unsigned)h);
+}
+
+int rd_api_check_count(rd_comm_t *c, int count, const char *fn)
+{
+    if (__builtin_expect(count >= 0, 1))
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_COUNT, fn, "negative count %d", count);
+}
+
+int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn)
+{
+    /* NULL is MPI_BOTTOM, legal with absolute-address derived types. */
+    if (__builtin_expect(buf != NULL || count == 0 || dt->size == 0 || !dt->builtin, 1))
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %d", count);
+}
+
+int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn)
+{
+    if (__builtin_expect((rank >= 0 && rank < rd_comm_remote_size(c)) || rank == MPI_PROC_NULL, 1))
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_RANK, fn,
+                        "invalid rank %d: the communicator has %d ranks (0..%d) or use MPI_PROC_NULL",
+                        rank, rd_comm_remote_size(c), rd_comm_remote_size(c) - 1);
+}
+
+int rd_api_check_source(rd_comm_t *c, int rank, const char *fn)
+{
+    if (__builtin_expect((rank >= 0 && rank < rd_comm_remote_size(c)) || rank == MPI_PROC_NULL ||
+                             rank == MPI_ANY_SOURCE, 1))
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_RANK, fn,
+                        "invalid source rank %d: the communicator has %d ranks (0..%d), "
+                        "or use MPI_ANY_SOURCE / MPI_PROC_NULL",
+                        rank, rd_comm_remote_size(c), rd_comm_remote_size(c) - 1);
+}
+
+int rd_api_check_tag(rd_comm_t *c, int tag, int any_ok, const char *fn)
+{
+    if (__builtin_expect((tag >= 0 && tag <= RD_TAG_UB) || (any_ok && tag == MPI_ANY_TAG), 1))
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_TAG, fn, "invalid tag %d: tags are 0..%d%s", tag, RD_TAG_UB,
+                        any_ok ? " or MPI_ANY_TAG" : "");
+}
+
+/* ---- statuses ---- */
+
+void rd_api_status_set_bytes(MPI_Status *st, MPI_Count bytes)
+{
+    st->count_lo = (int)(bytes & 0xffffffff);
+    st->count_hi_and_cancelled = (st->count_hi_and_cancelled & 1) | (int)((bytes >> 32) << 1);
+}
+
+MPI_Count rd_api_status_bytes(const MPI_Status *st)
+{
+    return (MPI_Count)(unsigned)st->count_lo |
+           ((MPI_Count)((unsigned)st->count_hi_and_cancelled >> 1) << 32);
+}
+
+void rd_api_proc_null_status(MPI_Status *st)
+{
+    rd_api_empty_status(st);
+    if (st != MPI_STATUS_IGNORE)
+        st->MPI_SOURCE = MPI_PROC_NULL;
+}
+
+void rd_api_set_status(MPI_Status *st, const rd_request_t *r)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = r->st_source;
+    st->MPI_TAG = r->st_tag;
+    st->count_hi_and_cancelled = r->cancelled ? 1 : 0;
+    rd_api_status_set_bytes(st, (MPI_Count)r->st_bytes);
+}
+
+void rd_api_empty_status(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->count_lo = 0;
+    st->count_hi_and_cancelled = 0;
+}
+
+/* ---- waiting ---- */
+
+void rd_api_wait(rd_request_t *r)
+{
+    if (!rd_api.multiple) {
+        rd_p2p_wait(r);
+        return;
+    }
+    unsigned idle = 0;
+    while (!r->done) {
+        int n = rd_progress();
+        if (r->done)
+            break;
+        rd_api_unlock();
+        if (n == 0)
+            rd_p2p_idle(&idle);
+        rd_api_lock();
+    }
+}

@@ -1,0 +1,142 @@
+/*
+ * The API layer: every MPI_* entry point checks its arguments, decodes
+ * handles, calls the layers below, and turns failures into MPI error codes
+ * through the communicator's error handler. Nothing below src/api knows an
+ * MPI name.
+ *
+ * Each function is defined once as PMPI_Name; MPI_Name is a weak alias so
+ * that profiling tools can interpose (RD_WEAK_ALIAS). Functions declared in
+ * mpi.h but not implemented are generated into unsupported.c and fail loudly
+ * with MPI_ERR_UNSUPPORTED_OPERATION.
+ */
+#ifndef RD_API_API_H
+#define RD_API_API_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#include "boot/boot.h"
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/errhandler.h"
+#include "core/group.h"
+#include "core/handle.h"
+#include "core/request.h"
+#include "util/status.h"
+
+#define RD_WEAK_ALIAS(name) \
+    extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
+
+/* Process-wide state of the MPI library. */
+typedef struct rd_api_state {
+    int initialized, finalized;
+    int thread_level;          /* provided level */
+    int multiple;              /* thread_level == MPI_THREAD_MULTIPLE: take the lock */
+    pthread_mutex_t lock;
+    pthread_t main_thread;
+    rd_boot_info_t boot;
+    rd_comm_t *world, *self;
+    uint32_t next_ctx;         /* lowest context id this process has not used */
+    double wtime0;
+} rd_api_state_t;
+
+extern rd_api_state_t rd_api;
+
+/* The library lock, taken by entry points that touch shared state when the
+ * application asked for MPI_THREAD_MULTIPLE. */
+static inline void rd_api_lock(void)
+{
+    if (rd_api.multiple)
+        pthread_mutex_lock(&rd_api.lock);
+}
+static inline void rd_api_unlock(void)
+{
+    if (rd_api.multiple)
+        pthread_mutex_unlock(&rd_api.lock);
+}
+
+/* Waits for r with the lock held on entry and exit; other threads get the
+ * lock between polls. */
+void rd_api_wait(rd_request_t *r);
+
+/* Reports an error of class cls in function fn on communicator c (NULL: the
+ * error is not tied to one; MPI_COMM_WORLD's handler applies). Formats the
+ * reason, applies the error handler (aborting the job for
+ * MPI_ERRORS_ARE_FATAL) and returns the error code to return to the user. */
+int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Same, for an internal status code from a lower layer. */
+int rd_api_status_error(rd_comm_t *c, int status, const char *fn);
+/* Maps an internal status to an MPI error class. */
+int rd_api_class_of(int status);
+/* The failure of a function declared in mpi.h that rdmpi does not implement. */
+int rd_api_unsupported(const char *fn);
+/* The saved message of an error code (NULL if none or reused) and class names. */
+const char *rd_api_code_message(int code);
+const char *rd_api_class_name(int cls);
+/* Applies c's error handler to an existing error code (used by wait/test). */
+int rd_api_raise(rd_comm_t *c, int code, const char *fn);
+
+/* MPI_Init must have been called and MPI_Finalize not yet. */
+#define RD_API_CHECK_INIT(fn)                                                            \
+    do {                                                                                 \
+        if (__builtin_expect(!rd_api.initialized || rd_api.finalized, 0))                \
+            return rd_api_error(NULL, MPI_ERR_OTHER, fn,                                 \
+                                rd_api.finalized ? "called after MPI_Finalize"           \
+                                                 : "called before MPI_Init");            \
+    } while (0)
+
+/* Handle decoding; NULL when the handle is not a valid object of that kind. */
+static inline rd_comm_t *rd_api_comm(MPI_Comm h) { return rd_handle_get(RD_OBJ_COMM, h); }
+static inline rd_group_t *rd_api_group(MPI_Group h) { return rd_handle_get(RD_OBJ_GROUP, h); }
+static inline rd_datatype_t *rd_api_dt(MPI_Datatype h) { return rd_handle_get(RD_OBJ_DATATYPE, h); }
+static inline rd_errhandler_t *rd_api_errh(MPI_Errhandler h) { return rd_handle_get(RD_OBJ_ERRHANDLER, h); }
+static inline rd_request_t *rd_api_req(MPI_Request h)
+{
+    rd_request_t *r = rd_handle_get(RD_OBJ_REQUEST, h);
+    return r && r->done >= 0 ? r : NULL;
+}
+
+/* Checks shared by the point-to-point entry points. Each returns MPI_SUCCESS
+ * or the error code after the handler ran. */
+int rd_api_check_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
+int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char *fn);
+int rd_api_check_count(rd_comm_t *c, int count, const char *fn);
+int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn);
+/* dest: a rank of the remote group or MPI_PROC_NULL. */
+int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn);
+/* source: also MPI_ANY_SOURCE. */
+int rd_api_check_source(rd_comm_t *c, int rank, const char *fn);
+/* send tags: 0..MPI_TAG_UB; receive tags: also MPI_ANY_TAG. */
+int rd_api_check_tag(rd_comm_t *c, int tag, int any_ok, const char *fn);
+
+/* The largest tag (MPI_TAG_UB attribute). */
+#define RD_TAG_UB 0x3fffffff
+
+/* Fills an MPI_Status from a completed request (st may be MPI_STATUS_IGNORE). */
+void rd_api_set_status(MPI_Status *st, const rd_request_t *r);
+/* Status of a null or inactive request (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0). */
+void rd_api_empty_status(MPI_Status *st);
+/* Status of a probe or receive from MPI_PROC_NULL (source MPI_PROC_NULL). */
+void rd_api_proc_null_status(MPI_Status *st);
+/* Encodes a byte count in a status the way MPICH does. */
+void rd_api_status_set_bytes(MPI_Status *st, MPI_Count bytes);
+MPI_Count rd_api_status_bytes(const MPI_Status *st);
+
+/* Registers the predefined datatypes / error handlers / groups (at MPI_Init). */
+int rd_api_types_init(void);
+int rd_api_errh_init(void);
+int rd_api_group_init(void);
+void rd_api_group_fini(void);
+/* A new reference to g with a handle (lock held); group comparison (MPI_IDENT...). */
+int rd_api_group_handle(rd_group_t *g);
+int rd_api_group_compare(const rd_group_t *a, const rd_group_t *b);
+
+/* Creates a communicator over group g with a fresh context id agreed over
+ * parent (collective over parent). *out is NULL for ranks not in g. */
+int rd_api_comm_create_from(rd_comm_t *parent, rd_group_t *g, rd_comm_t **out);
+/* Frees a communicator as MPI_Comm_free does (attributes deleted). */
+int rd_api_comm_free(rd_comm_t *c);
+
+#endif

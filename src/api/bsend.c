@@ -1,0 +1,171 @@
+/*
+ * Buffered sends: MPI_Buffer_attach / MPI_Buffer_detach and the allocator
+ * that places each MPI_Bsend's packed copy in the attached buffer. Segments
+ * are carved first-fit from the gaps between live segments (kept in address
+ * order); a segment is released when its send completes. When the buffer is
+ * full, pending buffered sends are progressed until space frees up; if it
+ * still does not fit, the call fails with MPI_ERR_BUFFER as the standard asks.
+ */
+#include "api/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p/p2p.h"
+#include "util/list.h"
+
+typedef struct seg {
+    rd_list_t link;        /* in address order */
+    size_t off, len;
+    rd_request_t *req;     /* the send from this segment */
+} seg_t;
+
+static struct {
+    char *buf;
+    size_t size;
+    rd_list_t segs;
+    int inited;
+} bs;
+
+static void bs_init(void)
+{
+    if (!bs.inited) {
+        rd_list_init(&bs.segs);
+        bs.inited = 1;
+    }
+}
+
+/* Releases the segments whose sends completed; returns how many are live. */
+static int reap(void)
+{
+    int live = 0;
+    rd_list_t *pos, *tmp;
+    rd_list_for_each_safe(pos, tmp, &bs.segs) {
+        seg_t *s = rd_list_entry(pos, seg_t, link);
+        if (s->req->done > 0) {
+            rd_req_free(s->req);
+            rd_list_remove(&s->link);
+            free(s);
+        } else {
+            live++;
+        }
+    }
+    return live;
+}
+
+/* First gap of at least need bytes; returns its offset or (size_t)-1, and
+ * the segment to insert before (NULL: at the end). */
+static size_t find_gap(size_t need, rd_list_t **before)
+{
+    size_t at = 0;
+    rd_list_t *pos;
+    rd_list_for_each(pos, &bs.segs) {
+        seg_t *s = rd_list_entry(pos, seg_t, link);
+        if (s->off - at >= need) {
+            *before = pos;
+            return at;
+        }
+        at = s->off + s->len;
+    }
+    *before = &bs.segs;
+    return bs.size - at >= need ? at : (size_t)-1;
+}
+
+int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
+                       int tag, const char *fn)
+{
+    bs_init();
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    size_t bytes = (size_t)count * dt->size;
+    /* Every message also accounts MPI_BSEND_OVERHEAD bytes, as users size buffers that way. */
+    size_t need = bytes + MPI_BSEND_OVERHEAD;
+    rd_list_t *before;
+    size_t off;
+    unsigned idle = 0;
+    while ((off = find_gap(need, &before)) == (size_t)-1) {
+        if (reap() == 0)
+            break;
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+    }
+    if (off == (size_t)-1)
+        return rd_api_error(c, MPI_ERR_BUFFER, fn,
+                            "the attached buffer (%zu bytes) has no room for %zu bytes "
+                            "(message plus MPI_BSEND_OVERHEAD %d); attach a larger buffer",
+                            bs.size, need, MPI_BSEND_OVERHEAD);
+    seg_t *s = malloc(sizeof(*s));
+    rd_request_t *r = rd_req_new(RD_REQ_SEND);
+    if (!s || !r) {
+        free(s);
+        if (r)
+            rd_req_free(r);
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    char *copy = bs.buf + off;
+    rd_dt_pack(buf, (size_t)count, dt, 0, copy, bytes);
+    r->buf = copy;
+    r->count = bytes;
+    r->dt = &rd_dt_bytes;
+    r->comm = c;
+    r->peer = dest;
+    r->tag = tag;
+    r->mode = RD_MODE_STANDARD;
+    int rc = rd_p2p_isend(r, 0);
+    if (rc != RD_OK) {
+        r->dt = NULL;
+        rd_req_free(r);
+        free(s);
+        return rd_api_status_error(c, rc, fn);
+    }
+    s->off = off;
+    s->len = need;
+    s->req = r;
+    rd_list_insert_between(&s->link, before->prev, before);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    static const char fn[] = "MPI_Buffer_attach";
+    RD_API_CHECK_INIT(fn);
+    if (size < 0)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative size %d", size);
+    if (!buffer && size > 0)
+        return rd_api_error(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
+    rd_api_lock();
+    bs_init();
+    int err = MPI_SUCCESS;
+    if (bs.buf)
+        err = rd_api_error(NULL, MPI_ERR_BUFFER, fn,
+                           "a buffer is already attached; detach it first");
+    else {
+        bs.buf = buffer;
+        bs.size = (size_t)size;
+    }
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    static const char fn[] = "MPI_Buffer_detach";
+    RD_API_CHECK_INIT(fn);
+    if (!buffer_addr || !size)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "buffer_addr or size pointer is NULL");
+    rd_api_lock();
+    bs_init();
+    /* Detach blocks until every buffered message has left the buffer. */
+    unsigned idle = 0;
+    while (reap() > 0)
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+    *(void **)buffer_addr = bs.buf;
+    *size = (int)bs.size;
+    bs.buf = NULL;
+    bs.size = 0;
+    rd_api_unlock();
+    return MPI_SUCCESS;
+}

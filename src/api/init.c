@@ -1,0 +1,239 @@
+/*
+ * Starting and ending MPI, and the process-level queries: MPI_Init(_thread),
+ * MPI_Finalize, MPI_Abort, MPI_Wtime and friends.
+ */
+#include "api/api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "coll/coll.h"
+#include "p2p/p2p.h"
+
+#include "api/attr.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* MPI_COMM_WORLD and MPI_COMM_SELF with fixed context ids 0 and 2. */
+static int make_predefined_comms(void)
+{
+    int n = rd_api.boot.size, me = rd_api.boot.rank;
+    int *ranks = malloc((size_t)n * sizeof(int));
+    if (!ranks)
+        return RD_ENOMEM;
+    for (int i = 0; i < n; i++)
+        ranks[i] = i;
+    rd_group_t *gw = rd_group_new(n, ranks, me);
+    rd_group_t *gs = rd_group_new(1, &me, me);
+    free(ranks);
+    if (!gw || !gs)
+        return RD_ENOMEM;
+    rd_api.world = rd_comm_new(gw, 0);
+    rd_api.self = rd_comm_new(gs, 2);
+    rd_group_release(gw);
+    rd_group_release(gs);
+    if (!rd_api.world || !rd_api.self)
+        return RD_ENOMEM;
+    rd_api.next_ctx = 4;
+    rd_errhandler_t *fatal = rd_api_errh(MPI_ERRORS_ARE_FATAL);
+    rd_comm_t *cs[2] = { rd_api.world, rd_api.self };
+    int hs[2] = { MPI_COMM_WORLD, MPI_COMM_SELF };
+    const char *names[2] = { "MPI_COMM_WORLD", "MPI_COMM_SELF" };
+    for (int i = 0; i < 2; i++) {
+        if (rd_p2p_attach(cs[i]) != RD_OK)
+            return RD_ENOMEM;
+        cs[i]->handle = hs[i];
+        cs[i]->errh = fatal;
+        rd_errh_ref(fatal);
+        snprintf(cs[i]->name, sizeof(cs[i]->name), "%s", names[i]);
+        rd_handle_builtin_set(RD_OBJ_COMM, hs[i], cs[i]);
+    }
+    return RD_OK;
+}
+
+static int init(int required, int *provided, const char *fn)
+{
+    if (rd_api.initialized)
+        return rd_api_error(NULL, MPI_ERR_OTHER, fn,
+                            rd_api.finalized ? "MPI cannot be initialized again after MPI_Finalize"
+                                             : "MPI is already initialized");
+    int level = required;
+    if (level > MPI_THREAD_MULTIPLE)
+        level = MPI_THREAD_MULTIPLE;
+    if (level < MPI_THREAD_SINGLE)
+        level = MPI_THREAD_SINGLE;
+    rd_api.thread_level = level;
+    rd_api.main_thread = pthread_self();
+    rd_api.wtime0 = now();
+
+    int rc = rd_boot_init(&rd_api.boot);
+    if (rc != RD_OK) {
+        fprintf(stderr, "rdmpi: %s: cannot connect to the process manager (PMIx): %s\n", fn,
+                rd_status_str(rc));
+        exit(1);
+    }
+    if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
+        (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
+        (rc = make_predefined_comms()) != RD_OK) {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s\n", rd_api.boot.rank, fn,
+                 rd_status_str(rc));
+        fputs(msg, stderr);
+        rd_boot_abort(1, msg);
+    }
+    rd_api.initialized = 1;
+    rd_api.multiple = level == MPI_THREAD_MULTIPLE;
+    if (provided)
+        *provided = level;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Init)
+int PMPI_Init(int *argc, char ***argv)
+{
+    const char *lvl = getenv("RDMPI_THREAD_LEVEL");
+    int required = MPI_THREAD_SINGLE;
+    if (lvl && !strcmp(lvl, "multiple"))
+        required = MPI_THREAD_MULTIPLE;
+    return init(required, NULL, "MPI_Init");
+}
+
+RD_WEAK_ALIAS(MPI_Init_thread)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    static const char fn[] = "MPI_Init_thread";
+    if (!provided)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "provided pointer is NULL");
+    if (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
+        required != MPI_THREAD_SERIALIZED && required != MPI_THREAD_MULTIPLE)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "invalid thread level %d", required);
+    return init(required, provided, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Finalize)
+int PMPI_Finalize(void)
+{
+    static const char fn[] = "MPI_Finalize";
+    RD_API_CHECK_INIT(fn);
+    /* Attributes on MPI_COMM_SELF are deleted first (MPI-3.1 8.7.1); their
+     * callbacks may call MPI, so this runs before taking the lock. */
+    rd_api_attr_delete_all(rd_api.self);
+    rd_api_lock();
+    /* No rank leaves while a peer may still read its memory or ring. */
+    int rc = rd_coll_barrier(rd_api.world);
+    rd_p2p_finalize();
+    rd_api_group_fini();
+    rd_api.finalized = 1;
+    rd_api_unlock();
+    rd_boot_finalize(&rd_api.boot);
+    return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(NULL, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Initialized)
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Initialized", "flag pointer is NULL");
+    *flag = rd_api.initialized;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Finalized)
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag pointer is NULL");
+    *flag = rd_api.finalized;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[256];
+    snprintf(msg, sizeof(msg), "rank %d called MPI_Abort with error code %d", rd_api.boot.rank,
+             errorcode);
+    if (!rd_api.initialized || rd_api.finalized) {
+        fprintf(stderr, "rdmpi: %s\n", msg);
+        exit(errorcode ? errorcode : 1);
+    }
+    rd_boot_abort(errorcode, msg);
+}
+
+RD_WEAK_ALIAS(MPI_Query_thread)
+int PMPI_Query_thread(int *provided)
+{
+    static const char fn[] = "MPI_Query_thread";
+    RD_API_CHECK_INIT(fn);
+    if (!provided)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "provided pointer is NULL");
+    *provided = rd_api.thread_level;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Is_thread_main)
+int PMPI_Is_thread_main(int *flag)
+{
+    static const char fn[] = "MPI_Is_thread_main";
+    RD_API_CHECK_INIT(fn);
+    if (!flag)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "flag pointer is NULL");
+    *flag = pthread_equal(pthread_self(), rd_api.main_thread);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Wtime)
+double PMPI_Wtime(void)
+{
+    return now() - rd_api.wtime0;
+}
+
+RD_WEAK_ALIAS(MPI_Wtick)
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+RD_WEAK_ALIAS(MPI_Get_processor_name)
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    static const char fn[] = "MPI_Get_processor_name";
+    if (!name || !resultlen)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "name or resultlen is NULL");
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Get_version)
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Get_version", "NULL argument");
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Get_library_version)
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "rdmpi %s (MPICH ABI; transports: shm)", RDMPI_VERSION);
+    *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+    return MPI_SUCCESS;
+}

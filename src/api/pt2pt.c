@@ -1,0 +1,678 @@
+/*
+ * Point-to-point entry points: sends in every mode, receives, probes,
+ * matched probes, persistent requests and the buffered-send buffer.
+ * Each checks its arguments, fills a request and hands it to src/p2p.
+ */
+#include "api/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p/p2p.h"
+#include "util/list.h"
+
+int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
+                       int tag, const char *fn);
+
+/* A request that is already complete, for MPI_PROC_NULL. */
+static rd_request_t *null_peer_request(int kind, rd_comm_t *c)
+{
+    rd_request_t *r = rd_req_new(kind);
+    if (!r)
+        return NULL;
+    r->comm = c;
+    r->st_source = MPI_PROC_NULL;
+    r->st_tag = MPI_ANY_TAG;
+    r->done = 1;
+    return r;
+}
+
+static int check_send(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int dest,
+                      int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_count(*c, count, fn)) ||
+        (err = rd_api_check_dt(*c, datatype, dt, fn)) ||
+        (err = rd_api_check_buf(*c, buf, count, *dt, fn)) ||
+        (err = rd_api_check_dest(*c, dest, fn)) || (err = rd_api_check_tag(*c, tag, 0, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+static int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int source,
+                      int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_count(*c, count, fn)) ||
+        (err = rd_api_check_dt(*c, datatype, dt, fn)) ||
+        (err = rd_api_check_buf(*c, buf, count, *dt, fn)) ||
+        (err = rd_api_check_source(*c, source, fn)) || (err = rd_api_check_tag(*c, tag, 1, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* Starts a send of a checked request; *out is the request (never NULL on success). */
+static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
+                      int tag, int mode, rd_request_t **out, const char *fn)
+{
+    rd_request_t *r;
+    if (dest == MPI_PROC_NULL) {
+        r = null_peer_request(RD_REQ_SEND, c);
+    } else {
+        r = rd_req_new(RD_REQ_SEND);
+        if (r) {
+            r->buf = (void *)buf;
+            r->count = (size_t)count;
+            r->dt = dt;
+            rd_dt_ref(dt);
+            r->comm = c;
+            r->peer = dest;
+            r->tag = tag;
+            r->mode = (uint8_t)mode;
+            int rc = rd_p2p_isend(r, 0);
+            if (rc != RD_OK) {
+                rd_req_free(r);
+                return rd_api_error(c, rd_api_class_of(rc), fn, "cannot send to rank %d: %s", dest,
+                                    rd_status_str(rc));
+            }
+        }
+    }
+    if (!r)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+static int start_recv(rd_comm_t *c, void *buf, int count, rd_datatype_t *dt, int source, int tag,
+                      rd_request_t **out, const char *fn)
+{
+    rd_request_t *r;
+    if (source == MPI_PROC_NULL) {
+        r = null_peer_request(RD_REQ_RECV, c);
+    } else {
+        r = rd_req_new(RD_REQ_RECV);
+        if (r) {
+            r->buf = buf;
+            r->count = (size_t)count;
+            r->dt = dt;
+            rd_dt_ref(dt);
+            r->comm = c;
+            r->peer = source;
+            r->tag = tag;
+            rd_p2p_irecv(r, 0);
+        }
+    }
+    if (!r)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+/* Waits for a blocking operation's request, reports its status and frees it. */
+static int finish_blocking(rd_request_t *r, MPI_Status *status, const char *fn)
+{
+    rd_api_wait(r);
+    rd_api_set_status(status, r);
+    int rc = r->error;
+    rd_comm_t *c = r->comm;
+    int src = r->st_source;
+    size_t bytes = r->bytes;
+    rd_req_free(r);
+    if (rc == RD_OK)
+        return MPI_SUCCESS;
+    if (rc == RD_ETRUNC) {
+        int code = rd_api_error(c, MPI_ERR_TRUNCATE, fn,
+                                "message from rank %d is longer than the receive buffer (%zu bytes)",
+                                src, bytes);
+        if (status != MPI_STATUS_IGNORE)
+            status->MPI_ERROR = code;
+        return code;
+    }
+    return rd_api_status_error(c, rc, fn);
+}
+
+static int blocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, int mode, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_request_t *r;
+    int err = check_send(comm, buf, count, datatype, dest, tag, &c, &dt, fn);
+    if (err)
+        return err;
+    rd_api_lock();
+    if (mode == RD_MODE_BUFFERED)
+        err = rd_api_bsend_start(c, buf, count, dt, dest, tag, fn);
+    else if ((err = start_send(c, buf, count, dt, dest, tag, mode, &r, fn)) == MPI_SUCCESS)
+        err = finish_blocking(r, MPI_STATUS_IGNORE, fn);
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Send)
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_STANDARD, "MPI_Send");
+}
+
+RD_WEAK_ALIAS(MPI_Ssend)
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_SYNC, "MPI_Ssend");
+}
+
+RD_WEAK_ALIAS(MPI_Rsend)
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_READY, "MPI_Rsend");
+}
+
+RD_WEAK_ALIAS(MPI_Bsend)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_BUFFERED, "MPI_Bsend");
+}
+
+static int nonblocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, int mode, MPI_Request *request, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_request_t *r;
+    int err = check_send(comm, buf, count, datatype, dest, tag, &c, &dt, fn);
+    if (err)
+        return err;
+    if (!request)
+        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    rd_api_lock();
+    if (mode == RD_MODE_BUFFERED) {
+        /* The data is copied out before returning, so the request is born complete. */
+        err = rd_api_bsend_start(c, buf, count, dt, dest, tag, fn);
+        if (err == MPI_SUCCESS) {
+            r = null_peer_request(RD_REQ_SEND, c);
+            if (!r)
+                err = rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
+        }
+    } else {
+        err = start_send(c, buf, count, dt, dest, tag, mode, &r, fn);
+    }
+    if (err == MPI_SUCCESS)
+        *request = r->handle;
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Isend)
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_STANDARD, request,
+                            "MPI_Isend");
+}
+
+RD_WEAK_ALIAS(MPI_Issend)
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_SYNC, request,
+                            "MPI_Issend");
+}
+
+RD_WEAK_ALIAS(MPI_Irsend)
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_READY, request,
+                            "MPI_Irsend");
+}
+
+RD_WEAK_ALIAS(MPI_Ibsend)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_BUFFERED, request,
+                            "MPI_Ibsend");
+}
+
+RD_WEAK_ALIAS(MPI_Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    static const char fn[] = "MPI_Recv";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_request_t *r;
+    int err = check_recv(comm, buf, count, datatype, source, tag, &c, &dt, fn);
+    if (err)
+        return err;
+    rd_api_lock();
+    if ((err = start_recv(c, buf, count, dt, source, tag, &r, fn)) == MPI_SUCCESS)
+        err = finish_blocking(r, status, fn);
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    static const char fn[] = "MPI_Irecv";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_request_t *r;
+    int err = check_recv(comm, buf, count, datatype, source, tag, &c, &dt, fn);
+    if (err)
+        return err;
+    if (!request)
+        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    rd_api_lock();
+    if ((err = start_recv(c, buf, count, dt, source, tag, &r, fn)) == MPI_SUCCESS)
+        *request = r->handle;
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Sendrecv";
+    rd_comm_t *c;
+    rd_datatype_t *sdt, *rdt;
+    rd_request_t *sr, *rr;
+    int err = check_send(comm, sendbuf, sendcount, sendtype, dest, sendtag, &c, &sdt, fn);
+    if (err || (err = check_recv(comm, recvbuf, recvcount, recvtype, source, recvtag, &c, &rdt, fn)))
+        return err;
+    rd_api_lock();
+    err = start_recv(c, recvbuf, recvcount, rdt, source, recvtag, &rr, fn);
+    if (err == MPI_SUCCESS) {
+        int serr = start_send(c, sendbuf, sendcount, sdt, dest, sendtag, RD_MODE_STANDARD, &sr, fn);
+        if (serr == MPI_SUCCESS)
+            serr = finish_blocking(sr, MPI_STATUS_IGNORE, fn);
+        err = finish_blocking(rr, status, fn);
+        if (serr)
+            err = serr;
+    }
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Sendrecv_replace";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_request_t *sr, *rr;
+    int err = check_send(comm, buf, count, datatype, dest, sendtag, &c, &dt, fn);
+    if (err || (err = check_recv(comm, buf, count, datatype, source, recvtag, &c, &dt, fn)))
+        return err;
+    /* Send from a packed copy so the receive can land in buf. */
+    size_t bytes = (size_t)count * dt->size;
+    void *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "cannot allocate %zu bytes", bytes);
+    rd_dt_pack(buf, (size_t)count, dt, 0, tmp, bytes);
+    rd_api_lock();
+    err = start_recv(c, buf, count, dt, source, recvtag, &rr, fn);
+    if (err == MPI_SUCCESS) {
+        int serr = start_send(c, tmp, (int)bytes, &rd_dt_bytes, dest, sendtag, RD_MODE_STANDARD,
+                              &sr, fn);
+        if (serr == MPI_SUCCESS)
+            serr = finish_blocking(sr, MPI_STATUS_IGNORE, fn);
+        err = finish_blocking(rr, status, fn);
+        if (serr)
+            err = serr;
+    }
+    rd_api_unlock();
+    free(tmp);
+    return err;
+}
+
+/* ---- probes ---- */
+
+static void probe_status(MPI_Status *status, const rd_p2p_status_t *st)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = st->source;
+    status->MPI_TAG = st->tag;
+    status->count_hi_and_cancelled = 0;
+    rd_api_status_set_bytes(status, (MPI_Count)st->bytes);
+}
+
+static int check_probe(MPI_Comm comm, int source, int tag, rd_comm_t **c, const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_source(*c, source, fn)) ||
+        (err = rd_api_check_tag(*c, tag, 1, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Iprobe)
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Iprobe";
+    rd_comm_t *c;
+    rd_p2p_status_t st;
+    int err = check_probe(comm, source, tag, &c, fn);
+    if (err)
+        return err;
+    if (!flag)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "flag pointer is NULL");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        rd_api_proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    rd_api_lock();
+    rd_p2p_iprobe(c, source, tag, flag, &st);
+    rd_api_unlock();
+    if (*flag)
+        probe_status(status, &st);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Probe)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Probe";
+    rd_comm_t *c;
+    rd_p2p_status_t st;
+    int flag = 0;
+    unsigned idle = 0;
+    int err = check_probe(comm, source, tag, &c, fn);
+    if (err)
+        return err;
+    if (source == MPI_PROC_NULL) {
+        rd_api_proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    rd_api_lock();
+    for (;;) {
+        rd_p2p_iprobe(c, source, tag, &flag, &st);
+        if (flag)
+            break;
+        rd_api_unlock();
+        rd_p2p_idle(&idle);
+        rd_api_lock();
+    }
+    rd_api_unlock();
+    probe_status(status, &st);
+    return MPI_SUCCESS;
+}
+
+/* A matched message is a request of kind RD_REQ_RECV holding the taken
+ * unexpected message in ext until MPI_Mrecv. */
+static int make_message(rd_comm_t *c, void *msg, MPI_Message *message, const char *fn)
+{
+    rd_request_t *m = rd_req_new(RD_REQ_RECV);
+    if (!m)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a message handle");
+    m->comm = c;
+    m->ext = msg;
+    *message = m->handle;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Improbe)
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
+{
+    static const char fn[] = "MPI_Improbe";
+    rd_comm_t *c;
+    rd_p2p_status_t st;
+    void *msg;
+    int err = check_probe(comm, source, tag, &c, fn);
+    if (err)
+        return err;
+    if (!flag || !message)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "flag or message pointer is NULL");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        rd_api_proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    rd_api_lock();
+    rd_p2p_improbe(c, source, tag, flag, &st, &msg);
+    if (*flag && (err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
+        probe_status(status, &st);
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Mprobe)
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Mprobe";
+    rd_comm_t *c;
+    rd_p2p_status_t st;
+    void *msg;
+    int flag = 0;
+    unsigned idle = 0;
+    int err = check_probe(comm, source, tag, &c, fn);
+    if (err)
+        return err;
+    if (!message)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "message pointer is NULL");
+    if (source == MPI_PROC_NULL) {
+        *message = MPI_MESSAGE_NO_PROC;
+        rd_api_proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    rd_api_lock();
+    for (;;) {
+        rd_p2p_improbe(c, source, tag, &flag, &st, &msg);
+        if (flag)
+            break;
+        rd_api_unlock();
+        rd_p2p_idle(&idle);
+        rd_api_lock();
+    }
+    if ((err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
+        probe_status(status, &st);
+    rd_api_unlock();
+    return err;
+}
+
+/* Turns a message handle into a receive request; *message becomes MPI_MESSAGE_NULL. */
+static int start_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                       rd_request_t **out, const char *fn)
+{
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if (!message)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "message pointer is NULL");
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *out = null_peer_request(RD_REQ_RECV, rd_api.self);
+        *message = MPI_MESSAGE_NULL;
+        return *out ? MPI_SUCCESS : rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    rd_request_t *m = rd_api_req(*message);
+    if (!m || !m->ext)
+        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "invalid message handle 0x%x",
+                            (unsigned)*message);
+    if ((err = rd_api_check_count(m->comm, count, fn)) ||
+        (err = rd_api_check_dt(m->comm, datatype, &dt, fn)) ||
+        (err = rd_api_check_buf(m->comm, buf, count, dt, fn)))
+        return err;
+    void *msg = m->ext;
+    m->ext = NULL;
+    m->buf = buf;
+    m->count = (size_t)count;
+    m->dt = dt;
+    rd_dt_ref(dt);
+    rd_p2p_mrecv(m, msg);
+    *message = MPI_MESSAGE_NULL;
+    *out = m;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Mrecv)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
+{
+    static const char fn[] = "MPI_Mrecv";
+    rd_request_t *r;
+    rd_api_lock();
+    int err = start_mrecv(buf, count, datatype, message, &r, fn);
+    if (err == MPI_SUCCESS)
+        err = finish_blocking(r, status, fn);
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Imrecv)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    static const char fn[] = "MPI_Imrecv";
+    rd_request_t *r;
+    if (!request)
+        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    rd_api_lock();
+    int err = start_mrecv(buf, count, datatype, message, &r, fn);
+    if (err == MPI_SUCCESS)
+        *request = r->handle;
+    rd_api_unlock();
+    return err;
+}
+
+/* ---- persistent requests ---- */
+
+static int persistent(int kind, void *buf, int count, MPI_Datatype datatype, int peer, int tag,
+                      MPI_Comm comm, int mode, MPI_Request *request, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    int err = kind == RD_REQ_PERSIST_SEND
+                  ? check_send(comm, buf, count, datatype, peer, tag, &c, &dt, fn)
+                  : check_recv(comm, buf, count, datatype, peer, tag, &c, &dt, fn);
+    if (err)
+        return err;
+    if (!request)
+        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    rd_api_lock();
+    rd_request_t *r = rd_req_new(kind);
+    if (r) {
+        r->buf = buf;
+        r->count = (size_t)count;
+        r->dt = dt;
+        rd_dt_ref(dt);
+        r->comm = c;
+        r->peer = peer;
+        r->tag = tag;
+        r->mode = (uint8_t)mode;
+        r->done = 1; /* inactive: waits return at once */
+        *request = r->handle;
+    }
+    rd_api_unlock();
+    return r ? MPI_SUCCESS : rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
+}
+
+RD_WEAK_ALIAS(MPI_Send_init)
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+                      RD_MODE_STANDARD, request, "MPI_Send_init");
+}
+
+RD_WEAK_ALIAS(MPI_Ssend_init)
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+                      RD_MODE_SYNC, request, "MPI_Ssend_init");
+}
+
+RD_WEAK_ALIAS(MPI_Rsend_init)
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+                      RD_MODE_READY, request, "MPI_Rsend_init");
+}
+
+RD_WEAK_ALIAS(MPI_Bsend_init)
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+                      RD_MODE_BUFFERED, request, "MPI_Bsend_init");
+}
+
+RD_WEAK_ALIAS(MPI_Recv_init)
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return persistent(RD_REQ_PERSIST_RECV, buf, count, datatype, source, tag, comm,
+                      RD_MODE_STANDARD, request, "MPI_Recv_init");
+}
+
+/* Activates one persistent request (lock held). */
+static int start_one(MPI_Request h, const char *fn)
+{
+    rd_request_t *p = rd_api_req(h);
+    if (!p || (p->kind != RD_REQ_PERSIST_SEND && p->kind != RD_REQ_PERSIST_RECV))
+        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request 0x%x is not a persistent request",
+                            (unsigned)h);
+    if (p->inner)
+        return rd_api_error(p->comm, MPI_ERR_REQUEST, fn, "request 0x%x is already active",
+                            (unsigned)h);
+    int err;
+    rd_request_t *r;
+    if (p->kind == RD_REQ_PERSIST_RECV) {
+        err = start_recv(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, &r, fn);
+    } else if (p->mode == RD_MODE_BUFFERED) {
+        err = rd_api_bsend_start(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, fn);
+        r = err == MPI_SUCCESS ? null_peer_request(RD_REQ_SEND, p->comm) : NULL;
+        if (err == MPI_SUCCESS && !r)
+            err = rd_api_error(p->comm, MPI_ERR_NO_MEM, fn, "out of memory for a request");
+    } else {
+        err = start_send(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, p->mode, &r, fn);
+    }
+    if (err == MPI_SUCCESS) {
+        p->inner = r;
+        p->done = 0;
+    }
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Start)
+int PMPI_Start(MPI_Request *request)
+{
+    static const char fn[] = "MPI_Start";
+    RD_API_CHECK_INIT(fn);
+    if (!request)
+        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    rd_api_lock();
+    int err = start_one(*request, fn);
+    rd_api_unlock();
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Startall)
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    static const char fn[] = "MPI_Startall";
+    RD_API_CHECK_INIT(fn);
+    if (count < 0)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative count %d", count);
+    if (count > 0 && !array_of_requests)
+        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request array is NULL");
+    int err = MPI_SUCCESS;
+    rd_api_lock();
+    for (int i = 0; i < count && err == MPI_SUCCESS; i++)
+        err = start_one(array_of_requests[i], fn);
+    rd_api_unlock();
+    return err;
+}

@@ -1,0 +1,354 @@
+/*
+ * Predefined datatypes (registered under MPICH's handle values at MPI_Init)
+ * and the datatype queries of point-to-point: MPI_Type_size, extents,
+ * MPI_Get_count and MPI_Get_elements. Derived-type constructors build on
+ * core/datatype.h.
+ */
+#include "api/api.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A scalar type: one block. */
+#define SCALAR(h, ctype, basic) { h, #h, sizeof(ctype), 0, 0, 0, basic }
+/* A pair type (value, index) laid out as the C struct { T1 a; T2 b; } is. */
+#define PAIR(h, t1, t2, basic)                                                       \
+    { h, #h, sizeof(struct { t1 a; t2 b; }), sizeof(t1),                             \
+      offsetof(struct { t1 a; t2 b; }, b), sizeof(t2), basic }
+
+typedef struct builtin {
+    MPI_Datatype handle;
+    const char *name;
+    size_t extent;
+    size_t len1;          /* pairs: size of the first member (0 for scalars) */
+    size_t off2, len2;    /* pairs: offset and size of the second member */
+    int basic;
+} builtin_t;
+
+typedef struct { float re, im; } fcomplex_t;
+typedef struct { double re, im; } dcomplex_t;
+typedef struct { long double re, im; } ldcomplex_t;
+
+static const builtin_t builtins[] = {
+    SCALAR(MPI_CHAR, char, RD_BASIC_CHAR),
+    SCALAR(MPI_SIGNED_CHAR, signed char, RD_BASIC_INT8),
+    SCALAR(MPI_UNSIGNED_CHAR, unsigned char, RD_BASIC_UINT8),
+    SCALAR(MPI_BYTE, char, RD_BASIC_NONE),
+    SCALAR(MPI_WCHAR, wchar_t, RD_BASIC_INT32),
+    SCALAR(MPI_SHORT, short, RD_BASIC_INT16),
+    SCALAR(MPI_UNSIGNED_SHORT, unsigned short, RD_BASIC_UINT16),
+    SCALAR(MPI_INT, int, RD_BASIC_INT32),
+    SCALAR(MPI_UNSIGNED, unsigned, RD_BASIC_UINT32),
+    SCALAR(MPI_LONG, long, RD_BASIC_INT64),
+    SCALAR(MPI_UNSIGNED_LONG, unsigned long, RD_BASIC_UINT64),
+    SCALAR(MPI_LONG_LONG_INT, long long, RD_BASIC_INT64),
+    SCALAR(MPI_UNSIGNED_LONG_LONG, unsigned long long, RD_BASIC_UINT64),
+    SCALAR(MPI_FLOAT, float, RD_BASIC_FLOAT),
+    SCALAR(MPI_DOUBLE, double, RD_BASIC_DOUBLE),
+    SCALAR(MPI_LONG_DOUBLE, long double, RD_BASIC_LONG_DOUBLE),
+    SCALAR(MPI_PACKED, char, RD_BASIC_NONE),
+    SCALAR(MPI_INT8_T, int8_t, RD_BASIC_INT8),
+    SCALAR(MPI_INT16_T, int16_t, RD_BASIC_INT16),
+    SCALAR(MPI_INT32_T, int32_t, RD_BASIC_INT32),
+    SCALAR(MPI_INT64_T, int64_t, RD_BASIC_INT64),
+    SCALAR(MPI_UINT8_T, uint8_t, RD_BASIC_UINT8),
+    SCALAR(MPI_UINT16_T, uint16_t, RD_BASIC_UINT16),
+    SCALAR(MPI_UINT32_T, uint32_t, RD_BASIC_UINT32),
+    SCALAR(MPI_UINT64_T, uint64_t, RD_BASIC_UINT64),
+    SCALAR(MPI_C_BOOL, bool, RD_BASIC_BOOL),
+    SCALAR(MPI_C_FLOAT_COMPLEX, fcomplex_t, RD_BASIC_C_FLOAT_COMPLEX),
+    SCALAR(MPI_C_DOUBLE_COMPLEX, dcomplex_t, RD_BASIC_C_DOUBLE_COMPLEX),
+    SCALAR(MPI_C_LONG_DOUBLE_COMPLEX, ldcomplex_t, RD_BASIC_C_LONG_DOUBLE_COMPLEX),
+    SCALAR(MPI_AINT, MPI_Aint, RD_BASIC_INT64),
+    SCALAR(MPI_OFFSET, MPI_Offset, RD_BASIC_INT64),
+    SCALAR(MPI_COUNT, MPI_Count, RD_BASIC_INT64),
+    SCALAR(MPI_CXX_BOOL, bool, RD_BASIC_BOOL),
+    SCALAR(MPI_CXX_FLOAT_COMPLEX, fcomplex_t, RD_BASIC_C_FLOAT_COMPLEX),
+    SCALAR(MPI_CXX_DOUBLE_COMPLEX, dcomplex_t, RD_BASIC_C_DOUBLE_COMPLEX),
+    SCALAR(MPI_CXX_LONG_DOUBLE_COMPLEX, ldcomplex_t, RD_BASIC_C_LONG_DOUBLE_COMPLEX),
+    /* Fortran types (gfortran sizes: default INTEGER/REAL/LOGICAL are 4 bytes). */
+    SCALAR(MPI_CHARACTER, char, RD_BASIC_CHAR),
+    SCALAR(MPI_INTEGER, int32_t, RD_BASIC_INT32),
+    SCALAR(MPI_REAL, float, RD_BASIC_FLOAT),
+    SCALAR(MPI_LOGICAL, int32_t, RD_BASIC_FLOGICAL),
+    SCALAR(MPI_COMPLEX, fcomplex_t, RD_BASIC_C_FLOAT_COMPLEX),
+    SCALAR(MPI_DOUBLE_PRECISION, double, RD_BASIC_DOUBLE),
+    SCALAR(MPI_DOUBLE_COMPLEX, dcomplex_t, RD_BASIC_C_DOUBLE_COMPLEX),
+    SCALAR(MPI_REAL4, float, RD_BASIC_FLOAT),
+    SCALAR(MPI_REAL8, double, RD_BASIC_DOUBLE),
+    SCALAR(MPI_REAL16, long double, RD_BASIC_LONG_DOUBLE),
+    SCALAR(MPI_COMPLEX8, fcomplex_t, RD_BASIC_C_FLOAT_COMPLEX),
+    SCALAR(MPI_COMPLEX16, dcomplex_t, RD_BASIC_C_DOUBLE_COMPLEX),
+    SCALAR(MPI_COMPLEX32, ldcomplex_t, RD_BASIC_C_LONG_DOUBLE_COMPLEX),
+    SCALAR(MPI_INTEGER1, int8_t, RD_BASIC_INT8),
+    SCALAR(MPI_INTEGER2, int16_t, RD_BASIC_INT16),
+    SCALAR(MPI_INTEGER4, int32_t, RD_BASIC_INT32),
+    SCALAR(MPI_INTEGER8, int64_t, RD_BASIC_INT64),
+    /* Pair types for MINLOC / MAXLOC. */
+    PAIR(MPI_FLOAT_INT, float, int, RD_BASIC_PAIR_FLOAT_INT),
+    PAIR(MPI_DOUBLE_INT, double, int, RD_BASIC_PAIR_DOUBLE_INT),
+    PAIR(MPI_LONG_INT, long, int, RD_BASIC_PAIR_LONG_INT),
+    PAIR(MPI_SHORT_INT, short, int, RD_BASIC_PAIR_SHORT_INT),
+    PAIR(MPI_LONG_DOUBLE_INT, long double, int, RD_BASIC_PAIR_LONG_DOUBLE_INT),
+    PAIR(MPI_2INT, int, int, RD_BASIC_PAIR_INT_INT),
+    PAIR(MPI_2INTEGER, int32_t, int32_t, RD_BASIC_PAIR_INT_INT),
+    PAIR(MPI_2REAL, float, float, RD_BASIC_PAIR_FLOAT_FLOAT),
+    PAIR(MPI_2DOUBLE_PRECISION, double, double, RD_BASIC_PAIR_DOUBLE_DOUBLE),
+};
+
+#define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
+static rd_datatype_t types[NBUILTIN];
+static rd_dt_block_t blocks[NBUILTIN][2];
+
+int rd_api_types_init(void)
+{
+    for (size_t i = 0; i < NBUILTIN; i++) {
+        const builtin_t *b = &builtins[i];
+        rd_datatype_t *t = &types[i];
+        memset(t, 0, sizeof(*t));
+        t->handle = b->handle;
+        t->refs = 1;
+        t->builtin = 1;
+        t->committed = 1;
+        t->basic = b->basic;
+        t->lb = 0;
+        t->ub = (ptrdiff_t)b->extent;
+        t->blocks = blocks[i];
+        if (b->len1) {
+            /* pair: two blocks, possibly with padding between or after */
+            blocks[i][0] = (rd_dt_block_t){ 0, b->len1, (uint32_t)b->len1 };
+            blocks[i][1] = (rd_dt_block_t){ (ptrdiff_t)b->off2, b->len2, (uint32_t)b->len2 };
+            t->nblocks = 2;
+            if (b->off2 == b->len1) {
+                /* no padding between the members: one block (e.g. MPI_2INT) */
+                blocks[i][0].len = b->len1 + b->len2;
+                t->nblocks = 1;
+                blocks[i][0].esize = (uint32_t)b->len1;
+            }
+        } else {
+            blocks[i][0] = (rd_dt_block_t){ 0, b->extent, (uint32_t)b->extent };
+            t->nblocks = 1;
+        }
+        rd_dt_finish(t);
+        snprintf(t->name, sizeof(t->name), "%s", b->name);
+        /* Pair types such as MPI_FLOAT_INT have dynamic-form handles in MPICH. */
+        if (RD_HANDLE_KIND(b->handle) == RD_HANDLE_KIND_DYNAMIC) {
+            if (rd_handle_reserve(RD_OBJ_DATATYPE, (uint32_t)b->handle & RD_HANDLE_INDEX_MASK, t))
+                return RD_ENOMEM;
+        } else {
+            rd_handle_builtin_set(RD_OBJ_DATATYPE, b->handle, t);
+        }
+    }
+    /* Derived types get dynamic handles after the slots MPICH's pair types use
+     * (0..4); 5..15 stay empty, so their handles remain invalid. */
+    return rd_handle_reserve(RD_OBJ_DATATYPE, 15, NULL);
+}
+
+/* Checks a datatype argument of a query (committed or not). */
+static int query_dt(MPI_Datatype h, rd_datatype_t **dt, const char *fn)
+{
+    *dt = rd_api_dt(h);
+    if (*dt)
+        return MPI_SUCCESS;
+    return rd_api_error(NULL, MPI_ERR_TYPE, fn,
+                        h == MPI_DATATYPE_NULL ? "datatype is MPI_DATATYPE_NULL"
+                                               : "invalid datatype handle 0x%x", (unsigned)h);
+}
+
+RD_WEAK_ALIAS(MPI_Type_size)
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    static const char fn[] = "MPI_Type_size";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!size)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "size pointer is NULL");
+    *size = dt->size > INT32_MAX ? MPI_UNDEFINED : (int)dt->size;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_size_x)
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    static const char fn[] = "MPI_Type_size_x";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!size)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "size pointer is NULL");
+    *size = (MPI_Count)dt->size;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_extent)
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    static const char fn[] = "MPI_Type_get_extent";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!lb || !extent)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "lb or extent pointer is NULL");
+    *lb = dt->lb;
+    *extent = rd_dt_extent(dt);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_extent_x)
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    MPI_Aint l, e;
+    int err = PMPI_Type_get_extent(datatype, &l, &e);
+    if (err == MPI_SUCCESS) {
+        *lb = l;
+        *extent = e;
+    }
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_true_extent)
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    static const char fn[] = "MPI_Type_get_true_extent";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!lb || !extent)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "lb or extent pointer is NULL");
+    *lb = dt->true_lb;
+    *extent = dt->true_ub - dt->true_lb;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_true_extent_x)
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    MPI_Aint l, e;
+    int err = PMPI_Type_get_true_extent(datatype, &l, &e);
+    if (err == MPI_SUCCESS) {
+        *lb = l;
+        *extent = e;
+    }
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_name)
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Type_get_name";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!type_name || !resultlen)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "type_name or resultlen is NULL");
+    int n = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
+    *resultlen = n < MPI_MAX_OBJECT_NAME ? n : MPI_MAX_OBJECT_NAME - 1;
+    return MPI_SUCCESS;
+}
+
+static int count_of(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                    int elements, const char *fn)
+{
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!status || status == MPI_STATUS_IGNORE || !count)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "status or count pointer is NULL or MPI_STATUS_IGNORE");
+    MPI_Count bytes = rd_api_status_bytes(status);
+    if (elements) {
+        long long n = rd_dt_elements(dt, (size_t)bytes);
+        *count = n < 0 ? MPI_UNDEFINED : n;
+    } else if (dt->size == 0) {
+        *count = bytes == 0 ? 0 : MPI_UNDEFINED;
+    } else {
+        *count = bytes % (MPI_Count)dt->size ? MPI_UNDEFINED : bytes / (MPI_Count)dt->size;
+    }
+    return MPI_SUCCESS;
+}
+
+static int to_int(MPI_Count c)
+{
+    return c > INT32_MAX ? MPI_UNDEFINED : (int)c;
+}
+
+RD_WEAK_ALIAS(MPI_Get_count)
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count c = 0;
+    int err = count_of(status, datatype, &c, 0, "MPI_Get_count");
+    if (err == MPI_SUCCESS && count)
+        *count = to_int(c);
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Get_elements)
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count c = 0;
+    int err = count_of(status, datatype, &c, 1, "MPI_Get_elements");
+    if (err == MPI_SUCCESS && count)
+        *count = to_int(c);
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Get_elements_x)
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return count_of(status, datatype, count, 1, "MPI_Get_elements_x");
+}
+
+RD_WEAK_ALIAS(MPI_Status_set_elements)
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    static const char fn[] = "MPI_Status_set_elements";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!status || status == MPI_STATUS_IGNORE)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
+    if (count < 0)
+        return rd_api_error(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
+    rd_api_status_set_bytes(status, (MPI_Count)count * (MPI_Count)dt->size);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Status_set_cancelled)
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    static const char fn[] = "MPI_Status_set_cancelled";
+    RD_API_CHECK_INIT(fn);
+    if (!status || status == MPI_STATUS_IGNORE)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
+    status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Test_cancelled)
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    static const char fn[] = "MPI_Test_cancelled";
+    RD_API_CHECK_INIT(fn);
+    if (!status || status == MPI_STATUS_IGNORE || !flag)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "status or flag is NULL or MPI_STATUS_IGNORE");
+    *flag = status->count_hi_and_cancelled & 1;
+    return MPI_SUCCESS;
+}
