@@ -1,1 +1,14 @@
-# mpirun: sources and tests of this component
+# mpirun: the launcher (a PMIx server for its ranks), installed as mpirun
+# and, through the install hook in Makefile.am, as mpiexec.
+bin_PROGRAMS += mpirun/mpirun
+mpirun_mpirun_SOURCES = \
+	mpirun/main.c \
+	mpirun/options.c mpirun/options.h \
+	mpirun/session.c mpirun/session.h \
+	mpirun/binding.c mpirun/binding.h \
+	mpirun/server.c mpirun/server.h \
+	mpirun/procs.c mpirun/procs.h \
+	mpirun/iof.c mpirun/iof.h \
+	mpirun/job.c mpirun/job.h
+mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
+mpirun_mpirun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread

@@ -1,1 +1,19 @@
-# test/launcher: sources and tests of this component
+# test/launcher: tests of mpirun. boot_client is a rank built on src/boot
+# alone (not libmpi), so the launcher is tested whatever state the MPI
+# library is in.
+check_PROGRAMS += test/launcher/boot_client
+test_launcher_boot_client_SOURCES = test/launcher/boot_client.c \
+	src/boot/boot.c src/boot/boot.h src/util/status.c src/util/status.h
+test_launcher_boot_client_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
+test_launcher_boot_client_LDADD = $(PMIX_LIBS)
+
+LAUNCHER_TESTS = \
+	test/launcher/options.sh \
+	test/launcher/info.sh \
+	test/launcher/stdio.sh \
+	test/launcher/exitcodes.sh \
+	test/launcher/failures.sh \
+	test/launcher/signals.sh \
+	test/launcher/binding.sh
+TESTS += $(LAUNCHER_TESTS)
+EXTRA_DIST += test/launcher/lib.sh $(LAUNCHER_TESTS)

@@ -1,0 +1,325 @@
+/* Forwarding of the ranks' stdin, stdout and stderr (see iof.h). */
+#include "iof.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One rank's stdout or stderr on its way to mpirun's. */
+typedef struct out_stream {
+    int fd;                 /* our read end, -1 at EOF */
+    int child_fd;           /* the child's write end until it is forked */
+    int dst;                /* 1 or 2 */
+    int rank;
+    size_t len;             /* bytes in buf, no '\n' among them */
+    char *buf;
+} out_stream_t;
+
+/* mpirun's stdin on its way to rank 0. */
+typedef struct in_stream {
+    int src;                /* 0, or -1 once done reading */
+    int dst;                /* write end of rank 0's pipe, -1 when closed */
+    int child_fd;           /* rank 0's read end until it is forked */
+    size_t off, len;        /* pending bytes: buf[off..len) */
+    char buf[RD_MPIRUN_IOF_LINE_MAX];
+} in_stream_t;
+
+/* What a filled pollfd entry stands for. */
+typedef enum { SLOT_OUT, SLOT_IN_SRC, SLOT_IN_DST } slot_kind_t;
+typedef struct slot {
+    slot_kind_t kind;
+    out_stream_t *out;
+} slot_t;
+
+static struct {
+    int nranks;
+    int tag;
+    out_stream_t *out;      /* 2 per rank: [2r] stdout, [2r+1] stderr */
+    in_stream_t in;
+    slot_t *slots;          /* parallel to the last rd_mpirun_iof_fill */
+    int dead_dst[3];        /* our stdout/stderr was closed: drop output */
+} iof;
+
+/* Writes all of buf to fd, waiting when fd is non-blocking and full. An
+ * error (EPIPE: whoever read our output went away) drops the output. */
+static void write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0 && !iof.dead_dst[fd]) {
+        ssize_t w = write(fd, buf, len);
+        if (w > 0) {
+            buf += w;
+            len -= (size_t)w;
+        } else if (w < 0 && errno == EAGAIN) {
+            struct pollfd p = { .fd = fd, .events = POLLOUT };
+            poll(&p, 1, -1);
+        } else if (w < 0 && errno != EINTR) {
+            iof.dead_dst[fd] = 1;
+        }
+    }
+}
+
+/* Writes one line (or a piece of one, when it had no '\n'). With tags, a
+ * piece is ended with '\n' so the next tag starts a line. */
+static void emit(out_stream_t *s, const char *data, size_t len)
+{
+    char tag[24];
+    int n;
+
+    if (len == 0)
+        return;
+    if (!iof.tag) {
+        write_all(s->dst, data, len);
+        return;
+    }
+    n = snprintf(tag, sizeof(tag), "[%d] ", s->rank);
+    /* One write per line when it fits, so that a line is atomic even for
+     * readers sharing our stdout. */
+    if (len + (size_t)n + 1 <= RD_MPIRUN_IOF_LINE_MAX + sizeof(tag)) {
+        char line[RD_MPIRUN_IOF_LINE_MAX + sizeof(tag) + 1];
+        memcpy(line, tag, (size_t)n);
+        memcpy(line + n, data, len);
+        if (data[len - 1] != '\n')
+            line[n + len++] = '\n';
+        write_all(s->dst, line, (size_t)n + len);
+    } else {
+        write_all(s->dst, tag, (size_t)n);
+        write_all(s->dst, data, len);
+        if (data[len - 1] != '\n')
+            write_all(s->dst, "\n", 1);
+    }
+}
+
+static void out_close(out_stream_t *s)
+{
+    emit(s, s->buf, s->len);    /* the last line had no '\n' */
+    s->len = 0;
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+}
+
+static void out_read(out_stream_t *s)
+{
+    ssize_t r = read(s->fd, s->buf + s->len, RD_MPIRUN_IOF_LINE_MAX - s->len);
+    char *start, *nl;
+
+    if (r < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (r <= 0) {
+        out_close(s);
+        return;
+    }
+    s->len += (size_t)r;
+    start = s->buf;
+    while ((nl = memchr(start, '\n', s->len - (size_t)(start - s->buf))) != NULL) {
+        emit(s, start, (size_t)(nl - start) + 1);
+        start = nl + 1;
+    }
+    s->len -= (size_t)(start - s->buf);
+    memmove(s->buf, start, s->len);
+    if (s->len == RD_MPIRUN_IOF_LINE_MAX) {  /* a line longer than the buffer */
+        emit(s, s->buf, s->len);
+        s->len = 0;
+    }
+}
+
+int rd_mpirun_iof_init(int nranks, int tag_output)
+{
+    iof.nranks = nranks;
+    iof.tag = tag_output;
+    iof.in.src = 0;
+    iof.in.dst = -1;
+    iof.in.child_fd = -1;
+    iof.out = calloc(2 * (size_t)nranks, sizeof(*iof.out));
+    iof.slots = calloc(2 * (size_t)nranks + 2, sizeof(*iof.slots));
+    if (!iof.out || !iof.slots) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        return -1;
+    }
+    for (int i = 0; i < 2 * nranks; i++) {
+        iof.out[i].fd = iof.out[i].child_fd = -1;
+        iof.out[i].rank = i / 2;
+        iof.out[i].dst = 1 + i % 2;
+    }
+    return 0;
+}
+
+int rd_mpirun_iof_setup_rank(int rank, int fds[3])
+{
+    int p[2];
+
+    for (int k = 0; k < 2; k++) {
+        out_stream_t *s = &iof.out[2 * rank + k];
+        if (pipe2(p, O_CLOEXEC) != 0)
+            goto err;
+        s->buf = malloc(RD_MPIRUN_IOF_LINE_MAX);
+        if (!s->buf) {
+            close(p[0]);
+            close(p[1]);
+            errno = ENOMEM;
+            goto err;
+        }
+        fcntl(p[0], F_SETFL, O_NONBLOCK);
+        s->fd = p[0];
+        s->child_fd = p[1];
+        fds[1 + k] = p[1];
+    }
+    if (rank == 0) {
+        if (pipe2(p, O_CLOEXEC) != 0)
+            goto err;
+        fcntl(p[1], F_SETFL, O_NONBLOCK);
+        iof.in.dst = p[1];
+    } else {
+        p[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (p[0] < 0)
+            goto err;
+    }
+    /* Ranks are set up and forked one at a time: one slot is enough. */
+    iof.in.child_fd = p[0];
+    fds[0] = p[0];
+    return 0;
+err:
+    fprintf(stderr, "mpirun: cannot create pipes for rank %d: %s\n", rank, strerror(errno));
+    return -1;
+}
+
+void rd_mpirun_iof_forked(int rank)
+{
+    for (int k = 0; k < 2; k++) {
+        out_stream_t *s = &iof.out[2 * rank + k];
+        if (s->child_fd >= 0)
+            close(s->child_fd);
+        s->child_fd = -1;
+    }
+    if (iof.in.child_fd >= 0)
+        close(iof.in.child_fd);
+    iof.in.child_fd = -1;
+}
+
+int rd_mpirun_iof_fill(struct pollfd *p, int max)
+{
+    int n = 0;
+    in_stream_t *in = &iof.in;
+
+    for (int i = 0; i < 2 * iof.nranks && n < max; i++) {
+        if (iof.out[i].fd < 0)
+            continue;
+        p[n] = (struct pollfd){ .fd = iof.out[i].fd, .events = POLLIN };
+        iof.slots[n++] = (slot_t){ SLOT_OUT, &iof.out[i] };
+    }
+    /* stdin: read only when the previous chunk was passed on, so rank 0's
+     * pace sets ours and the buffer never grows. */
+    if (in->dst >= 0 && n < max) {
+        if (in->off < in->len) {
+            p[n] = (struct pollfd){ .fd = in->dst, .events = POLLOUT };
+            iof.slots[n++] = (slot_t){ SLOT_IN_DST, NULL };
+        } else if (in->src >= 0) {
+            p[n] = (struct pollfd){ .fd = in->src, .events = POLLIN };
+            iof.slots[n++] = (slot_t){ SLOT_IN_SRC, NULL };
+        }
+    }
+    return n;
+}
+
+static void in_close(void)
+{
+    if (iof.in.dst >= 0)
+        close(iof.in.dst);
+    iof.in.dst = -1;
+    iof.in.src = -1;
+    iof.in.off = iof.in.len = 0;
+}
+
+static void in_read(void)
+{
+    ssize_t r = read(iof.in.src, iof.in.buf, sizeof(iof.in.buf));
+
+    if (r < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (r <= 0) {
+        /* End of our stdin: rank 0 sees end of file on its own. */
+        in_close();
+        return;
+    }
+    iof.in.off = 0;
+    iof.in.len = (size_t)r;
+}
+
+static void in_write(void)
+{
+    ssize_t w = write(iof.in.dst, iof.in.buf + iof.in.off, iof.in.len - iof.in.off);
+
+    if (w < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (w < 0) {            /* EPIPE: rank 0 closed its stdin */
+        in_close();
+        return;
+    }
+    iof.in.off += (size_t)w;
+    if (iof.in.off == iof.in.len)
+        iof.in.off = iof.in.len = 0;
+}
+
+void rd_mpirun_iof_handle(const struct pollfd *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!p[i].revents)
+            continue;
+        switch (iof.slots[i].kind) {
+        case SLOT_OUT:
+            if (p[i].revents & POLLNVAL)
+                iof.slots[i].out->fd = -1;
+            else
+                out_read(iof.slots[i].out);
+            break;
+        case SLOT_IN_SRC:
+            if (p[i].revents & POLLNVAL)
+                in_close();             /* mpirun was started with fd 0 closed */
+            else if (iof.in.src >= 0)
+                in_read();
+            break;
+        case SLOT_IN_DST:
+            if (p[i].revents & (POLLERR | POLLNVAL))
+                in_close();
+            else if (iof.in.dst >= 0)
+                in_write();
+            break;
+        }
+    }
+}
+
+int rd_mpirun_iof_open_outputs(void)
+{
+    int n = 0;
+    for (int i = 0; i < 2 * iof.nranks; i++)
+        n += iof.out[i].fd >= 0;
+    return n;
+}
+
+void rd_mpirun_iof_stop_stdin(void)
+{
+    in_close();
+}
+
+void rd_mpirun_iof_fini(void)
+{
+    for (int i = 0; iof.out && i < 2 * iof.nranks; i++) {
+        out_stream_t *s = &iof.out[i];
+        if (s->fd >= 0 || s->len)
+            out_close(s);
+        if (s->child_fd >= 0)
+            close(s->child_fd);
+        free(s->buf);
+    }
+    if (iof.in.child_fd >= 0)
+        close(iof.in.child_fd);
+    in_close();
+    free(iof.out);
+    free(iof.slots);
+    iof.out = NULL;
+    iof.slots = NULL;
+    iof.nranks = 0;
+}

@@ -1,0 +1,171 @@
+/*
+ * A rank for the launcher tests: uses src/boot directly (no MPI library)
+ * and does what its arguments say, in order, then finalizes and exits 0.
+ *
+ *   info            print what rd_boot_init reported, one line
+ *   exchange        put a key, fence, read every rank's key back and check
+ *   fence           rd_boot_fence
+ *   echo            one line on stdout and one on stderr
+ *   partial         "partial <rank>" on stdout without a newline
+ *   stdin           copy stdin to stdout, each line as "stdin <rank>: <line>"
+ *   sleep=S         sleep S seconds
+ *   ignoreterm      ignore SIGTERM from now on
+ *   grandchild      start a child process that sleeps (it must not survive)
+ *   shmfile         create /dev/shm/rdmpi-<job_id>-lt-<rank> as the shared-
+ *                   memory transport would, and leave it for mpirun to remove
+ *   exit@R=N        rank R finalizes and exits with N (R may be "all")
+ *   nofin@R=N       rank R exits with N without finalizing
+ *   crash@R=SIG     rank R prints "dying <ms since epoch>" to stderr and
+ *                   kills itself with SIG
+ *   abort@R=N       rank R calls rd_boot_abort(N, ...)
+ *   mark=ANY        ignored: lets a test find its processes with pgrep -f
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "util/status.h"
+
+static rd_boot_info_t info;
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "boot_client rank %d: %s failed: %s\n", info.rank, what, rd_status_str(rc));
+    exit(3);
+}
+
+static void print_info(void)
+{
+    printf("rank %d size %d local_rank %d local_size %d local_ranks ",
+           info.rank, info.size, info.local_rank, info.local_size);
+    for (int i = 0; i < info.local_size; i++)
+        printf(i ? ",%d" : "%d", info.local_ranks[i]);
+    printf(" univ %d appnum %d singleton %d job_id %s host %s\n",
+           info.universe_size, info.appnum, info.singleton, info.job_id, info.hostname);
+}
+
+static void exchange(void)
+{
+    char key[32], val[64], buf[64];
+    int rc;
+
+    snprintf(val, sizeof(val), "value-of-rank-%d", info.rank);
+    if ((rc = rd_boot_put("lt.addr", val, strlen(val) + 1)) != RD_OK)
+        die("rd_boot_put", rc);
+    if ((rc = rd_boot_fence()) != RD_OK)
+        die("rd_boot_fence", rc);
+    for (int r = 0; r < info.size; r++) {
+        size_t len = sizeof(buf);
+        snprintf(val, sizeof(val), "value-of-rank-%d", r);
+        if ((rc = rd_boot_get(r, "lt.addr", buf, &len)) != RD_OK)
+            die("rd_boot_get", rc);
+        if (len != strlen(val) + 1 || strcmp(buf, val) != 0) {
+            fprintf(stderr, "rank %d: wrong value from rank %d: '%s'\n", info.rank, r, buf);
+            exit(3);
+        }
+        /* Too small a buffer reports the size needed. */
+        len = 4;
+        if (rd_boot_get(r, "lt.addr", buf, &len) != RD_ENOMEM || len != strlen(val) + 1) {
+            fprintf(stderr, "rank %d: short buffer not reported\n", info.rank);
+            exit(3);
+        }
+    }
+    snprintf(key, sizeof(key), "lt.none");
+    size_t len = sizeof(buf);
+    if (rd_boot_get(0, key, buf, &len) != RD_EINVAL) {
+        fprintf(stderr, "rank %d: unknown key not reported\n", info.rank);
+        exit(3);
+    }
+    printf("exchange ok rank %d\n", info.rank);
+}
+
+/* "name@R=N" for this rank (or "name=N", "name@all=N"): returns 1 and sets *n. */
+static int targets_me(const char *arg, const char *name, long *n)
+{
+    size_t len = strlen(name);
+    const char *p = arg + len, *eq;
+
+    if (strncmp(arg, name, len) != 0 || (*p != '@' && *p != '='))
+        return 0;
+    eq = strchr(p, '=');
+    if (!eq)
+        return 0;
+    if (*p == '@' && strncmp(p + 1, "all=", 4) != 0 && atoi(p + 1) != info.rank)
+        return 0;
+    *n = atol(eq + 1);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    long n;
+
+    if ((rc = rd_boot_init(&info)) != RD_OK)
+        die("rd_boot_init", rc);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "info")) {
+            print_info();
+        } else if (!strcmp(a, "exchange")) {
+            exchange();
+        } else if (!strcmp(a, "fence")) {
+            if ((rc = rd_boot_fence()) != RD_OK)
+                die("rd_boot_fence", rc);
+        } else if (!strcmp(a, "echo")) {
+            printf("out %d\n", info.rank);
+            fprintf(stderr, "err %d\n", info.rank);
+        } else if (!strcmp(a, "partial")) {
+            printf("partial %d", info.rank);
+            fflush(stdout);
+        } else if (!strcmp(a, "stdin")) {
+            char line[4096];
+            while (fgets(line, sizeof(line), stdin))
+                printf("stdin %d: %s", info.rank, line);
+        } else if (!strncmp(a, "sleep=", 6)) {
+            sleep((unsigned)atoi(a + 6));
+        } else if (!strcmp(a, "ignoreterm")) {
+            signal(SIGTERM, SIG_IGN);
+        } else if (!strcmp(a, "grandchild")) {
+            if (fork() == 0) {
+                execlp("sleep", "sleep", "300", (char *)NULL);
+                _exit(1);
+            }
+        } else if (!strcmp(a, "shmfile")) {
+            char path[128];
+            snprintf(path, sizeof(path), "/dev/shm/rdmpi-%s-lt-%d", info.job_id, info.rank);
+            FILE *f = fopen(path, "w");
+            if (!f) {
+                perror(path);
+                exit(3);
+            }
+            fclose(f);
+        } else if (targets_me(a, "exit", &n)) {
+            rd_boot_finalize(&info);
+            exit((int)n);
+        } else if (targets_me(a, "nofin", &n)) {
+            fflush(stdout);
+            _exit((int)n);
+        } else if (targets_me(a, "crash", &n)) {
+            struct timeval tv;
+            gettimeofday(&tv, NULL);
+            fprintf(stderr, "dying %lld\n", (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
+            kill(getpid(), (int)n);
+            pause();
+        } else if (targets_me(a, "abort", &n)) {
+            rd_boot_abort((int)n, "boot_client was asked to abort");
+        } else if (strncmp(a, "mark=", 5) != 0 && strchr(a, '@') == NULL) {
+            fprintf(stderr, "boot_client: unknown action '%s'\n", a);
+            exit(3);
+        }
+    }
+    if ((rc = rd_boot_finalize(&info)) != RD_OK)
+        die("rd_boot_finalize", rc);
+    return 0;
+}

@@ -1,0 +1,135 @@
+# Shared helpers of the mpirun tests; sourced by each test/launcher/*.sh.
+#
+# Each test runs mpirun in the background (to know its pid), collects its
+# exit status, stdout and stderr, and at the end checks that nothing is
+# left behind: no process carrying the test's mark, and none of the
+# entries a job of one of its mpiruns could leave in /tmp or /dev/shm
+# (mpirun.<pid>.*, rdmpi-mpirun.<pid>.*) nor any new PMIx file. Matching
+# by name keeps the check exact while other tests run at the same time.
+
+set -u
+
+builddir=${abs_top_builddir:-$(pwd)}
+MPIRUN=$builddir/mpirun/mpirun
+CLIENT=$builddir/test/launcher/boot_client
+for f in "$MPIRUN" "$CLIENT"; do
+    if [ ! -x "$f" ]; then
+        echo "FAIL: $f is not built (run make check)"
+        exit 99
+    fi
+done
+PATH=$builddir/mpirun:$PATH
+export PATH
+
+TEST_NAME=$(basename "$0" .sh)
+MARK=lt-$TEST_NAME-$$                 # on every rank's command line
+T=$builddir/test/launcher/$TEST_NAME.dir.$$
+rm -rf "$T"
+mkdir -p "$T"
+FAILS=0
+MPIRUN_PIDS=""
+
+ls -A /tmp >"$T/tmp.before" 2>/dev/null
+ls -A /dev/shm >"$T/shm.before" 2>/dev/null
+
+fail() {
+    echo "FAIL: $*"
+    FAILS=$((FAILS + 1))
+}
+
+pass() {
+    echo "ok: $*"
+}
+
+now_ms() {
+    date +%s%3N
+}
+
+# run_mpirun [mpirun args...]: runs mpirun with stdin from $IN (default
+# /dev/null), stdout and stderr to $T/out and $T/err; sets RC, ELAPSED (ms).
+run_mpirun() {
+    local start
+    start=$(now_ms)
+    "$MPIRUN" "$@" <"${IN:-/dev/null}" >"$T/out" 2>"$T/err" &
+    MPIRUN_PID=$!
+    MPIRUN_PIDS="$MPIRUN_PIDS $MPIRUN_PID"
+    wait $MPIRUN_PID
+    RC=$?
+    ELAPSED=$(($(now_ms) - start))
+}
+
+# expect_rc WHAT N: the last run exited with N.
+expect_rc() {
+    if [ "$RC" -eq "$2" ]; then
+        pass "$1: exit status $RC"
+    else
+        fail "$1: exit status $RC, expected $2"
+        sed 's/^/    stderr: /' "$T/err" | head -20
+    fi
+}
+
+# expect_grep WHAT FILE PATTERN: an extended regexp matches a line of FILE.
+expect_grep() {
+    if grep -Eq -- "$3" "$2"; then
+        pass "$1"
+    else
+        fail "$1: no line matching '$3' in $(basename "$2")"
+        sed 's/^/    | /' "$2" | head -20
+    fi
+}
+
+# Lines of $T/out (sorted) must equal the arguments, one per line.
+expect_out_sorted() {
+    local what=$1
+    shift
+    printf '%s\n' "$@" | sort >"$T/expected"
+    sort "$T/out" >"$T/got"
+    if cmp -s "$T/expected" "$T/got"; then
+        pass "$what"
+    else
+        fail "$what: stdout differs (expected vs got):"
+        diff "$T/expected" "$T/got" | head -20 | sed 's/^/    /'
+    fi
+}
+
+# The leftover check; ends the test with its status.
+finish() {
+    local left i
+    # Everything mpirun started must be gone once mpirun has returned; a
+    # process already killed may take a moment to disappear.
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        left=$(pgrep -f -- "$MARK" || true)
+        [ -z "$left" ] && break
+        sleep 0.2
+    done
+    if [ -n "$left" ]; then
+        fail "processes left behind:"
+        ps -o pid,ppid,stat,args -p "$(echo $left | tr ' ' ',')" | sed 's/^/    /'
+        kill -9 $left 2>/dev/null
+    else
+        pass "no process left behind"
+    fi
+
+    ls -A /tmp >"$T/tmp.after" 2>/dev/null
+    ls -A /dev/shm >"$T/shm.after" 2>/dev/null
+    left=""
+    for p in $MPIRUN_PIDS; do
+        left="$left $(grep -E "^(mpirun|rdmpi-mpirun)\.$p\." "$T/tmp.after" "$T/shm.after")"
+    done
+    left="$left $(comm -13 "$T/tmp.before" "$T/tmp.after" | grep -i pmix)"
+    left="$left $(comm -13 "$T/shm.before" "$T/shm.after" | grep -i pmix)"
+    left=$(echo $left)
+    if [ -n "$left" ]; then
+        fail "files left behind in /tmp or /dev/shm: $left"
+    else
+        pass "no file left behind in /tmp or /dev/shm"
+    fi
+
+    if [ "$FAILS" -eq 0 ]; then
+        rm -rf "$T"
+        echo "PASS: $TEST_NAME"
+        exit 0
+    fi
+    echo "FAIL: $TEST_NAME: $FAILS check(s) failed; files in $T"
+    exit 1
+}

@@ -1,0 +1,42 @@
+#!/bin/bash
+# --timeout, and SIGTERM / SIGINT / SIGHUP sent to mpirun: the signal is
+# passed on to the ranks, the job ends, mpirun exits with 128+signal.
+. "${srcdir:-.}/test/launcher/lib.sh"
+
+run_mpirun -n 2 --timeout 1 "$CLIENT" mark=$MARK fence sleep=60
+expect_rc "timeout" 124
+expect_grep "timeout message" "$T/err" '^mpirun: the job timed out after 1 second; stopping the job$'
+if [ "$ELAPSED" -lt 10000 ]; then pass "timeout after $ELAPSED ms"; else fail "timeout took $ELAPSED ms"; fi
+
+run_mpirun -n 2 --timeout=30 "$CLIENT" mark=$MARK fence
+expect_rc "job shorter than its timeout" 0
+
+# signal_mpirun SIG: starts a job, sends SIG to mpirun once every rank has
+# connected (its "ready" line is out), and waits for the end. Scripts run
+# background jobs with SIGINT ignored; env --default-signal gives it back.
+signal_mpirun() {
+    local sig=$1 i
+    env --default-signal=INT "$MPIRUN" -n 3 --tag-output "$CLIENT" mark=$MARK fence echo sleep=60 \
+        </dev/null >"$T/out" 2>"$T/err" &
+    MPIRUN_PID=$!
+    MPIRUN_PIDS="$MPIRUN_PIDS $MPIRUN_PID"
+    for i in $(seq 1 100); do
+        [ "$(grep -c '^\[.\] out' "$T/out")" -eq 3 ] && break
+        sleep 0.1
+    done
+    kill -s "$sig" $MPIRUN_PID
+    wait $MPIRUN_PID
+    RC=$?
+}
+
+signal_mpirun TERM
+expect_rc "SIGTERM to mpirun" 143
+expect_grep "SIGTERM message" "$T/err" '^mpirun: received signal 15 \(Terminated\), forwarded to the ranks; stopping the job$'
+
+signal_mpirun INT
+expect_rc "SIGINT to mpirun" 130
+
+signal_mpirun HUP
+expect_rc "SIGHUP to mpirun" 129
+
+finish
