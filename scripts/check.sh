@@ -1,0 +1,34 @@
+#!/bin/sh
+# README command 2 (and CI): the whole test suite from a clean checkout.
+#  1. dependencies, 2. a -Werror build and `make check` (unit tests, MPI tests
+#  at np 1/2/4/5, ABI and MPICH-binary tests, launcher tests), 3. the unit
+#  tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+sh scripts/deps.sh
+./autogen.sh >/dev/null 2>&1
+jobs=$(nproc)
+
+echo "== build (-Werror) and make check"
+rm -rf _build-check && mkdir _build-check && cd _build-check
+../configure -q --enable-werror --prefix="$top/_build-check/_inst"
+make -s -j"$jobs"
+status=0
+make -s check || status=$?
+if [ $status -ne 0 ]; then
+  for f in $(find . -name '*.log' -newer Makefile | grep -v config.log); do
+    grep -q -E '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "---- $f"; tail -n 60 "$f"; }
+  done
+fi
+cd "$top"
+
+echo "== unit tests under ASan/UBSan"
+rm -rf _build-asan && mkdir _build-asan && cd _build-asan
+../configure -q --enable-werror \
+  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+  LDFLAGS="-fsanitize=address,undefined"
+make -s -j"$jobs" check-unit || status=1
+cd "$top"
+[ $status -eq 0 ] && echo "check: all suites passed" || echo "check: FAILED"
+exit $status
