@@ -7,3 +7,7 @@ EXTRA_DIST += \
 	test/abi/abi-check.sh \
 	test/abi/abi-names.awk \
 	test/abi/abi-print.c
+
+# Programs compiled by Debian's mpicc.mpich run on rdmpi unchanged.
+TESTS += test/abi/mpich-binaries.sh
+EXTRA_DIST += test/abi/mpich-binaries.sh
