@@ -1,0 +1,177 @@
+#!/bin/bash
+# runtests.sh: run the MPI test programs listed in test/mpi/testlist.
+#
+# Usage: runtests.sh [-k PATTERN] [-j J] [-l LIST]
+#   -k PATTERN  run only cases whose "program np" line matches the ERE PATTERN
+#   -j J        run J cases at once (default 1)
+#   -l LIST     testlist to read (default: testlist next to this script)
+# Environment:
+#   MPIRUN           launcher (default: the built rdmpi mpirun, else "mpirun")
+#   MPIRUN_ARGS      extra launcher arguments, e.g. "--allow-run-as-root --oversubscribe"
+#   MPIRUN_TIMEOUT_OPT  launcher option taking the per-case timeout in seconds;
+#                    default "--timeout" for rdmpi's mpirun, empty for any MPIRUN
+#                    given explicitly (the runner enforces timeouts with timeout(1)
+#                    in every case)
+#   MPI_TEST_DIR     directory holding the test programs
+#   RUNTESTS_IMPL    name of the MPI under test (e.g. mpich), for xfail=IMPL
+#   RUNTESTS_TIMEOUT default per-case timeout in seconds (60)
+# Output: one line per case (PASS/FAIL/XFAIL name np=N), the output tail of
+# failures, and a final line "N passed, N failed". Exit 0 iff nothing failed.
+#
+# Under "make check" the current directory is top_builddir: the programs are
+# in ./test/mpi and mpirun in ./mpirun/mpirun.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+list="$here/testlist"
+pattern=
+jobs=1
+while getopts "k:j:l:" opt; do
+    case $opt in
+    k) pattern=$OPTARG ;;
+    j) jobs=$OPTARG ;;
+    l) list=$OPTARG ;;
+    *) echo "usage: $0 [-k PATTERN] [-j J] [-l LIST]" >&2; exit 2 ;;
+    esac
+done
+
+# Where the programs are: explicit, else the build tree we run in, else here.
+if [ -n "${MPI_TEST_DIR:-}" ]; then
+    progdir=$MPI_TEST_DIR
+elif [ -x "$PWD/test/mpi/init_basic" ]; then
+    progdir=$PWD/test/mpi
+else
+    progdir=$here
+fi
+
+if [ -n "${MPIRUN:-}" ]; then
+    mpirun=$MPIRUN
+    timeout_opt=${MPIRUN_TIMEOUT_OPT:-}
+else
+    if [ -x "$PWD/mpirun/mpirun" ]; then
+        mpirun=$PWD/mpirun/mpirun
+    else
+        mpirun=mpirun
+    fi
+    timeout_opt=${MPIRUN_TIMEOUT_OPT---timeout}
+fi
+impl=${RUNTESTS_IMPL:-}
+default_timeout=${RUNTESTS_TIMEOUT:-60}
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-tests.XXXXXX") || exit 2
+trap 'rm -rf "$workdir"' EXIT
+
+# Parse the list into arrays.
+names=() nps=() expects=() greps=() envs=() timeouts=() xfails=()
+while read -r prog np rest; do
+    case $prog in ''|'#'*) continue ;; esac
+    if [ -n "$pattern" ] && ! echo "$prog $np" | grep -Eq -- "$pattern"; then
+        continue
+    fi
+    expect=pass grep= env= timeout=$default_timeout xfail=
+    for opt in $rest; do
+        case $opt in
+        expect=*) expect=${opt#expect=} ;;
+        grep=*) grep=${opt#grep=} ;;
+        env=*) env="$env ${opt#env=}" ;;
+        timeout=*) timeout=${opt#timeout=} ;;
+        xfail=*) xfail=${opt#xfail=} ;;
+        *) echo "testlist: unknown option '$opt' for $prog" >&2; exit 2 ;;
+        esac
+    done
+    names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
+    envs+=("$env") timeouts+=("$timeout") xfails+=("$xfail")
+done < "$list"
+
+# Run case i; writes $workdir/i.out, i.err, i.verdict ("PASS" or "FAIL reason").
+run_case() {
+    local i=$1
+    local prog=${names[$i]} np=${nps[$i]} t=${timeouts[$i]}
+    local out=$workdir/$i.out err=$workdir/$i.err rc reason=
+    local cmd=("$mpirun" -np "$np")
+    [ -n "$timeout_opt" ] && cmd+=("$timeout_opt" "$t")
+    # shellcheck disable=SC2206
+    cmd+=(${MPIRUN_ARGS:-} "$progdir/$prog")
+    # shellcheck disable=SC2086
+    env ${envs[$i]} MPITEST_TIMEOUT=$((t + 5)) \
+        timeout --kill-after=10 $((t + 10)) "${cmd[@]}" </dev/null >"$out" 2>"$err"
+    rc=$?
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        reason="timeout after ${t}s"
+    elif [ "${expects[$i]}" = fail-nonzero ]; then
+        if [ $rc -eq 0 ]; then
+            reason="exit 0, expected non-zero"
+        elif [ -n "${greps[$i]}" ] && ! grep -Eq -- "${greps[$i]}" "$err"; then
+            reason="exit $rc but stderr does not match /${greps[$i]}/"
+        fi
+    else
+        if [ $rc -ne 0 ]; then
+            reason="exit $rc"
+        elif ! grep -q '^ *No Errors' "$out"; then
+            reason="no 'No Errors' line"
+        fi
+    fi
+    if [ -z "$reason" ]; then
+        echo PASS >"$workdir/$i.verdict"
+    else
+        echo "FAIL $reason" >"$workdir/$i.verdict"
+    fi
+}
+
+passed=0 failed=0
+report() {
+    local i=$1 v reason label
+    v=$(cat "$workdir/$i.verdict")
+    label="${names[$i]} np=${nps[$i]}"
+    [ -n "${envs[$i]}" ] && label="$label${envs[$i]}"
+    if [ "$v" = PASS ]; then
+        if [ -n "$impl" ] && [ "${xfails[$i]}" = "$impl" ]; then
+            echo "XPASS $label"
+        else
+            echo "PASS $label"
+        fi
+        passed=$((passed + 1))
+        return
+    fi
+    reason=${v#FAIL }
+    if [ -n "$impl" ] && [ "${xfails[$i]}" = "$impl" ]; then
+        echo "XFAIL $label ($reason; known to fail on $impl)"
+        passed=$((passed + 1))
+        return
+    fi
+    echo "FAIL $label ($reason)"
+    echo "  --- stdout (tail) ---"
+    tail -n 15 "$workdir/$i.out" | sed 's/^/  /'
+    echo "  --- stderr (tail) ---"
+    tail -n 15 "$workdir/$i.err" | sed 's/^/  /'
+    failed=$((failed + 1))
+}
+
+start=$(date +%s)
+declare -A pid_of_case=()
+running=0
+for i in "${!names[@]}"; do
+    if [ "$jobs" -le 1 ]; then
+        run_case "$i"
+        report "$i"
+        continue
+    fi
+    while [ "$running" -ge "$jobs" ]; do
+        wait -n -p done_pid
+        report "${pid_of_case[$done_pid]}"
+        running=$((running - 1))
+    done
+    run_case "$i" &
+    pid_of_case[$!]=$i
+    running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+    wait -n -p done_pid
+    report "${pid_of_case[$done_pid]}"
+    running=$((running - 1))
+done
+
+echo "# $(( $(date +%s) - start )) s with $mpirun"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
