@@ -668,7 +668,7 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     if (count < 0)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative count %d", count);
     if (count > 0 && !array_of_requests)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request array is NULL");
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "request array is NULL but count is %d", count);
     int err = MPI_SUCCESS;
     rd_api_lock();
     for (int i = 0; i < count && err == MPI_SUCCESS; i++)

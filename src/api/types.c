@@ -292,7 +292,7 @@ RD_WEAK_ALIAS(MPI_Get_count)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     MPI_Count c = 0;
-    int err = count_of(status, datatype, &c, 0, "MPI_Get_count");
+    int err = count_of(status, datatype, count ? &c : NULL, 0, "MPI_Get_count");
     if (err == MPI_SUCCESS && count)
         *count = to_int(c);
     return err;
@@ -302,7 +302,7 @@ RD_WEAK_ALIAS(MPI_Get_elements)
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     MPI_Count c = 0;
-    int err = count_of(status, datatype, &c, 1, "MPI_Get_elements");
+    int err = count_of(status, datatype, count ? &c : NULL, 1, "MPI_Get_elements");
     if (err == MPI_SUCCESS && count)
         *count = to_int(c);
     return err;

@@ -140,7 +140,7 @@ static int check_array(int count, MPI_Request reqs[], const char *fn)
     if (count < 0)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative request count %d", count);
     if (count > 0 && !reqs)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request array is NULL");
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "request array is NULL but count is %d", count);
     for (int i = 0; i < count; i++) {
         rd_request_t *r;
         if (slot_of(reqs[i], &r) == SLOT_BAD)

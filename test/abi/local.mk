@@ -11,3 +11,7 @@ EXTRA_DIST += \
 # Programs compiled by Debian's mpicc.mpich run on rdmpi unchanged.
 TESTS += test/abi/mpich-binaries.sh
 EXTRA_DIST += test/abi/mpich-binaries.sh
+
+# Every declared function and data symbol is exported (MPI_ weak, PMPI_ strong).
+TESTS += test/abi/exports.sh
+EXTRA_DIST += test/abi/exports.sh

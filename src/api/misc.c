@@ -1,0 +1,32 @@
+/*
+ * Functions of mpi.h that do not return an int error code, so the generator
+ * of unsupported.c cannot cover them: address arithmetic, and the MPI-IO
+ * handle conversions (MPI-IO is not implemented: they fail loudly).
+ */
+#include "api/api.h"
+
+RD_WEAK_ALIAS(MPI_Aint_add)
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return base + disp;
+}
+
+RD_WEAK_ALIAS(MPI_Aint_diff)
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return addr1 - addr2;
+}
+
+RD_WEAK_ALIAS(MPI_File_c2f)
+MPI_Fint PMPI_File_c2f(MPI_File file)
+{
+    rd_api_unsupported("MPI_File_c2f");
+    return 0;
+}
+
+RD_WEAK_ALIAS(MPI_File_f2c)
+MPI_File PMPI_File_f2c(MPI_Fint file)
+{
+    rd_api_unsupported("MPI_File_f2c");
+    return MPI_FILE_NULL;
+}
