@@ -71,6 +71,8 @@ static struct {
     char *scratch;                     /* packing buffer for non-contiguous fragments */
     size_t scratch_len;
     unsigned spin;                     /* idle polls before yielding */
+    int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
+    int nhooks;
 } p2p;
 
 int rd_p2p_world_rank(void) { return p2p.rank; }
@@ -516,7 +518,20 @@ int rd_progress(void)
     }
     if (!rd_list_empty(&p2p.busy_peers) || !rd_list_empty(&p2p.streaming))
         n += push_queues();
+    for (int i = 0; i < p2p.nhooks; i++)
+        n += p2p.hooks[i]();
     return n;
+}
+
+int rd_progress_hook_add(int (*fn)(void))
+{
+    for (int i = 0; i < p2p.nhooks; i++)
+        if (p2p.hooks[i] == fn)
+            return RD_OK;
+    if (p2p.nhooks == RD_PROGRESS_HOOKS_MAX)
+        return RD_ENOMEM;
+    p2p.hooks[p2p.nhooks++] = fn;
+    return RD_OK;
 }
 
 void rd_p2p_idle(unsigned *idle)
@@ -608,5 +623,5 @@ void rd_p2p_finalize(void)
     free(p2p.queues);
     free(p2p.peers);
     free(p2p.scratch);
-    memset(&p2p, 0, sizeof(p2p));
+    memset(&p2p, 0, sizeof(p2p)); /* hooks too: they register again at the next init */
 }

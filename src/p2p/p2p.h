@@ -45,8 +45,13 @@ int rd_p2p_mrecv(rd_request_t *r, void *msg);
 /* Cancels a posted receive; returns 1 if it was cancelled (r completes, cancelled). */
 int rd_p2p_cancel_recv(rd_request_t *r);
 
-/* Polls every transport and pushes queued sends. Returns events handled. */
+/* Polls every transport and pushes queued sends, then runs the registered
+ * hooks (nonblocking collective schedules, ...). Returns events handled. */
 int rd_progress(void);
+/* Registers fn to be called by every rd_progress; fn returns the events it
+ * handled. Up to RD_PROGRESS_HOOKS_MAX hooks. Returns RD_OK or RD_ENOMEM. */
+#define RD_PROGRESS_HOOKS_MAX 4
+int rd_progress_hook_add(int (*fn)(void));
 /* Progresses until r->done. Spins RDMPI_SPIN_COUNT idle polls, then yields the CPU
  * between polls, so that more ranks than cores still make progress. */
 void rd_p2p_wait(rd_request_t *r);

@@ -4,7 +4,7 @@
 # Usage: runtests.sh [-k PATTERN] [-j J] [-l LIST]
 #   -k PATTERN  run only cases whose "program np" line matches the ERE PATTERN
 #   -j J        run J cases at once (default 1)
-#   -l LIST     testlist to read (default: testlist next to this script)
+#   -l LIST     testlist to read (default: testlist and *.testlist next to this script)
 # Environment:
 #   MPIRUN           launcher (default: the built rdmpi mpirun, else "mpirun")
 #   MPIRUN_ARGS      extra launcher arguments, e.g. "--allow-run-as-root --oversubscribe"
@@ -24,7 +24,8 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-list="$here/testlist"
+# The main list plus one list per area (coll.testlist, dtype.testlist, ...).
+list="$here/testlist $(ls "$here"/*.testlist 2>/dev/null | sort | tr '\n' ' ')"
 pattern=
 jobs=1
 while getopts "k:j:l:" opt; do
@@ -82,7 +83,7 @@ while read -r prog np rest; do
     done
     names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
     envs+=("$env") timeouts+=("$timeout") xfails+=("$xfail")
-done < "$list"
+done < <(cat $list)
 
 # Run case i; writes $workdir/i.out, i.err, i.verdict ("PASS" or "FAIL reason").
 run_case() {

@@ -1,0 +1,1 @@
+# npb-harness: builds, runs and verifies a user's NPB tree

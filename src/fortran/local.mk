@@ -1,0 +1,1 @@
+# src/fortran: Fortran bindings (libmpifort), mpif.h, the mpi module

@@ -1,0 +1,1 @@
+# test/fortran: Fortran test programs

@@ -1,0 +1,1 @@
+# test/mpi/coll.mk: collective tests (programs listed in coll.testlist)

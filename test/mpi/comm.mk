@@ -1,0 +1,1 @@
+# test/mpi/comm.mk: intercommunicator, topology, info tests (comm.testlist)

@@ -1,0 +1,1 @@
+# test/mpi/dtype.mk: derived datatype tests (programs listed in dtype.testlist)
