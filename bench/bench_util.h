@@ -1,0 +1,103 @@
+/*
+ * Shared plumbing of the point-to-point benchmarks in bench/: command-line
+ * options, the list of message sizes, iteration counts per size, page-aligned
+ * pre-touched buffers, the payload pattern used by -c, and the output format.
+ *
+ * Plain C99 + MPI-3 so the same sources build with any MPI (rdmpi, MPICH,
+ * Open MPI); bench/compare.sh relies on that.
+ */
+#ifndef RD_BENCH_UTIL_H
+#define RD_BENCH_UTIL_H
+
+#include <stddef.h>
+#include <mpi.h>
+
+/* Sizes up to this many bytes are "small": they get the -i/-x counts. */
+#define BENCH_SMALL_MAX     8192
+/* Above this size the large counts halve with every doubling of the size. */
+#define BENCH_TAPER_FROM    (1024 * 1024)
+/* Largest size accepted by -m (1 GiB); the defaults stay far below. */
+#define BENCH_SIZE_LIMIT    ((size_t)1 << 30)
+
+/* What a program measures and its defaults; fixed per program. */
+typedef struct bench_info {
+    const char *name;        /* program name, e.g. "osu_latency" */
+    const char *what;        /* one line: what is measured */
+    const char *column;      /* value column header, e.g. "latency(us)" */
+    const char *csv_column;  /* CSV value column name, e.g. "latency_us" */
+    int multi_pair;          /* 0: exactly 2 ranks; 1: any even number of
+                              * ranks, rank r < np/2 paired with r + np/2 */
+    int uses_window;         /* 1 if -w applies */
+    size_t min_size, max_size;
+    int iters, iters_large, warmup, warmup_large, window;
+} bench_info_t;
+
+/* Options after parsing the command line. */
+typedef struct bench_opts {
+    size_t min_size, max_size;
+    int iters, iters_large, warmup, warmup_large, window;
+    int check;               /* -c: verify the payload once per size */
+    int csv;                 /* --csv: print size,value lines */
+} bench_opts_t;
+
+/* Result of bench_init. */
+enum bench_start { BENCH_RUN, BENCH_EXIT_OK, BENCH_EXIT_USAGE };
+
+/*
+ * Parses argv into *o (every rank parses the same arguments) and checks the
+ * communicator size. Rank 0 prints help or the reason for an error. The
+ * caller finalizes MPI and exits 0 on BENCH_EXIT_OK, 2 on BENCH_EXIT_USAGE.
+ */
+enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
+                            bench_opts_t *o);
+
+/* Next size in the sweep: 0 -> 1, then doubling. */
+size_t bench_next_size(size_t size);
+
+/* Timed iterations and warm-up iterations for one message size. */
+int bench_iters(const bench_opts_t *o, size_t size);
+int bench_warmup(const bench_opts_t *o, size_t size);
+
+/* Distance between window slots in a buffer of several messages. */
+size_t bench_slot_stride(size_t size);
+
+/* Page-aligned, written once so no page fault lands in a timed loop.
+ * Calls MPI_Abort on failure; never returns NULL. Free with free(). */
+void *bench_alloc(size_t len);
+
+/* The payload pattern of -c: a function of (seed, byte index). */
+void bench_fill(void *buf, size_t len, unsigned seed);
+/* Checks buf against bench_fill(seed); returns 0, or 1 after printing the
+ * first wrong byte with rank, size and the benchmark name. */
+int bench_verify(const bench_info_t *info, const void *buf, size_t len,
+                 unsigned seed);
+/* Seed for the message of (size, sender, slot); distinct per message. */
+unsigned bench_seed(size_t size, int sender, int slot);
+
+/* Output: header (comment lines + column line) and one row per size.
+ * Only rank 0 calls these. */
+void bench_print_header(const bench_info_t *info, const bench_opts_t *o);
+void bench_print_row(const bench_opts_t *o, size_t size, double value);
+
+/* Combines every rank's check-error count; returns the total (collective). */
+int bench_check_total(int local_errors);
+
+/*
+ * The untimed -c round of the windowed benchmarks. The receiving side posts
+ * `window` receives into consecutive slots of buf (bench_window_irecv), the
+ * sending side sends `window` messages, each with its own pattern, in order
+ * (bench_window_send_pattern), and the receiver then checks length and
+ * payload of every slot (bench_window_verify), which also catches messages
+ * matched out of order. reqs holds `window` requests.
+ */
+void bench_window_irecv(void *buf, size_t size, int window, int peer,
+                        MPI_Request *reqs);
+void bench_window_send_pattern(void *buf, size_t size, int window, int peer);
+int bench_window_verify(const bench_info_t *info, void *buf, size_t size,
+                        int window, int peer, MPI_Request *reqs);
+
+/* Tags used by every benchmark. */
+#define BENCH_TAG_DATA  1
+#define BENCH_TAG_ACK   2
+
+#endif

@@ -1,0 +1,408 @@
+#!/bin/bash
+# compare.sh: build the bench/ point-to-point benchmarks with rdmpi, MPICH and
+# Open MPI, run them at np=2 on this node, and print one table per benchmark
+# with the best of R runs per size and the ratio rdmpi / best other library.
+#
+# Runs are interleaved (benchmark -> repeat -> library, library order rotated
+# every repeat), so a burst of machine noise hits all libraries alike.
+# See bench/README.md for what is measured and why the launch settings are
+# what they are.
+
+set -u
+
+usage() {
+    cat <<'EOF'
+Usage: bench/compare.sh [options]
+
+  --prefix DIR     rdmpi install prefix with bin/mpicc and bin/mpirun
+                   (default /work/main/_install)
+  --only LIST      libraries, comma separated: rdmpi,mpich,openmpi (default all)
+  --bench LIST     benchmarks, comma separated: latency,bw,bibw,mr (default all)
+  --repeat R       runs per benchmark and library; the best per size is kept
+                   (default 3)
+  --quick          fewer sizes and iterations (a smoke test, not for numbers)
+  --out DIR        keep raw outputs in DIR/raw and write DIR/results.md
+  --timeout SEC    kill a run after SEC seconds (default 600; 120 with --quick)
+  --settle SEC     before each run, wait up to SEC seconds for other processes
+                   to leave the CPUs idle (default 30; 0: do not wait)
+  -h, --help       this text
+
+Launch commands (override with BENCH_LAUNCH_RDMPI, BENCH_LAUNCH_MPICH,
+BENCH_LAUNCH_OPENMPI; the program and its arguments are appended):
+  rdmpi    PREFIX/bin/mpirun -np 2 [--bind-to core, if its --help lists it]
+  MPICH    mpirun.mpich -np 2 -bind-to core
+  Open MPI mpirun.openmpi [--allow-run-as-root] -np 2 --bind-to core
+           --mca pml ob1 --mca btl self,vader
+
+Exit status: 0 if every selected library built and ran every benchmark,
+1 if some library failed (the tables are still printed), 2 on usage errors
+or missing peer MPI packages.
+EOF
+}
+
+prefix=/work/main/_install
+only=rdmpi,mpich,openmpi
+benches=latency,bw,bibw,mr
+repeat=3
+quick=0
+out=
+timeout_s=
+settle=30
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --prefix)  prefix=${2:?--prefix needs a directory}; shift 2 ;;
+    --only)    only=${2:?--only needs a list}; shift 2 ;;
+    --bench)   benches=${2:?--bench needs a list}; shift 2 ;;
+    --repeat)  repeat=${2:?--repeat needs a number}; shift 2 ;;
+    --quick)   quick=1; shift ;;
+    --out)     out=${2:?--out needs a directory}; shift 2 ;;
+    --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
+    --settle)  settle=${2:?--settle needs seconds}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "compare.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+case "$repeat" in ''|*[!0-9]*|0) echo "compare.sh: --repeat wants a positive number" >&2; exit 2 ;; esac
+case "$settle" in ''|*[!0-9]*) echo "compare.sh: --settle wants seconds" >&2; exit 2 ;; esac
+if [ -z "$timeout_s" ]; then
+    timeout_s=600
+    [ $quick = 1 ] && timeout_s=120
+fi
+
+libs=()
+for l in ${only//,/ }; do
+    case "$l" in
+    rdmpi|mpich|openmpi) libs+=("$l") ;;
+    *) echo "compare.sh: unknown library '$l' (rdmpi, mpich, openmpi)" >&2; exit 2 ;;
+    esac
+done
+bench_list=()
+for b in ${benches//,/ }; do
+    case "$b" in
+    latency|bw|bibw|mr) bench_list+=("$b") ;;
+    *) echo "compare.sh: unknown benchmark '$b' (latency, bw, bibw, mr)" >&2; exit 2 ;;
+    esac
+done
+if [ ${#libs[@]} -eq 0 ] || [ ${#bench_list[@]} -eq 0 ]; then
+    usage >&2
+    exit 2
+fi
+
+srcdir=$(cd "$(dirname "$0")" && pwd)
+start_time=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+
+selected() { case ",${only}," in *",$1,"*) return 0 ;; esac; return 1; }
+
+lib_title() {
+    case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac
+}
+
+# --- peer MPI packages -----------------------------------------------------
+need_pkgs=()
+if selected mpich && ! { command -v mpicc.mpich && command -v mpirun.mpich; } >/dev/null; then
+    need_pkgs+=(mpich libmpich-dev)
+fi
+if selected openmpi && ! { command -v mpicc.openmpi && command -v mpirun.openmpi; } >/dev/null; then
+    need_pkgs+=(openmpi-bin libopenmpi-dev)
+fi
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+        echo "compare.sh: installing ${need_pkgs[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get install -y "${need_pkgs[@]}" ||
+            { apt-get update && apt-get install -y "${need_pkgs[@]}"; } ||
+            { echo "compare.sh: apt-get install ${need_pkgs[*]} failed" >&2; exit 2; }
+    else
+        echo "compare.sh: missing peer MPI; as root run: apt-get install ${need_pkgs[*]}" >&2
+        echo "            (or leave the library out with --only)" >&2
+        exit 2
+    fi
+fi
+
+# --- work directories ------------------------------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-compare.XXXXXX") || exit 2
+# shellcheck disable=SC2317 # called through the trap
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+if [ -n "$out" ]; then
+    mkdir -p "$out/raw" || exit 2
+    raw=$(cd "$out/raw" && pwd)
+else
+    raw=$work/raw
+    mkdir -p "$raw"
+fi
+
+# --- per-library compiler and launcher ---------------------------------------
+declare -A cc launch status note
+for l in "${libs[@]}"; do
+    status[$l]=ok
+    note[$l]=
+    case "$l" in
+    rdmpi)
+        cc[$l]=$prefix/bin/mpicc
+        if [ ! -x "$prefix/bin/mpicc" ] || [ ! -x "$prefix/bin/mpirun" ]; then
+            status[$l]=failed
+            note[$l]="not installed: no $prefix/bin/mpicc or $prefix/bin/mpirun (make install, or --prefix)"
+            continue
+        fi
+        bind=
+        help=$(timeout 10 "$prefix/bin/mpirun" --help 2>&1)
+        if grep -q -- '--bind-to' <<<"$help"; then
+            bind="--bind-to core"
+        elif grep -q -- '-bind-to' <<<"$help"; then
+            bind="-bind-to core"
+        else
+            note[$l]="its mpirun --help lists no --bind-to: run without explicit binding"
+        fi
+        launch[$l]=${BENCH_LAUNCH_RDMPI:-"$prefix/bin/mpirun -np 2 $bind"}
+        ;;
+    mpich)
+        cc[$l]=mpicc.mpich
+        launch[$l]=${BENCH_LAUNCH_MPICH:-"mpirun.mpich -np 2 -bind-to core"}
+        ;;
+    openmpi)
+        cc[$l]=mpicc.openmpi
+        root=
+        [ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
+        launch[$l]=${BENCH_LAUNCH_OPENMPI:-"mpirun.openmpi $root -np 2 --bind-to core --mca pml ob1 --mca btl self,vader"}
+        ;;
+    esac
+done
+
+# --- build -----------------------------------------------------------------
+for l in "${libs[@]}"; do
+    [ "${status[$l]}" = ok ] || continue
+    mkdir -p "$work/build/$l"
+    for b in latency bw bibw mr; do
+        log=$work/build/$l/osu_$b.log
+        if ! "${cc[$l]}" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" \
+                "$srcdir/osu_$b.c" "$srcdir/bench_util.c" >"$log" 2>&1; then
+            status[$l]=failed
+            note[$l]="build of osu_$b.c with ${cc[$l]} failed: $(tail -n 3 "$log" | tr '\n' ' ')"
+            break
+        fi
+    done
+done
+
+# --- benchmark arguments -----------------------------------------------------
+bench_args() {
+    if [ $quick = 1 ]; then
+        case "$1" in
+        latency) echo "-m 0:1M -i 1000 -I 100 -x 100 -X 5" ;;
+        bw|bibw) echo "-m 1:1M -i 50 -I 10 -x 5 -X 2" ;;
+        mr)      echo "-m 1:1K -i 500 -x 50" ;;
+        esac
+    else
+        case "$1" in
+        latency) echo "-m 0:4M" ;;
+        bw|bibw) echo "-m 1:16M" ;;
+        mr)      echo "-m 1:8K" ;;
+        esac
+    fi
+}
+bench_title() {
+    case "$1" in
+    latency) echo "osu_latency: half round-trip latency, microseconds (lower is better)" ;;
+    bw)      echo "osu_bw: unidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
+    bibw)    echo "osu_bibw: bidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
+    mr)      echo "osu_mr: message rate, messages/s (higher is better)" ;;
+    esac
+}
+
+# --- runs --------------------------------------------------------------------
+# cpu_busy: percent of all CPUs busy (not idle/iowait) over the next 0.5 s.
+cpu_busy() {
+    local a b
+    read -r -a a < /proc/stat
+    sleep 0.5
+    read -r -a b < /proc/stat
+    local total=0 idle i
+    for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
+    idle=$(( b[4] - a[4] + b[5] - a[5] ))
+    [ $total -gt 0 ] || { echo 0; return; }
+    echo $(( 100 * (total - idle) / total ))
+}
+# settle_cpus: waits (at most --settle seconds) until other processes leave
+# the CPUs mostly idle; counts the runs that had to start anyway. After a wait
+# in vain, the next runs only take one short look until the CPUs were seen
+# idle again, so a machine that stays busy does not cost --settle per run.
+busy_starts=0
+still_busy=0
+settle_cpus() {
+    if [ "$settle" -eq 0 ] || [ ! -r /proc/stat ]; then
+        return 0
+    fi
+    local limit=$settle
+    [ $still_busy = 1 ] && limit=1
+    local deadline=$(( $(date +%s) + limit ))
+    while [ "$(cpu_busy)" -gt 15 ]; do
+        if [ "$(date +%s)" -ge $deadline ]; then
+            busy_starts=$(( busy_starts + 1 ))
+            still_busy=1
+            return 0
+        fi
+        sleep 1
+    done
+    still_busy=0
+}
+
+failures=()
+declare -A run_failed
+run_seconds=0
+for b in "${bench_list[@]}"; do
+    for ((r = 1; r <= repeat; r++)); do
+        # Rotate the library order each repeat so no library always runs first.
+        n=${#libs[@]}
+        for ((k = 0; k < n; k++)); do
+            l=${libs[$(( (k + r - 1) % n ))]}
+            [ "${status[$l]}" = ok ] || continue
+            [ -z "${run_failed[$l.$b]:-}" ] || continue
+            args=$(bench_args "$b")
+            # The first run of each pair also verifies every payload (-c);
+            # the check round is outside the timed loop.
+            [ $r = 1 ] && args="$args -c"
+            f=$raw/$b-$l-$r.txt
+            settle_cpus
+            echo "compare.sh: $b $(lib_title "$l") run $r/$repeat" >&2
+            t_run=$(date +%s)
+            # shellcheck disable=SC2086 # the launch line is a word list
+            timeout "$timeout_s" ${launch[$l]} "$work/build/$l/osu_$b" $args \
+                >"$f" 2>"$raw/$b-$l-$r.err" </dev/null
+            rc=$?
+            run_seconds=$(( run_seconds + $(date +%s) - t_run ))
+            rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 2' "$f" | wc -l)
+            if [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
+                why="exit $rc"
+                [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
+                [ $rc -eq 1 ] && grep -q 'check: FAILED' "$raw/$b-$l-$r.err" &&
+                    why="payload check failed"
+                failures+=("$(lib_title "$l") osu_$b run $r: $why; $(tail -n 3 "$raw/$b-$l-$r.err" | tr '\n' ' ')")
+                run_failed[$l.$b]=1
+                rm -f "$f"
+            fi
+        done
+    done
+done
+
+# --- tables --------------------------------------------------------------------
+# best <bench> <lib>: "size value" lines, the best over the kept runs.
+best() {
+    local files=("$raw/$1-$2-"*.txt)
+    [ -e "${files[0]}" ] || return 0
+    local mode=max
+    [ "$1" = latency ] && mode=min
+    awk -v mode=$mode '$1 ~ /^[0-9]+$/ && NF == 2 {
+            if (!($1 in v) || (mode == "min" ? $2 < v[$1] : $2 > v[$1])) v[$1] = $2
+        }
+        END { for (s in v) print s, v[s] }' "${files[@]}" | sort -n
+}
+
+table() {
+    local b=$1 l
+    declare -A col
+    for l in rdmpi mpich openmpi; do
+        if ! selected $l; then col[$l]="-"
+        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$b]:-}" ]; then col[$l]=FAIL
+        else col[$l]=ok
+        fi
+    done
+    echo "### $(bench_title "$b")"
+    echo
+    local sense="higher"
+    [ "$b" = latency ] && sense="lower"
+    {
+        for l in rdmpi mpich openmpi; do
+            [ "${col[$l]}" = ok ] && best "$b" "$l" | sed "s/^/$l /"
+        done
+    } | awk -v b="$b" -v sense="$sense" \
+            -v c_r="${col[rdmpi]}" -v c_m="${col[mpich]}" -v c_o="${col[openmpi]}" '
+        { v[$1 "," $2] = $3; sizes[$2] = 1 }
+        function fmt(x) { return b == "latency" ? sprintf("%.2f", x) : sprintf("%.0f", x) }
+        function cell(lib, s, c) {
+            if (c != "ok") return c
+            return ((lib "," s) in v) ? fmt(v[lib "," s]) : "-"
+        }
+        END {
+            printf "| %10s | %12s | %12s | %12s | %22s |\n", "size (B)", "rdmpi",
+                "MPICH", "Open MPI", "rdmpi / best other"
+            printf "|%s|%s|%s|%s|%s|\n", "-----------:", "-------------:",
+                "-------------:", "-------------:", "-----------------------:"
+            n = 0
+            for (s in sizes) order[n++] = s + 0
+            for (i = 0; i < n; i++)          # insertion sort, few rows
+                for (j = i; j > 0 && order[j-1] > order[j]; j--) {
+                    t = order[j]; order[j] = order[j-1]; order[j-1] = t
+                }
+            for (i = 0; i < n; i++) {
+                s = order[i]; ratio = "-"; other = ""
+                if (("mpich," s) in v) other = v["mpich," s]
+                if (("openmpi," s) in v) {
+                    o = v["openmpi," s]
+                    if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
+                }
+                if (("rdmpi," s) in v && other != "" && other > 0)
+                    ratio = sprintf("%.2f", v["rdmpi," s] / other)
+                printf "| %10d | %12s | %12s | %12s | %22s |\n", s, cell("rdmpi", s, c_r),
+                    cell("mpich", s, c_m), cell("openmpi", s, c_o), ratio
+            }
+        }'
+    echo
+    if [ "$b" = latency ]; then
+        echo "Ratio below 1: rdmpi is faster than the best of the others."
+    else
+        echo "Ratio above 1: rdmpi is faster than the best of the others."
+    fi
+    echo
+}
+
+elapsed=$(( $(date +%s) - start_time ))
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+report() {
+    echo "## Point-to-point comparison, np=2, one node"
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
+    echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
+    echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test)'); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
+    echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about 2; more means other processes shared the cores)"
+    echo "- runs started while other processes kept the CPUs busy (waited ${settle} s): ${busy_starts}"
+    for l in "${libs[@]}"; do
+        if [ "${status[$l]}" = ok ]; then
+            lib=$(grep -h -m1 '^# library:' "$raw"/*-"$l"-*.txt 2>/dev/null | head -n 1 | sed 's/^# library: //; s/\t/ /g')
+            # An rdmpi-built binary that loaded another MPI (no rpath, say)
+            # would fill the rdmpi column with someone else's numbers.
+            if [ "$l" = rdmpi ] && grep -qE '^(MPICH|Open MPI)' <<<"$lib"; then
+                note[$l]="WARNING: the rdmpi binaries ran on another MPI library${note[$l]:+; ${note[$l]}}"
+            fi
+            echo "- $(lib_title "$l"): \`${launch[$l]}\`; library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
+        else
+            echo "- $(lib_title "$l"): FAILED, ${note[$l]}"
+        fi
+    done
+    echo
+    for b in "${bench_list[@]}"; do
+        table "$b"
+    done
+    if [ ${#failures[@]} -gt 0 ]; then
+        echo "### Failed runs"
+        echo
+        for f in "${failures[@]}"; do echo "- $f"; done
+        echo
+    fi
+}
+
+report | tee "$work/results.md"
+if [ -n "$out" ]; then
+    cp "$work/results.md" "$out/results.md"
+    echo "compare.sh: raw outputs in $raw, tables in $out/results.md" >&2
+fi
+
+rc=0
+for l in "${libs[@]}"; do
+    [ "${status[$l]}" = ok ] || { echo "compare.sh: $(lib_title "$l") FAILED: ${note[$l]}" >&2; rc=1; }
+done
+[ ${#failures[@]} -eq 0 ] || rc=1
+[ $rc -eq 0 ] || echo "compare.sh: some runs failed, see above" >&2
+exit $rc
