@@ -88,6 +88,26 @@ static void job_fail(job_t *j, int status, int sig, const char *why)
 }
 
 /* A rank's process was reaped: was it a failure? */
+
+static void handle_server_events(job_t *j);
+
+/* PMIx reports "finalized" from its own thread, and a rank that finalized
+ * and exited at once can be reaped before that event reaches this loop.
+ * Give the event a moment before calling a clean exit a failure. */
+static void wait_finalized(job_t *j, rd_mpirun_proc_t *p)
+{
+    long long until = now_ms() + RD_MPIRUN_FINALIZE_GRACE_MS;
+    while (!p->finalized) {
+        long long left = until - now_ms();
+        if (left <= 0)
+            break;
+        struct pollfd pfd = { .fd = rd_mpirun_server_fd(), .events = POLLIN };
+        if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
+            break;
+        handle_server_events(j);
+    }
+}
+
 static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
 {
     job_t *j = arg;
@@ -107,6 +127,8 @@ static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
         return;
     }
     int code = WEXITSTATUS(st);
+    if (code == 0 && p->connected && !p->finalized)
+        wait_finalized(j, p);
     /* A program that never connected to PMIx (mpirun -n 2 hostname) is not
      * an MPI program: exiting with 0 is its normal end. */
     if (!p->finalized && (p->connected || code != 0)) {

@@ -12,6 +12,9 @@
 #define RD_MPIRUN_KILL_GRACE_MS 500
 /* How long output may still arrive after the last rank exited, in ms. */
 #define RD_MPIRUN_DRAIN_MS 2000
+/* How long a rank that exited with 0 may take to be reported as finalized
+ * (the report comes from PMIx's thread) before it counts as a failure. */
+#define RD_MPIRUN_FINALIZE_GRACE_MS 300
 /* Exit status when --timeout ends the job (as timeout(1)). */
 #define RD_MPIRUN_EXIT_TIMEOUT 124
 
