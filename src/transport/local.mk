@@ -1,1 +1,3 @@
-# src/transport: sources and tests of this component
+# src/transport: the transport interface and one folder per transport
+libmpi_la_SOURCES += src/transport/transport.h \
+	src/transport/shm/shm.c src/transport/shm/shm.h

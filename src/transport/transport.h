@@ -45,6 +45,9 @@ enum {
 
 typedef struct rd_transport {
     const char *name;            /* "shm", "tcp", "rc", ... */
+    /* caps and eager_max may depend on what init finds (a CMA probe, a
+     * device's limits, RDMPI_* settings): they are final once init returns,
+     * and p2p reads them only after that. */
     unsigned caps;               /* RD_TP_CAP_* */
     size_t hdr_max;              /* largest header send() accepts */
     size_t eager_max;            /* largest payload send() accepts */
@@ -77,7 +80,8 @@ typedef struct rd_transport {
                size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
 } rd_transport_t;
 
-/* Transports compiled in (defined by each transport). */
-extern const rd_transport_t rd_shm_transport;
+/* Transports compiled in (defined by each transport; init may settle caps
+ * and eager_max, so the tables are not const). */
+extern rd_transport_t rd_shm_transport;
 
 #endif

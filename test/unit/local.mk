@@ -1,1 +1,29 @@
 # test/unit: sources and tests of this component
+
+# --- matching engine and tunables (test_match, test_env) ---
+check_PROGRAMS += test/unit/test_match test/unit/test_env
+TESTS += test/unit/test_match test/unit/test_env
+UNIT_TESTS += test/unit/test_match test/unit/test_env
+test_unit_test_match_SOURCES = test/unit/test_match.c src/p2p/match.c src/p2p/match.h
+test_unit_test_match_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_match_LDADD = $(CUNIT_LIBS)
+test_unit_test_env_SOURCES = test/unit/test_env.c src/util/env.c src/util/env.h
+test_unit_test_env_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_env_LDADD = $(CUNIT_LIBS)
+# --- end matching engine and tunables ---
+
+# --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
+check_PROGRAMS += test/unit/test_shm test/unit/shm_pingpong
+TESTS += test/unit/test_shm
+UNIT_TESTS += test/unit/test_shm
+RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
+	src/transport/transport.h src/util/env.c src/util/env.h \
+	src/util/status.c src/util/status.h \
+	test/unit/fake_boot.c test/unit/fake_boot.h
+test_unit_test_shm_SOURCES = test/unit/test_shm.c $(RD_SHM_TEST_SOURCES)
+test_unit_test_shm_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_shm_LDADD = $(CUNIT_LIBS) -lpthread -lrt
+test_unit_shm_pingpong_SOURCES = test/unit/shm_pingpong.c $(RD_SHM_TEST_SOURCES)
+test_unit_shm_pingpong_CFLAGS = $(AM_CFLAGS)
+test_unit_shm_pingpong_LDADD = -lpthread -lrt
+# --- end shm transport ---

@@ -1,0 +1,516 @@
+/*
+ * Shared-memory transport: moves messages between ranks of one node through
+ * lock-free single-producer/single-consumer rings in one POSIX shm segment
+ * per node, and reads large buffers of a peer directly with CMA
+ * (process_vm_readv) for p2p's rendezvous. The segment and ring layout is
+ * drawn in shm.h.
+ *
+ * Threading: like the rest of p2p's progress engine, one thread at a time
+ * calls into a transport. Progress may not be re-entered from its upcall
+ * (transport.h); send and get may.
+ */
+#include "transport/shm/shm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "transport/transport.h"
+#include "util/env.h"
+#include "util/status.h"
+
+/* Records consumed from one ring per progress pass before moving on to the
+ * next peer: keeps one busy sender from starving the others. */
+#define RD_SHM_RX_BATCH 64
+
+/* Cells whose flags the producer clears ahead of its tail right after it
+ * published a record, so the clearing store a record needs before its own
+ * publication (see shm.h) is usually already done and off the critical path. */
+#define RD_SHM_CLEAR_AHEAD 4
+
+#define RD_SHM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Sending side of the ring from this rank to one local peer. */
+typedef struct rd_shm_tx {
+    unsigned char *ring;
+    _Atomic uint64_t *head;      /* consumer's released position (shared) */
+    uint64_t tail;               /* next byte to write (private) */
+    uint64_t head_cache;         /* last head read (private) */
+    uint64_t clear_end;          /* cell flags in [tail, clear_end) are 0 */
+} rd_shm_tx_t;
+
+/* Receiving side of the ring from one local peer to this rank. */
+typedef struct rd_shm_rx {
+    unsigned char *ring;
+    _Atomic uint64_t *head;
+    uint64_t pos;                /* next byte to read (private) */
+    uint64_t released;           /* last value stored into *head */
+    int rank;                    /* job rank of the sender */
+} rd_shm_rx_t;
+
+static struct rd_shm_state {
+    rd_tp_recv_fn recv;
+    int size;                    /* job size */
+    int nlocal, me;              /* local ranks, my local index */
+    int *local_of;               /* job rank -> local index, or -1 */
+    pid_t *pids;                 /* local index -> pid */
+    pid_t mypid;
+    unsigned char *seg;
+    size_t seg_bytes;
+    uint64_t ring_bytes, ring_mask;
+    uint64_t release_bytes;      /* consumer publishes head after this much */
+    rd_shm_tx_t *tx;             /* by local index; tx[me] unused */
+    rd_shm_rx_t *rx;             /* nlocal - 1 entries */
+    int in_progress;
+} shm;
+
+/* Word a peer reads with process_vm_readv to prove CMA works at init. */
+static const volatile uint64_t rd_shm_probe_word = RD_SHM_MAGIC;
+
+static int shm_init(const rd_tp_env_t *env);
+static void shm_finalize(void);
+static int shm_reachable(int peer);
+static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+static int shm_progress(void);
+static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen);
+static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
+                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+
+/* The ops table; init settles caps (the CMA vote) and eager_max. */
+rd_transport_t rd_shm_transport = {
+    .name = "shm",
+    .caps = 0,
+    .hdr_max = RD_SHM_HDR_MAX,
+    .eager_max = RD_SHM_EAGER_MAX_DEFAULT,
+    .init = shm_init,
+    .finalize = shm_finalize,
+    .reachable = shm_reachable,
+    .send = shm_send,
+    .progress = shm_progress,
+    .mem_key = NULL,
+    .get = NULL,
+};
+
+
+static uint64_t pow2_ceil(uint64_t v)
+{
+    uint64_t p = RD_SHM_PAGE;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+/* The node-wide parameters local rank 0 decides from its environment. */
+static void choose_params(rd_shm_seg_hdr_t *h, int n)
+{
+    long long eager = rd_env_size("RDMPI_SHM_EAGER_MAX", RD_SHM_EAGER_MAX_DEFAULT);
+    long long ring = rd_env_size("RDMPI_SHM_RING_BYTES", RD_SHM_RING_BYTES_DEFAULT);
+    if (eager > RD_SHM_EAGER_MAX_LIMIT)
+        eager = RD_SHM_EAGER_MAX_LIMIT;
+    if (ring > RD_SHM_RING_BYTES_LIMIT)
+        ring = RD_SHM_RING_BYTES_LIMIT;
+    /* Room for a wrap filler, two largest records and the spare cell. */
+    uint64_t need = 4 * rd_shm_rec_size(RD_SHM_HDR_MAX, (size_t)eager);
+    if ((uint64_t)ring < need)
+        ring = (long long)need;
+    size_t nrings = (size_t)n * (size_t)(n - 1);
+    h->magic = RD_SHM_MAGIC;
+    h->version = RD_SHM_VERSION;
+    h->nlocal = (uint32_t)n;
+    h->ring_bytes = pow2_ceil((uint64_t)ring);
+    h->eager_max = (uint64_t)eager;
+    h->ctl_off = RD_SHM_PAGE + (uint64_t)n * sizeof(rd_shm_slot_t);
+    h->ring_off = (h->ctl_off + nrings * sizeof(rd_shm_ctl_t) + RD_SHM_PAGE - 1) &
+                  ~(uint64_t)(RD_SHM_PAGE - 1);
+    h->seg_bytes = h->ring_off + nrings * h->ring_bytes;
+    atomic_init(&h->cma_ok, 1);
+}
+
+static rd_shm_slot_t *slot_of(int li)
+{
+    return (rd_shm_slot_t *)(shm.seg + RD_SHM_PAGE) + li;
+}
+
+static void publish_slot(const rd_boot_info_t *boot)
+{
+    rd_shm_slot_t *s = slot_of(shm.me);
+    s->pid = (int32_t)shm.mypid;
+    s->rank = boot->rank;
+    s->probe_addr = (uint64_t)(uintptr_t)&rd_shm_probe_word;
+}
+
+/* Local rank 0: creates, sizes and initializes the segment (mode 0600). */
+static int create_segment(const char *name, int n, const rd_boot_info_t *boot)
+{
+    rd_shm_seg_hdr_t h;
+    memset(&h, 0, sizeof(h));
+    choose_params(&h, n);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return RD_ESYS;
+    /* The umask could have narrowed 0600 further; make it exact. */
+    if (fchmod(fd, 0600) != 0 || ftruncate(fd, (off_t)h.seg_bytes) != 0)
+        goto err;
+    void *p = mmap(NULL, h.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        goto err;
+    close(fd);
+    shm.seg = p;
+    shm.seg_bytes = h.seg_bytes;
+    memcpy(shm.seg, &h, sizeof(h));   /* ftruncate zeroed the rest: rings empty */
+    publish_slot(boot);
+    return RD_OK;
+err:
+    close(fd);
+    shm_unlink(name);
+    return RD_ESYS;
+}
+
+/* Other local ranks: maps the segment local rank 0 created. */
+static int attach_segment(const char *name, int n, const rd_boot_info_t *boot)
+{
+    struct stat st;
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0)
+        return RD_ESYS;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < RD_SHM_PAGE) {
+        close(fd);
+        return RD_ESYS;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return RD_ESYS;
+    shm.seg = p;
+    shm.seg_bytes = (size_t)st.st_size;
+    const rd_shm_seg_hdr_t *h = p;
+    if (h->magic != RD_SHM_MAGIC || h->version != RD_SHM_VERSION ||
+        h->nlocal != (uint32_t)n || h->seg_bytes != shm.seg_bytes)
+        return RD_EINTERN;
+    publish_slot(boot);
+    return RD_OK;
+}
+
+/* Votes against CMA unless this rank can read every local peer's probe word. */
+static void probe_cma(rd_shm_seg_hdr_t *h)
+{
+    if (!rd_env_bool("RDMPI_SHM_CMA", 1)) {
+        atomic_store(&h->cma_ok, 0);
+        return;
+    }
+    for (int li = 0; li < shm.nlocal; li++) {
+        if (li == shm.me)
+            continue;
+        const rd_shm_slot_t *s = slot_of(li);
+        uint64_t word = 0;
+        struct iovec l = { &word, sizeof(word) };
+        struct iovec r = { (void *)(uintptr_t)s->probe_addr, sizeof(word) };
+        if (process_vm_readv(s->pid, &l, 1, &r, 1, 0) != (ssize_t)sizeof(word) ||
+            word != RD_SHM_MAGIC) {
+            atomic_store(&h->cma_ok, 0);
+            return;
+        }
+    }
+}
+
+/* Private ring views once the segment is mapped and every slot is filled. */
+static int setup_rings(void)
+{
+    const rd_shm_seg_hdr_t *h = (const rd_shm_seg_hdr_t *)shm.seg;
+    int n = shm.nlocal;
+    shm.ring_bytes = h->ring_bytes;
+    shm.ring_mask = h->ring_bytes - 1;
+    shm.release_bytes = h->ring_bytes / 16;
+    shm.tx = calloc((size_t)n, sizeof(*shm.tx));
+    shm.rx = calloc((size_t)n - 1, sizeof(*shm.rx));
+    shm.pids = calloc((size_t)n, sizeof(*shm.pids));
+    if (!shm.tx || !shm.rx || !shm.pids)
+        return RD_ENOMEM;
+    rd_shm_ctl_t *ctl = (rd_shm_ctl_t *)(shm.seg + h->ctl_off);
+    unsigned char *rings = shm.seg + h->ring_off;
+    int k = 0;
+    for (int li = 0; li < n; li++) {
+        shm.pids[li] = slot_of(li)->pid;
+        if (li == shm.me)
+            continue;
+        size_t out = rd_shm_ring_index(n, shm.me, li);
+        size_t in = rd_shm_ring_index(n, li, shm.me);
+        shm.tx[li].ring = rings + out * h->ring_bytes;
+        shm.tx[li].head = &ctl[out].head;
+        shm.rx[k].ring = rings + in * h->ring_bytes;
+        shm.rx[k].head = &ctl[in].head;
+        shm.rx[k].rank = slot_of(li)->rank;
+        k++;
+    }
+    return RD_OK;
+}
+
+/*
+ * Collective over all ranks of the job. Every rank calls rd_boot_fence three
+ * times whatever its node looks like (ranks alone on their node make no
+ * segment), and keeps fencing after a local error so no rank is left
+ * waiting; the error is returned at the end.
+ *   1. local rank 0 creates the segment            | fence
+ *   2. the others map it; all publish pid + probe  | fence
+ *   3. local rank 0 unlinks; all vote on CMA       | fence
+ *   4. all read the vote: the node agrees on caps.
+ */
+static int shm_init(const rd_tp_env_t *env)
+{
+    const rd_boot_info_t *boot = env->boot;
+    char name[96];
+    int err = RD_OK, rc;
+
+    memset(&shm, 0, sizeof(shm));
+    shm.recv = env->recv;
+    shm.size = boot->size;
+    shm.nlocal = boot->local_size;
+    shm.me = boot->local_rank;
+    shm.mypid = getpid();
+    rd_shm_transport.caps = 0;
+    rd_shm_transport.mem_key = NULL;
+    rd_shm_transport.get = NULL;
+    rd_shm_transport.eager_max = (size_t)rd_env_size("RDMPI_SHM_EAGER_MAX", RD_SHM_EAGER_MAX_DEFAULT);
+    if (rd_shm_transport.eager_max > RD_SHM_EAGER_MAX_LIMIT)
+        rd_shm_transport.eager_max = RD_SHM_EAGER_MAX_LIMIT;
+
+    shm.local_of = malloc((size_t)shm.size * sizeof(*shm.local_of));
+    if (!shm.local_of)
+        err = RD_ENOMEM;
+    else {
+        for (int r = 0; r < shm.size; r++)
+            shm.local_of[r] = -1;
+        for (int li = 0; li < shm.nlocal; li++)
+            shm.local_of[boot->local_ranks[li]] = li;
+    }
+    int active = shm.nlocal > 1;
+    snprintf(name, sizeof(name), "/rdmpi-%s-shm", boot->job_id);
+
+    if (active && !err && shm.me == 0)
+        err = create_segment(name, shm.nlocal, boot);
+    atomic_thread_fence(memory_order_seq_cst);
+    if ((rc = rd_boot_fence()) != RD_OK && !err)
+        err = rc;
+
+    if (active && !err && shm.me != 0)
+        err = attach_segment(name, shm.nlocal, boot);
+    atomic_thread_fence(memory_order_seq_cst);
+    if ((rc = rd_boot_fence()) != RD_OK && !err)
+        err = rc;
+
+    if (active && shm.me == 0)
+        shm_unlink(name);   /* mapped everywhere (or failed): nothing stays in /dev/shm */
+    if (active && !err)
+        probe_cma((rd_shm_seg_hdr_t *)shm.seg);
+    atomic_thread_fence(memory_order_seq_cst);
+    if ((rc = rd_boot_fence()) != RD_OK && !err)
+        err = rc;
+
+    if (active && !err) {
+        const rd_shm_seg_hdr_t *h = (const rd_shm_seg_hdr_t *)shm.seg;
+        rd_shm_transport.eager_max = h->eager_max;
+        if (atomic_load(&h->cma_ok)) {
+            rd_shm_transport.caps = RD_TP_CAP_GET;
+            rd_shm_transport.mem_key = shm_mem_key;
+            rd_shm_transport.get = shm_get;
+        }
+        err = setup_rings();
+    }
+    if (err)
+        shm_finalize();
+    return err;
+}
+
+static void shm_finalize(void)
+{
+    if (shm.seg)
+        munmap(shm.seg, shm.seg_bytes);
+    free(shm.local_of);
+    free(shm.pids);
+    free(shm.tx);
+    free(shm.rx);
+    memset(&shm, 0, sizeof(shm));
+    rd_shm_transport.caps = 0;
+    rd_shm_transport.mem_key = NULL;
+    rd_shm_transport.get = NULL;
+}
+
+static int shm_reachable(int peer)
+{
+    return shm.seg && peer >= 0 && peer < shm.size && shm.local_of[peer] >= 0;
+}
+
+static inline _Atomic uint32_t *flag_at(const rd_shm_tx_t *tx, uint64_t pos)
+{
+    return &((rd_shm_rec_t *)(tx->ring + (pos & shm.ring_mask)))->flag;
+}
+
+/* Makes sure the flag of the cell at pos (the successor of the record about
+ * to be published, inside space the consumer released) reads 0. */
+static inline void clear_flag(rd_shm_tx_t *tx, uint64_t pos)
+{
+    if (pos < tx->clear_end)
+        return;
+    atomic_store_explicit(flag_at(tx, pos), 0, memory_order_relaxed);
+    tx->clear_end = pos + RD_SHM_CELL;
+}
+
+/* After a publication: clears a few more flags past the tail, within the
+ * space the consumer released, while nobody is waiting on this rank. */
+static inline void clear_ahead(rd_shm_tx_t *tx)
+{
+    uint64_t limit = tx->head_cache + shm.ring_bytes;
+    uint64_t want = tx->tail + RD_SHM_CLEAR_AHEAD * RD_SHM_CELL;
+    if (want > limit)
+        want = limit;
+    for (uint64_t p = tx->clear_end; p < want; p += RD_SHM_CELL)
+        atomic_store_explicit(flag_at(tx, p), 0, memory_order_relaxed);
+    if (want > tx->clear_end)
+        tx->clear_end = want;
+}
+
+static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    if (RD_SHM_UNLIKELY((unsigned)peer >= (unsigned)shm.size || !shm.seg ||
+                        hdrlen > RD_SHM_HDR_MAX || len > rd_shm_transport.eager_max))
+        return RD_EINVAL;
+    int li = shm.local_of[peer];
+    if (RD_SHM_UNLIKELY(li < 0 || li == shm.me))
+        return RD_EINVAL;
+
+    rd_shm_tx_t *tx = &shm.tx[li];
+    const uint64_t ring_bytes = shm.ring_bytes;
+    size_t rec = rd_shm_rec_size(hdrlen, len);
+    uint64_t tail = tx->tail;
+    uint64_t off = tail & shm.ring_mask;
+    uint64_t skip = off + rec > ring_bytes ? ring_bytes - off : 0;
+    uint64_t need = skip + rec + RD_SHM_CELL;   /* + the successor's flag cell */
+
+    if (RD_SHM_UNLIKELY(tail + need - tx->head_cache > ring_bytes)) {
+        tx->head_cache = atomic_load_explicit(tx->head, memory_order_acquire);
+        if (tail + need - tx->head_cache > ring_bytes)
+            return RD_EAGAIN;
+    }
+
+    unsigned char *ring = tx->ring;
+    if (RD_SHM_UNLIKELY(skip)) {
+        clear_flag(tx, tail + skip);
+        rd_shm_rec_t *w = (rd_shm_rec_t *)(ring + off);
+        atomic_store_explicit(&w->flag, rd_shm_flag(RD_SHM_REC_WRAP, 0), memory_order_release);
+        tail += skip;
+        off = 0;
+    }
+
+    rd_shm_rec_t *r = (rd_shm_rec_t *)(ring + off);
+    r->len = (uint32_t)len;
+    if (hdrlen)
+        memcpy(r->data, hdr, hdrlen);
+    if (len)
+        memcpy(r->data + rd_shm_payload_off(hdrlen), payload, len);
+    uint64_t end = tail + rec;
+    clear_flag(tx, end);
+    atomic_store_explicit(&r->flag, rd_shm_flag(RD_SHM_REC_MSG, hdrlen), memory_order_release);
+    tx->tail = end;
+    clear_ahead(tx);
+    return RD_OK;
+}
+
+static int shm_progress(void)
+{
+    if (RD_SHM_UNLIKELY(shm.in_progress))
+        return RD_EINTERN;   /* called from the upcall: forbidden by transport.h */
+    shm.in_progress = 1;
+    const uint64_t mask = shm.ring_mask;
+    int events = 0, status = RD_OK;
+    for (int i = 0; i < shm.nlocal - 1; i++) {
+        rd_shm_rx_t *rx = &shm.rx[i];
+        /* The record stays valid during the upcall: head is published only
+         * after it returns, so the producer cannot overwrite it. */
+        uint64_t pos = rx->pos;
+        for (int k = 0; k < RD_SHM_RX_BATCH; k++) {
+            rd_shm_rec_t *r = (rd_shm_rec_t *)(rx->ring + (pos & mask));
+            uint32_t flag = atomic_load_explicit(&r->flag, memory_order_acquire);
+            unsigned kind = rd_shm_flag_kind(flag);
+            if (kind == RD_SHM_REC_EMPTY)
+                break;
+            if (kind == RD_SHM_REC_WRAP) {
+                pos += shm.ring_bytes - (pos & mask);
+                continue;
+            }
+            if (RD_SHM_UNLIKELY(kind != RD_SHM_REC_MSG)) {
+                status = RD_EINTERN;
+                break;
+            }
+            size_t hdrlen = rd_shm_flag_hdrlen(flag);
+            size_t len = r->len;
+            shm.recv(rx->rank, r->data, hdrlen, r->data + rd_shm_payload_off(hdrlen), len);
+            pos += rd_shm_rec_size(hdrlen, len);
+            events++;
+            if (pos - rx->released >= shm.release_bytes) {
+                /* Large records: give the space back now so the producer can
+                 * refill while we copy the next ones. */
+                rx->released = pos;
+                atomic_store_explicit(rx->head, pos, memory_order_release);
+            }
+        }
+        rx->pos = pos;
+        if (pos != rx->released) {
+            rx->released = pos;
+            atomic_store_explicit(rx->head, pos, memory_order_release);
+        }
+    }
+    shm.in_progress = 0;
+    return status != RD_OK ? status : events;
+}
+
+static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
+{
+    rd_shm_key_t k = {
+        .pid = (int32_t)shm.mypid,
+        .reserved = 0,
+        .addr = (uint64_t)(uintptr_t)buf,
+        .len = (uint64_t)len,
+    };
+    if (*keylen < sizeof(k))
+        return RD_EINVAL;
+    memcpy(key, &k, sizeof(k));
+    *keylen = sizeof(k);
+    return RD_OK;
+}
+
+/* Argument errors are returned (done is not called); transfer errors are
+ * reported through done, which is always called before get returns. */
+static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
+                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    rd_shm_key_t k;
+    if (!shm_reachable(peer) || keylen != sizeof(k))
+        return RD_EINVAL;
+    memcpy(&k, key, sizeof(k));
+    if (k.pid != (int32_t)shm.pids[shm.local_of[peer]] || remote_addr < k.addr ||
+        len > k.len || remote_addr - k.addr > k.len - len)
+        return RD_EINVAL;
+
+    int status = RD_OK;
+    size_t got = 0;
+    while (got < len) {
+        struct iovec l = { (char *)local + got, len - got };
+        struct iovec r = { (void *)(uintptr_t)(remote_addr + got), len - got };
+        ssize_t n = process_vm_readv(k.pid, &l, 1, &r, 1, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            status = (n < 0 && errno == ESRCH) ? RD_EPEER : RD_ESYS;
+            break;
+        }
+        got += (size_t)n;
+    }
+    done(ctx, status);
+    return RD_OK;
+}
