@@ -53,15 +53,25 @@ static int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype da
     return MPI_SUCCESS;
 }
 
-/* Starts a send of a checked request; *out is the request (never NULL on success). */
+/* Takes a request from the pool, or initializes the caller's local one. */
+static rd_request_t *new_request(int kind, rd_request_t *local)
+{
+    if (!local)
+        return rd_req_new(kind);
+    rd_req_init_local(local, kind);
+    return local;
+}
+
+/* Starts a send of a checked request; *out is the request (never NULL on
+ * success). local: storage for a blocking call's request, or NULL. */
 static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
-                      int tag, int mode, rd_request_t **out, const char *fn)
+                      int tag, int mode, rd_request_t **out, rd_request_t *local, const char *fn)
 {
     rd_request_t *r;
     if (dest == MPI_PROC_NULL) {
         r = null_peer_request(RD_REQ_SEND, c);
     } else {
-        r = rd_req_new(RD_REQ_SEND);
+        r = new_request(RD_REQ_SEND, local);
         if (r) {
             r->buf = (void *)buf;
             r->count = (size_t)count;
@@ -86,13 +96,13 @@ static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *d
 }
 
 static int start_recv(rd_comm_t *c, void *buf, int count, rd_datatype_t *dt, int source, int tag,
-                      rd_request_t **out, const char *fn)
+                      rd_request_t **out, rd_request_t *local, const char *fn)
 {
     rd_request_t *r;
     if (source == MPI_PROC_NULL) {
         r = null_peer_request(RD_REQ_RECV, c);
     } else {
-        r = rd_req_new(RD_REQ_RECV);
+        r = new_request(RD_REQ_RECV, local);
         if (r) {
             r->buf = buf;
             r->count = (size_t)count;
@@ -138,14 +148,14 @@ static int blocking_send(const void *buf, int count, MPI_Datatype datatype, int 
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
-    rd_request_t *r;
+    rd_request_t *r, local;
     int err = check_send(comm, buf, count, datatype, dest, tag, &c, &dt, fn);
     if (err)
         return err;
     rd_api_lock();
     if (mode == RD_MODE_BUFFERED)
         err = rd_api_bsend_start(c, buf, count, dt, dest, tag, fn);
-    else if ((err = start_send(c, buf, count, dt, dest, tag, mode, &r, fn)) == MPI_SUCCESS)
+    else if ((err = start_send(c, buf, count, dt, dest, tag, mode, &r, &local, fn)) == MPI_SUCCESS)
         err = finish_blocking(r, MPI_STATUS_IGNORE, fn);
     rd_api_unlock();
     return err;
@@ -196,7 +206,7 @@ static int nonblocking_send(const void *buf, int count, MPI_Datatype datatype, i
                 err = rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
         }
     } else {
-        err = start_send(c, buf, count, dt, dest, tag, mode, &r, fn);
+        err = start_send(c, buf, count, dt, dest, tag, mode, &r, NULL, fn);
     }
     if (err == MPI_SUCCESS)
         *request = r->handle;
@@ -243,12 +253,12 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     static const char fn[] = "MPI_Recv";
     rd_comm_t *c;
     rd_datatype_t *dt;
-    rd_request_t *r;
+    rd_request_t *r, local;
     int err = check_recv(comm, buf, count, datatype, source, tag, &c, &dt, fn);
     if (err)
         return err;
     rd_api_lock();
-    if ((err = start_recv(c, buf, count, dt, source, tag, &r, fn)) == MPI_SUCCESS)
+    if ((err = start_recv(c, buf, count, dt, source, tag, &r, &local, fn)) == MPI_SUCCESS)
         err = finish_blocking(r, status, fn);
     rd_api_unlock();
     return err;
@@ -268,7 +278,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     if (!request)
         return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
     rd_api_lock();
-    if ((err = start_recv(c, buf, count, dt, source, tag, &r, fn)) == MPI_SUCCESS)
+    if ((err = start_recv(c, buf, count, dt, source, tag, &r, NULL, fn)) == MPI_SUCCESS)
         *request = r->handle;
     rd_api_unlock();
     return err;
@@ -282,14 +292,15 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     static const char fn[] = "MPI_Sendrecv";
     rd_comm_t *c;
     rd_datatype_t *sdt, *rdt;
-    rd_request_t *sr, *rr;
+    rd_request_t *sr, *rr, slocal, rlocal;
     int err = check_send(comm, sendbuf, sendcount, sendtype, dest, sendtag, &c, &sdt, fn);
     if (err || (err = check_recv(comm, recvbuf, recvcount, recvtype, source, recvtag, &c, &rdt, fn)))
         return err;
     rd_api_lock();
-    err = start_recv(c, recvbuf, recvcount, rdt, source, recvtag, &rr, fn);
+    err = start_recv(c, recvbuf, recvcount, rdt, source, recvtag, &rr, &rlocal, fn);
     if (err == MPI_SUCCESS) {
-        int serr = start_send(c, sendbuf, sendcount, sdt, dest, sendtag, RD_MODE_STANDARD, &sr, fn);
+        int serr = start_send(c, sendbuf, sendcount, sdt, dest, sendtag, RD_MODE_STANDARD, &sr,
+                              &slocal, fn);
         if (serr == MPI_SUCCESS)
             serr = finish_blocking(sr, MPI_STATUS_IGNORE, fn);
         err = finish_blocking(rr, status, fn);
@@ -307,7 +318,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     static const char fn[] = "MPI_Sendrecv_replace";
     rd_comm_t *c;
     rd_datatype_t *dt;
-    rd_request_t *sr, *rr;
+    rd_request_t *sr, *rr, slocal, rlocal;
     int err = check_send(comm, buf, count, datatype, dest, sendtag, &c, &dt, fn);
     if (err || (err = check_recv(comm, buf, count, datatype, source, recvtag, &c, &dt, fn)))
         return err;
@@ -318,10 +329,10 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "cannot allocate %zu bytes", bytes);
     rd_dt_pack(buf, (size_t)count, dt, 0, tmp, bytes);
     rd_api_lock();
-    err = start_recv(c, buf, count, dt, source, recvtag, &rr, fn);
+    err = start_recv(c, buf, count, dt, source, recvtag, &rr, &rlocal, fn);
     if (err == MPI_SUCCESS) {
         int serr = start_send(c, tmp, (int)bytes, &rd_dt_bytes, dest, sendtag, RD_MODE_STANDARD,
-                              &sr, fn);
+                              &sr, &slocal, fn);
         if (serr == MPI_SUCCESS)
             serr = finish_blocking(sr, MPI_STATUS_IGNORE, fn);
         err = finish_blocking(rr, status, fn);
@@ -631,14 +642,15 @@ static int start_one(MPI_Request h, const char *fn)
     int err;
     rd_request_t *r;
     if (p->kind == RD_REQ_PERSIST_RECV) {
-        err = start_recv(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, &r, fn);
+        err = start_recv(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, &r, NULL, fn);
     } else if (p->mode == RD_MODE_BUFFERED) {
         err = rd_api_bsend_start(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, fn);
         r = err == MPI_SUCCESS ? null_peer_request(RD_REQ_SEND, p->comm) : NULL;
         if (err == MPI_SUCCESS && !r)
             err = rd_api_error(p->comm, MPI_ERR_NO_MEM, fn, "out of memory for a request");
     } else {
-        err = start_send(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, p->mode, &r, fn);
+        err = start_send(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, p->mode, &r, NULL,
+                         fn);
     }
     if (err == MPI_SUCCESS) {
         p->inner = r;

@@ -34,6 +34,13 @@ rd_request_t *rd_req_new(int kind)
     return r;
 }
 
+void rd_req_init_local(rd_request_t *r, int kind)
+{
+    memset(r, 0, sizeof(*r));
+    r->kind = (uint8_t)kind;
+    rd_list_init(&r->link);
+}
+
 void rd_req_free(rd_request_t *r)
 {
     if (r->dt) {
@@ -42,6 +49,8 @@ void rd_req_free(rd_request_t *r)
     }
     free(r->tmp);
     r->tmp = NULL;
+    if (!r->handle)
+        return; /* a local request: the caller owns the memory */
     r->done = -1; /* poison: a stale handle no longer looks complete */
     r->next_free = pool;
     pool = r;

@@ -72,6 +72,7 @@ typedef struct rd_request {
     size_t offset;             /* rendezvous: bytes moved so far */
     void *tmp;                 /* packed copy for non-contiguous data, or NULL */
     uint64_t remote;           /* rendezvous: the peer's request id */
+    int parts;                 /* rendezvous: completions still awaited (get/put halves) */
     rd_list_t link;            /* p2p lists (streaming sends, bsend list) */
 
     /* persistent requests: the active inner request */
@@ -89,6 +90,10 @@ typedef struct rd_request {
 rd_request_t *rd_req_new(int kind);
 /* Returns a completed (or never-started) request to the pool. */
 void rd_req_free(rd_request_t *r);
+/* A request on the caller's stack, for a blocking call that waits for it
+ * before returning: no handle, never pooled. rd_req_free releases what it
+ * holds and leaves the memory alone. */
+void rd_req_init_local(rd_request_t *r, int kind);
 /* Marks r complete with internal status err; frees it if the user already let go. */
 void rd_req_complete(rd_request_t *r, int err);
 /* Drops every pooled request (MPI_Finalize). */

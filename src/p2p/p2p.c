@@ -71,6 +71,7 @@ static struct {
     char *scratch;                     /* packing buffer for non-contiguous fragments */
     size_t scratch_len;
     unsigned spin;                     /* idle polls before yielding */
+    size_t split_min;                  /* RDMPI_RNDV_SPLIT: smallest split rendezvous */
     int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
     int nhooks;
 } p2p;
@@ -225,6 +226,7 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     size_t keylen = 0;
     if ((tp->caps & RD_TP_CAP_GET) && contig) {
         const void *base = rd_dt_contig_ptr(r->buf, r->dt);
+        keylen = sizeof(h.key);
         if (tp->mem_key(base, r->bytes, h.key, &keylen) == RD_OK) {
             h.flags = RD_MSG_F_GET;
             h.keylen = (uint8_t)keylen;
@@ -234,6 +236,7 @@ int rd_p2p_isend(rd_request_t *r, int coll)
         }
     }
     r->state = RD_RS_WAIT_CTS;
+    r->parts = 1; /* the FIN; a split adds the sender's own put */
     rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     return rc == RD_EAGAIN ? RD_OK : rc;
 }
@@ -297,11 +300,58 @@ static void deliver_eager(rd_request_t *r, int peer, int src, int tag, int flags
     rd_req_complete(r, r->error);
 }
 
+/* One part of a rendezvous finished (the receiver's get, the sender's put,
+ * or a FIN / PUT_FIN for the other side's part); the request completes with
+ * the last one. */
+static void part_done(rd_request_t *r, int status)
+{
+    if (status != RD_OK)
+        r->error = status;
+    if (--r->parts <= 0)
+        rd_req_complete(r, r->error);
+}
+
 static void get_done(void *ctx, int status)
 {
     rd_request_t *r = ctx;
     send_ctrl(r->peer_world, RD_MSG_FIN, r->remote, 0);
-    rd_req_complete(r, status == RD_OK ? r->error : status);
+    part_done(r, status);
+}
+
+static void put_done(void *ctx, int status)
+{
+    rd_request_t *s = ctx;
+    send_ctrl(s->peer_world, RD_MSG_PUT_FIN, 0, s->remote);
+    part_done(s, status);
+}
+
+/* Asks the sender to write bytes [split, len) of a matched RTS straight into
+ * the user buffer while we read [0, split): on a node both cores copy. Returns
+ * the split point, or len when the message is not split. */
+static size_t ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t len,
+                      uint64_t sreq)
+{
+    /* len is the whole message; a truncated receive is read, not split. */
+    if (!(tp->caps & RD_TP_CAP_PUT) || len < p2p.split_min || len != r->st_bytes)
+        return r->st_bytes;
+    size_t split = (len / 2) & ~(size_t)63;
+    char *base = rd_dt_contig_ptr(r->buf, r->dt);
+    rd_msg_hdr_t h;
+    memset(&h, 0, offsetof(rd_msg_hdr_t, key));
+    size_t keylen = sizeof(h.key);
+    if (tp->mem_key(base + split, len - split, h.key, &keylen) != RD_OK)
+        return len;
+    h.type = RD_MSG_PUT;
+    h.version = RD_PROTO_VERSION;
+    h.keylen = (uint8_t)keylen;
+    h.len = split;
+    h.sreq = sreq;
+    h.rreq = (uint64_t)(uintptr_t)r;
+    h.addr = (uint64_t)(uintptr_t)(base + split);
+    if (post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL) < 0)
+        return len;
+    r->parts++;
+    return split;
 }
 
 /* A matched RTS: read the data directly if we can, else ask for a stream. */
@@ -314,10 +364,17 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
     r->remote = sreq;
     r->state = RD_RS_RECV_DATA;
     if ((flags & RD_MSG_F_GET) && rd_dt_is_contig(r->dt, r->count)) {
-        int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), addr, key, keylen,
-                         r->st_bytes, get_done, r);
+        r->parts = 1;
+        size_t mine = ask_put(tp, r, peer, len, sreq);
+        int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), addr, key, keylen, mine,
+                         get_done, r);
         if (rc == RD_OK)
             return;
+        if (r->parts > 1) {
+            /* The sender is already writing its half: end with the error. */
+            get_done(r, rc);
+            return;
+        }
         /* The transport refused this read: fall back to streaming. */
     }
     r->offset = 0;
@@ -407,8 +464,24 @@ static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *pa
         on_data(h, payload, len);
         break;
     case RD_MSG_FIN:
+        part_done((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+        break;
     case RD_MSG_ACK:
         rd_req_complete((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+        break;
+    case RD_MSG_PUT: {
+        rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
+        const char *base = rd_dt_contig_ptr(s->buf, s->dt);
+        s->remote = h->rreq;
+        s->parts++;
+        int rc = p2p.peers[peer].tp->put(peer, base + h->len, h->addr, h->key, h->keylen,
+                                         s->bytes - h->len, put_done, s);
+        if (rc != RD_OK)
+            put_done(s, rc);
+        break;
+    }
+    case RD_MSG_PUT_FIN:
+        part_done((rd_request_t *)(uintptr_t)h->rreq, RD_OK);
         break;
     }
     (void)hdrlen;
@@ -561,6 +634,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     p2p.rank = boot->rank;
     p2p.size = boot->size;
     p2p.spin = (unsigned)rd_env_long("RDMPI_SPIN_COUNT", 2000);
+    p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 256 * 1024);
     if (p2p.spin == 0)
         p2p.spin = 1;
     rd_list_init(&p2p.busy_peers);

@@ -18,11 +18,15 @@
  *  |  rreq: receiver's request id  |  addr: sender buffer address  | key (keylen bytes)
  *  |  (CTS, DATA)                  |  (RTS with F_GET)             | (RTS with F_GET)
  *  +-------------------------------+-------------------------------+---------------...
- *   CTS, DATA, FIN, ACK end at 40;  RTS ends at 48 + keylen.
+ *   CTS, DATA, FIN, ACK, PUT_FIN end at 40;  RTS and PUT end at 48 + keylen.
  *
  * Protocols:
  *  eager       EAGER(+payload) ............................ matched -> copied (SYNC: ACK back)
  *  rndv get    RTS(F_GET, addr, key) -> receiver get()s into the user buffer -> FIN
+ *  rndv split  RTS(F_GET) -> PUT(rreq, len = split, addr, key of the receiver's
+ *              buffer from split on); the receiver get()s [0, split) while the
+ *              sender put()s [split, end), both cores copying at once; then
+ *              FIN (receiver's half done) and PUT_FIN (sender's half done)
  *  rndv copy   RTS -> CTS(rreq) -> DATA(offset)+payload ... until len bytes
  * Request ids are the requests' addresses on the side that owns them; they
  * only travel back to that side.
@@ -44,6 +48,8 @@ enum rd_msg_type {
     RD_MSG_DATA = 4,     /* a fragment of a rendezvous message */
     RD_MSG_FIN = 5,      /* receiver has read the sender's buffer: sreq is done */
     RD_MSG_ACK = 6,      /* a synchronous eager message was matched: sreq is done */
+    RD_MSG_PUT = 7,      /* write bytes [len, end) of sreq into addr/key (split rndv) */
+    RD_MSG_PUT_FIN = 8,  /* the sender's half of a split rendezvous is written */
 };
 
 enum {

@@ -38,6 +38,14 @@ static int self_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
     return RD_OK;
 }
 
+static int self_put(int peer, const void *local, uint64_t remote_addr, const void *key,
+                    size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    memcpy((void *)(uintptr_t)remote_addr, local, len);
+    done(ctx, RD_OK);
+    return RD_OK;
+}
+
 static int self_get(int peer, void *local, uint64_t remote_addr, const void *key, size_t keylen,
                     size_t len, rd_tp_done_fn done, void *ctx)
 {
@@ -58,4 +66,5 @@ const rd_transport_t rd_self_transport = {
     .progress = self_progress,
     .mem_key = self_mem_key,
     .get = self_get,
+    .put = self_put,
 };

@@ -38,6 +38,7 @@ typedef struct rd_tp_env {
 
 enum {
     RD_TP_CAP_GET = 1 << 0,      /* get() reads peer memory directly (single copy) */
+    RD_TP_CAP_PUT = 1 << 1,      /* put() writes peer memory directly */
 };
 
 /* Largest key mem_key() may produce. */
@@ -70,13 +71,19 @@ typedef struct rd_transport {
      * number of events handled (0 when idle), or a negative rd_status. */
     int (*progress)(void);
 
-    /* Rendezvous (RD_TP_CAP_GET only; NULL otherwise). mem_key describes
-     * local memory [buf, buf+len) so that a peer can read it; key is opaque,
-     * at most RD_TP_KEY_MAX bytes. get reads len bytes at remote_addr
-     * (inside the memory that key describes, on peer) into local, and calls
-     * done(ctx, status) exactly once, possibly before get returns. */
+    /* Rendezvous (RD_TP_CAP_GET / RD_TP_CAP_PUT; NULL otherwise). mem_key
+     * describes local memory [buf, buf+len) so that a peer can read or write
+     * it; key is opaque; *keylen is the room at key on entry (at least
+     * RD_TP_KEY_MAX) and the key's length on return. get reads len bytes at
+     * remote_addr (inside the memory that key describes, on peer) into
+     * local; put writes len bytes from local to remote_addr. Each calls
+     * done(ctx, status) exactly once, possibly before returning; a bad
+     * argument is returned instead (done is then not called). Upcalls may
+     * call get and put. */
     int (*mem_key)(const void *buf, size_t len, void *key, size_t *keylen);
     int (*get)(int peer, void *local, uint64_t remote_addr, const void *key,
+               size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+    int (*put)(int peer, const void *local, uint64_t remote_addr, const void *key,
                size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
 } rd_transport_t;
 

@@ -81,6 +81,8 @@ static int shm_progress(void);
 static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen);
 static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
                    size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int shm_put(int peer, const void *local, uint64_t remote_addr, const void *key,
+                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
 
 /* The ops table; init settles caps (the CMA vote) and eager_max. */
 rd_transport_t rd_shm_transport = {
@@ -95,6 +97,7 @@ rd_transport_t rd_shm_transport = {
     .progress = shm_progress,
     .mem_key = NULL,
     .get = NULL,
+    .put = NULL,
 };
 
 
@@ -276,6 +279,7 @@ static int shm_init(const rd_tp_env_t *env)
     rd_shm_transport.caps = 0;
     rd_shm_transport.mem_key = NULL;
     rd_shm_transport.get = NULL;
+    rd_shm_transport.put = NULL;
     rd_shm_transport.eager_max = (size_t)rd_env_size("RDMPI_SHM_EAGER_MAX", RD_SHM_EAGER_MAX_DEFAULT);
     if (rd_shm_transport.eager_max > RD_SHM_EAGER_MAX_LIMIT)
         rd_shm_transport.eager_max = RD_SHM_EAGER_MAX_LIMIT;
@@ -316,9 +320,11 @@ static int shm_init(const rd_tp_env_t *env)
         const rd_shm_seg_hdr_t *h = (const rd_shm_seg_hdr_t *)shm.seg;
         rd_shm_transport.eager_max = h->eager_max;
         if (atomic_load(&h->cma_ok)) {
-            rd_shm_transport.caps = RD_TP_CAP_GET;
+            /* The probe read a peer; writes need the same permission. */
+            rd_shm_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT;
             rd_shm_transport.mem_key = shm_mem_key;
             rd_shm_transport.get = shm_get;
+            rd_shm_transport.put = shm_put;
         }
         err = setup_rings();
     }
@@ -339,6 +345,7 @@ static void shm_finalize(void)
     rd_shm_transport.caps = 0;
     rd_shm_transport.mem_key = NULL;
     rd_shm_transport.get = NULL;
+    rd_shm_transport.put = NULL;
 }
 
 static int shm_reachable(int peer)
@@ -484,10 +491,12 @@ static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
     return RD_OK;
 }
 
-/* Argument errors are returned (done is not called); transfer errors are
- * reported through done, which is always called before get returns. */
-static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
-                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+/* One CMA transfer between local memory and a peer's keyed memory: a read
+ * (get) or a write (put). Argument errors are returned (done is not called);
+ * transfer errors are reported through done, which is always called before
+ * this returns. */
+static int cma_copy(int peer, void *local, uint64_t remote_addr, const void *key, size_t keylen,
+                    size_t len, int write, rd_tp_done_fn done, void *ctx)
 {
     rd_shm_key_t k;
     if (!shm_reachable(peer) || keylen != sizeof(k))
@@ -502,7 +511,8 @@ static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
     while (got < len) {
         struct iovec l = { (char *)local + got, len - got };
         struct iovec r = { (void *)(uintptr_t)(remote_addr + got), len - got };
-        ssize_t n = process_vm_readv(k.pid, &l, 1, &r, 1, 0);
+        ssize_t n = write ? process_vm_writev(k.pid, &l, 1, &r, 1, 0)
+                          : process_vm_readv(k.pid, &l, 1, &r, 1, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -513,4 +523,16 @@ static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
     }
     done(ctx, status);
     return RD_OK;
+}
+
+static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
+                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    return cma_copy(peer, local, remote_addr, key, keylen, len, 0, done, ctx);
+}
+
+static int shm_put(int peer, const void *local, uint64_t remote_addr, const void *key,
+                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    return cma_copy(peer, (void *)local, remote_addr, key, keylen, len, 1, done, ctx);
 }
