@@ -133,6 +133,9 @@ void rd_api_group_fini(void);
 int rd_api_group_handle(rd_group_t *g);
 int rd_api_group_compare(const rd_group_t *a, const rd_group_t *b);
 
+/* Progresses until every buffered send has left the attached buffer. */
+void rd_api_bsend_drain(void);
+
 /* Creates a communicator over group g with a fresh context id agreed over
  * parent (collective over parent). *out is NULL for ranks not in g. */
 int rd_api_comm_create_from(rd_comm_t *parent, rd_group_t *g, rd_comm_t **out);

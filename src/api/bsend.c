@@ -125,6 +125,15 @@ int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *
     return MPI_SUCCESS;
 }
 
+void rd_api_bsend_drain(void)
+{
+    bs_init();
+    unsigned idle = 0;
+    while (reap() > 0)
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+}
+
 RD_WEAK_ALIAS(MPI_Buffer_attach)
 int PMPI_Buffer_attach(void *buffer, int size)
 {
@@ -158,10 +167,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     rd_api_lock();
     bs_init();
     /* Detach blocks until every buffered message has left the buffer. */
-    unsigned idle = 0;
-    while (reap() > 0)
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
+    rd_api_bsend_drain();
     *(void **)buffer_addr = bs.buf;
     *size = (int)bs.size;
     bs.buf = NULL;

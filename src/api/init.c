@@ -127,6 +127,8 @@ int PMPI_Finalize(void)
      * callbacks may call MPI, so this runs before taking the lock. */
     rd_api_attr_delete_all(rd_api.self);
     rd_api_lock();
+    /* Buffered sends still in the attached buffer go out first. */
+    rd_api_bsend_drain();
     /* No rank leaves while a peer may still read its memory or ring. */
     int rc = rd_coll_barrier(rd_api.world);
     rd_p2p_finalize();
