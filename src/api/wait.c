@@ -17,7 +17,7 @@ static int slot_of(MPI_Request h, rd_request_t **out)
     if (h == MPI_REQUEST_NULL)
         return SLOT_NULL;
     rd_request_t *r = rd_api_req(h);
-    if (!r || r->ext) /* message handles are not requests */
+    if (!r || (r->kind == RD_REQ_RECV && r->ext)) /* a matched-probe message, not a request */
         return SLOT_BAD;
     *out = r;
     if ((r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV) && !r->inner)
