@@ -14,11 +14,12 @@
 #include <string.h>
 
 /* A scalar type: one block. */
-#define SCALAR(h, ctype, basic) { h, #h, sizeof(ctype), 0, 0, 0, basic }
+#define SCALAR(h, ctype, basic) { h, #h, sizeof(ctype), 0, 0, 0, basic, _Alignof(ctype) }
 /* A pair type (value, index) laid out as the C struct { T1 a; T2 b; } is. */
 #define PAIR(h, t1, t2, basic)                                                       \
     { h, #h, sizeof(struct { t1 a; t2 b; }), sizeof(t1),                             \
-      offsetof(struct { t1 a; t2 b; }, b), sizeof(t2), basic }
+      offsetof(struct { t1 a; t2 b; }, b), sizeof(t2), basic,                      \
+      _Alignof(struct { t1 a; t2 b; }) }
 
 typedef struct builtin {
     MPI_Datatype handle;
@@ -27,6 +28,7 @@ typedef struct builtin {
     size_t len1;          /* pairs: size of the first member (0 for scalars) */
     size_t off2, len2;    /* pairs: offset and size of the second member */
     int basic;
+    size_t align;
 } builtin_t;
 
 typedef struct { float re, im; } fcomplex_t;
@@ -102,38 +104,49 @@ static const builtin_t builtins[] = {
 
 #define NBUILTIN (sizeof(builtins) / sizeof(builtins[0]))
 static rd_datatype_t types[NBUILTIN];
-static rd_dt_block_t blocks[NBUILTIN][2];
+/* Layouts: a leaf, or for pairs with padding two leaves under a list. */
+static rd_dt_node_t nodes[NBUILTIN][3];
+static rd_dt_entry_t entries[NBUILTIN][2];
+
+static void leaf(rd_dt_node_t *nd, size_t off, size_t len, size_t esize)
+{
+    *nd = (rd_dt_node_t){ .kind = RD_DT_LEAF, .dense = 1, .size = len,
+                          .nelems = (long long)(len / esize), .lo = (ptrdiff_t)off,
+                          .hi = (ptrdiff_t)(off + len), .off = (ptrdiff_t)off,
+                          .esize = (uint32_t)esize };
+}
 
 int rd_api_types_init(void)
 {
     for (size_t i = 0; i < NBUILTIN; i++) {
         const builtin_t *b = &builtins[i];
         rd_datatype_t *t = &types[i];
+        rd_dt_node_t *nd = nodes[i];
         memset(t, 0, sizeof(*t));
         t->handle = b->handle;
         t->refs = 1;
         t->builtin = 1;
         t->committed = 1;
         t->basic = b->basic;
+        t->align = b->align;
+        t->combiner = MPI_COMBINER_NAMED;
         t->lb = 0;
         t->ub = (ptrdiff_t)b->extent;
-        t->blocks = blocks[i];
-        if (b->len1) {
-            /* pair: two blocks, possibly with padding between or after */
-            blocks[i][0] = (rd_dt_block_t){ 0, b->len1, (uint32_t)b->len1 };
-            blocks[i][1] = (rd_dt_block_t){ (ptrdiff_t)b->off2, b->len2, (uint32_t)b->len2 };
-            t->nblocks = 2;
-            if (b->off2 == b->len1) {
-                /* no padding between the members: one block (e.g. MPI_2INT) */
-                blocks[i][0].len = b->len1 + b->len2;
-                t->nblocks = 1;
-                blocks[i][0].esize = (uint32_t)b->len1;
-            }
+        if (!b->len1) {
+            leaf(&nd[0], 0, b->extent, b->extent);
+        } else if (b->off2 == b->len1) {
+            /* no padding between the members: one run (e.g. MPI_2INT) */
+            leaf(&nd[0], 0, b->len1 + b->len2, b->len1);
         } else {
-            blocks[i][0] = (rd_dt_block_t){ 0, b->extent, (uint32_t)b->extent };
-            t->nblocks = 1;
+            leaf(&nd[1], 0, b->len1, b->len1);
+            leaf(&nd[2], b->off2, b->len2, b->len2);
+            entries[i][0] = (rd_dt_entry_t){ 0, 0, 0, &nd[1] };
+            entries[i][1] = (rd_dt_entry_t){ 0, b->len1, 1, &nd[2] };
+            nd[0] = (rd_dt_node_t){ .kind = RD_DT_LIST, .size = b->len1 + b->len2, .nelems = 2,
+                                    .lo = 0, .hi = (ptrdiff_t)(b->off2 + b->len2), .n = 2,
+                                    .e = entries[i] };
         }
-        rd_dt_finish(t);
+        rd_dt_set_root(t, &nd[0]);
         snprintf(t->name, sizeof(t->name), "%s", b->name);
         /* Pair types such as MPI_FLOAT_INT have dynamic-form handles in MPICH. */
         if (RD_HANDLE_KIND(b->handle) == RD_HANDLE_KIND_DYNAMIC) {
@@ -351,4 +364,85 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "status or flag is NULL or MPI_STATUS_IGNORE");
     *flag = status->count_hi_and_cancelled & 1;
     return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_set_name)
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    static const char fn[] = "MPI_Type_set_name";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!type_name)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "type_name is NULL");
+    rd_api_lock();
+    snprintf(dt->name, sizeof(dt->name), "%s", type_name);
+    rd_api_unlock();
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI-1 names that MPICH still exports ---- */
+
+RD_WEAK_ALIAS(MPI_Type_extent)
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+{
+    static const char fn[] = "MPI_Type_extent";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!extent)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "extent pointer is NULL");
+    *extent = rd_dt_extent(dt);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_lb)
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+    static const char fn[] = "MPI_Type_lb";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!displacement)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "displacement pointer is NULL");
+    *displacement = dt->lb;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_ub)
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+    static const char fn[] = "MPI_Type_ub";
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!displacement)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "displacement pointer is NULL");
+    *displacement = dt->ub;
+    return MPI_SUCCESS;
+}
+
+/* Addresses are plain integers: MPI_BOTTOM is 0 (MPI-3.1 4.1.5). */
+RD_WEAK_ALIAS(MPI_Get_address)
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    static const char fn[] = "MPI_Get_address";
+    if (!address)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "address pointer is NULL");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Address)
+int PMPI_Address(void *location, MPI_Aint *address)
+{
+    return PMPI_Get_address(location, address);
 }

@@ -1,1 +1,33 @@
 # test/mpi/dtype.mk: derived datatype tests (programs listed in dtype.testlist)
+RD_DTYPE_TEST_PROGS = test/mpi/dt_p2p test/mpi/dt_bottom test/mpi/dt_npb test/mpi/dt_envelope test/mpi/dt_pack test/mpi/dt_err test/mpi/dt_err_args
+check_PROGRAMS += $(RD_DTYPE_TEST_PROGS)
+EXTRA_DIST += test/mpi/dtype.testlist
+
+test_mpi_dt_p2p_SOURCES = test/mpi/dt_p2p.c test/mpi/mtest.c
+test_mpi_dt_p2p_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_p2p_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_p2p_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dt_bottom_SOURCES = test/mpi/dt_bottom.c test/mpi/mtest.c
+test_mpi_dt_bottom_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_bottom_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_bottom_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dt_npb_SOURCES = test/mpi/dt_npb.c test/mpi/mtest.c
+test_mpi_dt_npb_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_npb_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_npb_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dt_envelope_SOURCES = test/mpi/dt_envelope.c test/mpi/mtest.c
+test_mpi_dt_envelope_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_envelope_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_envelope_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dt_pack_SOURCES = test/mpi/dt_pack.c test/mpi/mtest.c
+test_mpi_dt_pack_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_pack_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_pack_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dt_err_SOURCES = test/mpi/dt_err.c test/mpi/mtest.c
+test_mpi_dt_err_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_err_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_err_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dt_err_args_SOURCES = test/mpi/dt_err_args.c test/mpi/mtest.c
+test_mpi_dt_err_args_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_dt_err_args_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_dt_err_args_LDFLAGS = $(RD_TEST_LINKOPTS)

@@ -27,3 +27,14 @@ test_unit_shm_pingpong_SOURCES = test/unit/shm_pingpong.c $(RD_SHM_TEST_SOURCES)
 test_unit_shm_pingpong_CFLAGS = $(AM_CFLAGS)
 test_unit_shm_pingpong_LDADD = -lpthread -lrt
 # --- end shm transport ---
+
+# --- datatypes and the pack engine (test_datatype) ---
+check_PROGRAMS += test/unit/test_datatype
+TESTS += test/unit/test_datatype
+UNIT_TESTS += test/unit/test_datatype
+test_unit_test_datatype_SOURCES = test/unit/test_datatype.c src/core/datatype.c \
+	src/core/datatype.h src/core/dt_build.c src/core/dt_build.h src/core/handle.c \
+	src/core/handle.h src/util/status.c src/util/status.h
+test_unit_test_datatype_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_datatype_LDADD = $(CUNIT_LIBS)
+# --- end datatypes ---
