@@ -1,9 +1,104 @@
 /*
- * Collective entry points. Algorithms live in src/coll.
+ * Blocking collective entry points (MPI-3.1 chapter 5). Each checks its
+ * arguments where they are significant (root-only arguments at the root),
+ * MPI_IN_PLACE where the standard allows it, and hands off to src/coll.
+ * Intercommunicator collectives are not supported yet (MPI_ERR_COMM).
  */
 #include "api/api.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "api/op.h"
 #include "coll/coll.h"
+
+/* The communicator of a collective: valid and an intracommunicator. */
+static int coll_comm(MPI_Comm comm, rd_comm_t **c, const char *fn)
+{
+    int err = rd_api_check_comm(comm, c, fn);
+    if (err)
+        return err;
+    if ((*c)->rgroup)
+        return rd_api_error(*c, MPI_ERR_COMM, fn,
+                            "collectives on intercommunicators are not supported");
+    return MPI_SUCCESS;
+}
+
+/* count, datatype and buffer of one (buf, count, datatype) argument. */
+static int check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                      rd_datatype_t **dt, const char *fn)
+{
+    int err;
+    if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
+        return err;
+    if (buf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return rd_api_check_buf(c, buf, count, *dt, fn);
+}
+
+/* Counts of a v variant: the array exists and no count is negative. */
+static int check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
+                        const char *fn)
+{
+    if (!counts || !displs)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL", what);
+    for (int i = 0; i < c->size; i++)
+        if (counts[i] < 0)
+            return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
+                                counts[i], i);
+    return MPI_SUCCESS;
+}
+
+static int check_root(rd_comm_t *c, int root, const char *fn)
+{
+    if (root >= 0 && root < c->size)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_ROOT, fn, "invalid root %d: the communicator has %d ranks",
+                        root, c->size);
+}
+
+static int no_in_place(rd_comm_t *c, const void *buf, const char *which, const char *fn)
+{
+    if (buf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed as the %s here",
+                        which);
+}
+
+static int not_aliased(rd_comm_t *c, const void *sbuf, const void *rbuf, int count,
+                       const char *fn)
+{
+    if (sbuf != rbuf || sbuf == NULL || count == 0)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_BUFFER, fn,
+                        "send and receive buffers are the same (use MPI_IN_PLACE)");
+}
+
+/* The op of a reduction: valid, not an RMA-only op, defined for dt. */
+static int check_op(rd_comm_t *c, MPI_Op h, rd_datatype_t *dt, rd_op_t **op, const char *fn)
+{
+    *op = rd_api_op(h);
+    if (!*op)
+        return rd_api_error(c, MPI_ERR_OP, fn,
+                            h == MPI_OP_NULL ? "op is MPI_OP_NULL" : "invalid op handle 0x%x",
+                            (unsigned)h);
+    if ((*op)->kind == RD_OP_REPLACE || (*op)->kind == RD_OP_NO_OP)
+        return rd_api_error(c, MPI_ERR_OP, fn, "MPI_REPLACE and MPI_NO_OP are for RMA only");
+    if (!rd_op_valid(*op, dt))
+        return rd_api_error(c, MPI_ERR_OP, fn, "the operation is not defined for datatype %s",
+                            dt->name[0] ? dt->name : "(derived)");
+    return MPI_SUCCESS;
+}
+
+static int done(rd_comm_t *c, int rc, const char *fn)
+{
+    return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(c, rc, fn);
+}
+
+static const void *in_place(const void *buf)
+{
+    return buf == MPI_IN_PLACE ? RD_COLL_IN_PLACE : buf;
+}
 
 RD_WEAK_ALIAS(MPI_Barrier)
 int PMPI_Barrier(MPI_Comm comm)
@@ -12,12 +107,432 @@ int PMPI_Barrier(MPI_Comm comm)
     rd_comm_t *c;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, &c, fn)))
+    if ((err = coll_comm(comm, &c, fn)))
         return err;
-    if (c->rgroup)
-        return rd_api_error(c, MPI_ERR_COMM, fn, "intercommunicator barriers are not supported");
     rd_api_lock();
     int rc = rd_coll_barrier(c);
     rd_api_unlock();
-    return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(c, rc, fn);
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Bcast)
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Bcast";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)) ||
+        (err = no_in_place(c, buffer, "buffer", fn)) ||
+        (err = check_data(c, buffer, count, datatype, &dt, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_bcast(c, buffer, (size_t)count, dt, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Gather)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Gather";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
+        return err;
+    int at_root = c->rank == root;
+    if (!at_root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
+        return err;
+    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn)))
+        return err;
+    if (at_root && ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+                    (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)) ||
+                    (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn))))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_gather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                            (size_t)recvcount, rt, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Gatherv)
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Gatherv";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
+        return err;
+    int at_root = c->rank == root;
+    if (!at_root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
+        return err;
+    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn)))
+        return err;
+    if (at_root && ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+                    (err = check_counts(c, recvcounts, displs, "receive", fn)) ||
+                    (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
+                    (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn))))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_gatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf, recvcounts,
+                             displs, rt, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Scatter)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scatter";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
+        return err;
+    int at_root = c->rank == root;
+    if (!at_root && (err = no_in_place(c, recvbuf, "receive buffer at a non-root rank", fn)))
+        return err;
+    if (recvbuf != MPI_IN_PLACE && (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)))
+        return err;
+    if (at_root && ((err = no_in_place(c, sendbuf, "send buffer", fn)) ||
+                    (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn)) ||
+                    (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn))))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_scatter(c, sendbuf, (size_t)sendcount, st, (void *)in_place(recvbuf),
+                             (size_t)recvcount, rt, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Scatterv)
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scatterv";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
+        return err;
+    int at_root = c->rank == root;
+    if (!at_root && (err = no_in_place(c, recvbuf, "receive buffer at a non-root rank", fn)))
+        return err;
+    if (recvbuf != MPI_IN_PLACE && (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)))
+        return err;
+    if (at_root && ((err = no_in_place(c, sendbuf, "send buffer", fn)) ||
+                    (err = check_counts(c, sendcounts, displs, "send", fn)) ||
+                    (err = rd_api_check_dt(c, sendtype, &st, fn)) ||
+                    (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn))))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_scatterv(c, sendbuf, sendcounts, displs, st, (void *)in_place(recvbuf),
+                              (size_t)recvcount, rt, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Allgather)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgather";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
+        (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_allgather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                               (size_t)recvcount, rt);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Allgatherv)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgatherv";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
+        (err = check_counts(c, recvcounts, displs, "receive", fn)) ||
+        (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_allgatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf, recvcounts,
+                                displs, rt);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Alltoall)
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoall";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
+        (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_alltoall(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                              (size_t)recvcount, rt);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Alltoallv)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallv";
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         ((err = check_counts(c, sendcounts, sdispls, "send", fn)) ||
+          (err = rd_api_check_dt(c, sendtype, &st, fn)))) ||
+        (err = check_counts(c, recvcounts, rdispls, "receive", fn)) ||
+        (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_alltoallv(c, in_place(sendbuf), sendcounts, sdispls, st, recvbuf, recvcounts,
+                               rdispls, rt);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+/* The datatype arrays of MPI_Alltoallw, decoded (n entries). */
+static int decode_types(rd_comm_t *c, const MPI_Datatype *h, rd_datatype_t **out, int n,
+                        const char *fn)
+{
+    if (!h)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "datatype array is NULL");
+    for (int i = 0; i < n; i++) {
+        int err = rd_api_check_dt(c, h[i], &out[i], fn);
+        if (err)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallw";
+    rd_comm_t *c;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (sendbuf != MPI_IN_PLACE && (err = check_counts(c, sendcounts, sdispls, "send", fn))) ||
+        (err = check_counts(c, recvcounts, rdispls, "receive", fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
+        return err;
+    rd_datatype_t **types = malloc(2 * (size_t)c->size * sizeof(*types));
+    if (!types)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    rd_datatype_t **st = types, **rt = types + c->size;
+    if ((sendbuf != MPI_IN_PLACE && (err = decode_types(c, sendtypes, st, c->size, fn))) ||
+        (err = decode_types(c, recvtypes, rt, c->size, fn))) {
+        free(types);
+        return err;
+    }
+    rd_api_lock();
+    int rc = rd_coll_alltoallw(c, in_place(sendbuf), sendcounts, sdispls, st, recvbuf,
+                               recvcounts, rdispls, rt);
+    rd_api_unlock();
+    free(types);
+    return done(c, rc, fn);
+}
+
+/* Arguments shared by the reductions: count, datatype, send buffer, op. */
+static int check_reduction(rd_comm_t *c, const void *sbuf, int count, MPI_Datatype type,
+                           MPI_Op h, rd_datatype_t **dt, rd_op_t **op, const char *fn)
+{
+    int err;
+    if ((err = check_data(c, sbuf, count, type, dt, fn)) || (err = check_op(c, h, *dt, op, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Reduce)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)) ||
+        (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)))
+        return err;
+    if (c->rank != root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
+        return err;
+    if (c->rank == root && ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+                            (err = rd_api_check_buf(c, recvbuf, count, dt, fn)) ||
+                            (err = not_aliased(c, sendbuf, recvbuf, count, fn))))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_reduce(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Allreduce)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allreduce";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (err = rd_api_check_buf(c, recvbuf, count, dt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, count, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_allreduce(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)))
+        return err;
+    if (!recvcounts)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "recvcounts is NULL");
+    long long total = 0;
+    for (int i = 0; i < c->size; i++) {
+        if (recvcounts[i] < 0)
+            return rd_api_error(c, MPI_ERR_COUNT, fn, "negative count %d for rank %d",
+                                recvcounts[i], i);
+        total += recvcounts[i];
+    }
+    if (total > INT32_MAX)
+        return rd_api_error(c, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
+    if ((err = check_reduction(c, sendbuf, (int)total, datatype, op, &dt, &o, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (err = rd_api_check_buf(c, recvbuf, recvcounts[c->rank], dt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, (int)total, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_reduce_scatter(c, in_place(sendbuf), recvbuf, recvcounts, dt, o);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter_block";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = rd_api_check_count(c, recvcount, fn)))
+        return err;
+    if ((long long)recvcount * c->size > INT32_MAX)
+        return rd_api_error(c, MPI_ERR_COUNT, fn, "recvcount * size is more than INT_MAX");
+    if ((err = check_reduction(c, sendbuf, recvcount * c->size, datatype, op, &dt, &o,
+                               fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (err = rd_api_check_buf(c, recvbuf, recvcount, dt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
+        return err;
+    rd_api_lock();
+    int rc = rd_coll_reduce_scatter_block(c, in_place(sendbuf), recvbuf, (size_t)recvcount, dt, o);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+static int scan_entry(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, int exclusive, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
+        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (err = rd_api_check_buf(c, recvbuf, count, dt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, count, fn)))
+        return err;
+    rd_api_lock();
+    int rc = exclusive ? rd_coll_exscan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o)
+                       : rd_coll_scan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Scan)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
+{
+    return scan_entry(sendbuf, recvbuf, count, datatype, op, comm, 0, "MPI_Scan");
+}
+
+RD_WEAK_ALIAS(MPI_Exscan)
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
+{
+    return scan_entry(sendbuf, recvbuf, count, datatype, op, comm, 1, "MPI_Exscan");
 }

@@ -14,6 +14,7 @@
 #include "p2p/p2p.h"
 
 #include "api/attr.h"
+#include "api/op.h"
 
 static double now(void)
 {
@@ -81,6 +82,7 @@ static int init(int required, int *provided, const char *fn)
         exit(1);
     }
     if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
+        (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
         (rc = make_predefined_comms()) != RD_OK) {
         char msg[256];

@@ -5,63 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_util.h"
 #include "core/datatype.h"
-#include "core/request.h"
-#include "p2p/p2p.h"
 #include "util/status.h"
 
-enum {
-    TAG_BARRIER = 1,
-    TAG_ALLGATHER = 2,
-    TAG_BCAST = 3,
-};
-
-static int start(rd_request_t **out, int kind, rd_comm_t *c, void *buf, size_t n, int peer, int tag)
-{
-    rd_request_t *r = rd_req_new(kind);
-    if (!r)
-        return RD_ENOMEM;
-    r->buf = buf;
-    r->count = n;
-    r->dt = &rd_dt_bytes;
-    r->comm = c;
-    r->peer = peer;
-    r->tag = tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = kind == RD_REQ_SEND ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
-    if (rc != RD_OK) {
-        r->dt = NULL;
-        rd_req_free(r);
-        return rc;
-    }
-    *out = r;
-    return RD_OK;
-}
-
-static int finish(rd_request_t *r)
-{
-    rd_p2p_wait(r);
-    int rc = r->error;
-    r->dt = NULL; /* rd_dt_bytes is static */
-    rd_req_free(r);
-    return rc;
-}
-
-/* Send to one peer and receive from another, both completing. */
+/* Send to one peer and receive from another, as bytes. */
 static int sendrecv(rd_comm_t *c, const void *sbuf, size_t sn, int dst, void *rbuf, size_t rn,
                     int src, int tag)
 {
-    rd_request_t *rr, *sr;
-    int rc = start(&rr, RD_REQ_RECV, c, rbuf, rn, src, tag);
-    if (rc != RD_OK)
-        return rc;
-    rc = start(&sr, RD_REQ_SEND, c, (void *)sbuf, sn, dst, tag);
-    if (rc != RD_OK) {
-        finish(rr);
-        return rc;
-    }
-    int rc1 = finish(sr), rc2 = finish(rr);
-    return rc1 != RD_OK ? rc1 : rc2;
+    return rd_coll_sendrecv(c, sbuf, sn, &rd_dt_bytes, dst, rbuf, rn, &rd_dt_bytes, src, tag);
 }
 
 int rd_coll_barrier(rd_comm_t *c)
@@ -69,7 +21,7 @@ int rd_coll_barrier(rd_comm_t *c)
     int n = c->size, me = c->rank;
     char token = 0, got;
     for (int d = 1; d < n; d <<= 1) {
-        int rc = sendrecv(c, &token, 1, (me + d) % n, &got, 1, (me - d + n) % n, TAG_BARRIER);
+        int rc = sendrecv(c, &token, 1, (me + d) % n, &got, 1, (me - d + n) % n, RD_TAG_BARRIER);
         if (rc != RD_OK)
             return rc;
     }
@@ -86,7 +38,7 @@ int rd_coll_allgather_bytes(rd_comm_t *c, const void *send, size_t n, void *recv
     for (int s = 0; s < size - 1; s++) {
         int sblk = (me - s + size) % size, rblk = (me - s - 1 + size) % size;
         int rc = sendrecv(c, out + (size_t)sblk * n, n, right, out + (size_t)rblk * n, n, left,
-                          TAG_ALLGATHER);
+                          RD_TAG_ALLGATHER_BYTES);
         if (rc != RD_OK)
             return rc;
     }
@@ -96,14 +48,12 @@ int rd_coll_allgather_bytes(rd_comm_t *c, const void *send, size_t n, void *recv
 int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
 {
     int size = c->size, rel = (c->rank - root + size) % size;
-    rd_request_t *r;
     int rc, mask = 1;
     /* Receive from the parent (rel with its lowest set bit cleared)... */
     while (mask < size) {
         if (rel & mask) {
-            rc = start(&r, RD_REQ_RECV, c, buf, n, (rel - mask + root) % size, TAG_BCAST);
-            if (rc == RD_OK)
-                rc = finish(r);
+            rc = rd_coll_recv(c, buf, n, &rd_dt_bytes, (rel - mask + root) % size,
+                              RD_TAG_BCAST_BYTES);
             if (rc != RD_OK)
                 return rc;
             break;
@@ -113,9 +63,8 @@ int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
     /* ...then send to the children below that bit. */
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (rel + mask < size) {
-            rc = start(&r, RD_REQ_SEND, c, buf, n, (rel + mask + root) % size, TAG_BCAST);
-            if (rc == RD_OK)
-                rc = finish(r);
+            rc = rd_coll_send(c, buf, n, &rd_dt_bytes, (rel + mask + root) % size,
+                              RD_TAG_BCAST_BYTES);
             if (rc != RD_OK)
                 return rc;
         }

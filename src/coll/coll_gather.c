@@ -1,0 +1,327 @@
+/*
+ * Gather, scatter and allgather, with their v variants.
+ *
+ * Gather / scatter: a binomial tree over packed blocks (relative to the root)
+ * while the whole data is small, since it needs only log2 n message startups
+ * at the root; above RDMPI_GATHER_BINOMIAL_MAX, and for the v variants whose
+ * block sizes only the root knows, the root talks to every rank directly.
+ *
+ * Allgather: recursive doubling on power-of-two sizes and Bruck's algorithm
+ * otherwise while the data is small (log2 n rounds), a ring when large
+ * (each byte crosses each link once). Allgatherv always uses the ring.
+ */
+#include "coll/coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll_util.h"
+#include "util/status.h"
+
+/* Lowest set bit of rel, or the first power of two >= size for the root. */
+static int subtree_mask(int rel, int size)
+{
+    int mask = 1;
+    while (mask < size && !(rel & mask))
+        mask <<= 1;
+    return mask;
+}
+
+/* Number of relative ranks in the subtree rooted at rel. */
+static int subtree_size(int rel, int size)
+{
+    int m = subtree_mask(rel, size);
+    return rel + m < size ? m : size - rel;
+}
+
+static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                           void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
+{
+    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
+    int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
+    char *tmp = malloc((size_t)nsub * n);
+    if (!tmp)
+        return RD_ENOMEM;
+    /* the receive arguments only matter at the root */
+    ptrdiff_t ext = rel ? 0 : rd_dt_extent(rtype);
+    if (sbuf == RD_COLL_IN_PLACE)
+        rd_coll_copy((char *)rbuf + (ptrdiff_t)c->rank * (ptrdiff_t)rcount * ext, rcount, rtype,
+                     tmp, n, &rd_dt_bytes);
+    else
+        rd_coll_copy(sbuf, scount, stype, tmp, n, &rd_dt_bytes);
+    for (int m = 1; m < mask && rel + m < size; m <<= 1) {
+        int child = rel + m, cn = subtree_size(child, size);
+        rc = rd_coll_recv(c, tmp + (size_t)m * n, (size_t)cn * n, &rd_dt_bytes,
+                          (child + root) % size, RD_TAG_GATHER);
+        if (rc != RD_OK)
+            goto out;
+    }
+    if (rel) {
+        rc = rd_coll_send(c, tmp, (size_t)nsub * n, &rd_dt_bytes, (rel - mask + root) % size,
+                          RD_TAG_GATHER);
+    } else {
+        for (int j = 0; j < size; j++) {
+            int r = (j + root) % size;
+            rd_coll_copy(tmp + (size_t)j * n, n, &rd_dt_bytes,
+                         (char *)rbuf + (ptrdiff_t)r * (ptrdiff_t)rcount * ext, rcount, rtype);
+        }
+    }
+out:
+    free(tmp);
+    return rc;
+}
+
+static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                            void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
+{
+    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
+    int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
+    char *tmp = malloc((size_t)nsub * n);
+    if (!tmp)
+        return RD_ENOMEM;
+    if (rel == 0) {
+        ptrdiff_t ext = rd_dt_extent(stype);
+        for (int j = 0; j < size; j++) {
+            int r = (j + root) % size;
+            rd_coll_copy((const char *)sbuf + (ptrdiff_t)r * (ptrdiff_t)scount * ext, scount,
+                         stype, tmp + (size_t)j * n, n, &rd_dt_bytes);
+        }
+    } else {
+        rc = rd_coll_recv(c, tmp, (size_t)nsub * n, &rd_dt_bytes, (rel - mask + root) % size,
+                          RD_TAG_SCATTER);
+        if (rc != RD_OK)
+            goto out;
+    }
+    for (int m = mask >> 1; m > 0; m >>= 1) {
+        int child = rel + m;
+        if (child >= size)
+            continue;
+        rc = rd_coll_send(c, tmp + (size_t)m * n, (size_t)subtree_size(child, size) * n,
+                          &rd_dt_bytes, (child + root) % size, RD_TAG_SCATTER);
+        if (rc != RD_OK)
+            goto out;
+    }
+    if (rbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy(tmp, n, &rd_dt_bytes, rbuf, rcount, rtype);
+out:
+    free(tmp);
+    return rc;
+}
+
+/* The root receives (gather) or sends every other rank's block of count
+ * elements directly. */
+static int rooted_linear(rd_comm_t *c, int gather, void *buf, size_t count, rd_datatype_t *dt,
+                         int root)
+{
+    int size = c->size;
+    rd_request_t **r = calloc((size_t)size, sizeof(*r));
+    if (!r)
+        return RD_ENOMEM;
+    ptrdiff_t ext = rd_dt_extent(dt);
+    int rc = RD_OK;
+    for (int k = 1; k < size && rc == RD_OK; k++) {
+        int i = (root + k) % size;
+        char *p = (char *)buf + (ptrdiff_t)i * (ptrdiff_t)count * ext;
+        rc = gather ? rd_coll_irecv(c, p, count, dt, i, RD_TAG_GATHER, &r[i])
+                    : rd_coll_isend(c, p, count, dt, i, RD_TAG_SCATTER, &r[i]);
+    }
+    int rc2 = rd_coll_waitall(r, size);
+    free(r);
+    return rc != RD_OK ? rc : rc2;
+}
+
+int rd_coll_gather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                   void *rbuf, size_t rcount, rd_datatype_t *rtype, int root)
+{
+    int me = c->rank;
+    size_t n = me == root ? rcount * rtype->size : scount * stype->size;
+    if (n == 0)
+        return RD_OK;
+    if ((size_t)c->size * n <= rd_coll_tune()->gather_binomial_max && c->size > 2)
+        return gather_binomial(c, sbuf, scount, stype, rbuf, rcount, rtype, root, n);
+    if (me != root)
+        return rd_coll_send(c, sbuf, scount, stype, root, RD_TAG_GATHER);
+    if (sbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy(sbuf, scount, stype,
+                     (char *)rbuf + (ptrdiff_t)me * (ptrdiff_t)rcount * rd_dt_extent(rtype),
+                     rcount, rtype);
+    return rooted_linear(c, 1, rbuf, rcount, rtype, root);
+}
+
+int rd_coll_gatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                    void *rbuf, const int *rcounts, const int *displs, rd_datatype_t *rtype,
+                    int root)
+{
+    int me = c->rank;
+    if (me != root)
+        return scount && stype->size ? rd_coll_send(c, sbuf, scount, stype, root, RD_TAG_GATHER)
+                                    : RD_OK;
+    if (sbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy(sbuf, scount, stype, (char *)rbuf + (ptrdiff_t)displs[me] * rd_dt_extent(rtype),
+                     (size_t)rcounts[me], rtype);
+    /* Ranks with nothing to send send nothing. */
+    int size = c->size, rc = RD_OK;
+    rd_request_t **r = calloc((size_t)size, sizeof(*r));
+    if (!r)
+        return RD_ENOMEM;
+    ptrdiff_t ext = rd_dt_extent(rtype);
+    for (int i = 0; i < size && rc == RD_OK; i++)
+        if (i != root && rcounts[i] && rtype->size)
+            rc = rd_coll_irecv(c, (char *)rbuf + (ptrdiff_t)displs[i] * ext, (size_t)rcounts[i],
+                               rtype, i, RD_TAG_GATHER, &r[i]);
+    int rc2 = rd_coll_waitall(r, size);
+    free(r);
+    return rc != RD_OK ? rc : rc2;
+}
+
+int rd_coll_scatter(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                    void *rbuf, size_t rcount, rd_datatype_t *rtype, int root)
+{
+    int me = c->rank;
+    size_t n = me == root ? scount * stype->size : rcount * rtype->size;
+    if (n == 0)
+        return RD_OK;
+    if ((size_t)c->size * n <= rd_coll_tune()->gather_binomial_max && c->size > 2)
+        return scatter_binomial(c, sbuf, scount, stype, rbuf, rcount, rtype, root, n);
+    if (me != root)
+        return rd_coll_recv(c, rbuf, rcount, rtype, root, RD_TAG_SCATTER);
+    if (rbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy((const char *)sbuf + (ptrdiff_t)me * (ptrdiff_t)scount * rd_dt_extent(stype),
+                     scount, stype, rbuf, rcount, rtype);
+    return rooted_linear(c, 0, (void *)sbuf, scount, stype, root);
+}
+
+int rd_coll_scatterv(rd_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
+                     rd_datatype_t *stype, void *rbuf, size_t rcount, rd_datatype_t *rtype,
+                     int root)
+{
+    int me = c->rank, size = c->size;
+    if (me != root)
+        return rcount && rtype->size ? rd_coll_recv(c, rbuf, rcount, rtype, root, RD_TAG_SCATTER)
+                                    : RD_OK;
+    ptrdiff_t ext = rd_dt_extent(stype);
+    if (rbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy((const char *)sbuf + (ptrdiff_t)displs[me] * ext, (size_t)scounts[me], stype,
+                     rbuf, rcount, rtype);
+    rd_request_t **r = calloc((size_t)size, sizeof(*r));
+    if (!r)
+        return RD_ENOMEM;
+    int rc = RD_OK;
+    for (int i = 0; i < size && rc == RD_OK; i++)
+        if (i != root && scounts[i] && stype->size)
+            rc = rd_coll_isend(c, (const char *)sbuf + (ptrdiff_t)displs[i] * ext,
+                               (size_t)scounts[i], stype, i, RD_TAG_SCATTER, &r[i]);
+    int rc2 = rd_coll_waitall(r, size);
+    free(r);
+    return rc != RD_OK ? rc : rc2;
+}
+
+/* The allgather algorithms on packed blocks of n bytes; work holds this
+ * rank's block at its place on entry and every block on return. */
+static int allgather_recdbl(rd_comm_t *c, char *work, size_t n)
+{
+    int me = c->rank;
+    for (int mask = 1; mask < c->size; mask <<= 1) {
+        int peer = me ^ mask;
+        size_t mine = (size_t)(me & ~(mask - 1)), theirs = (size_t)(peer & ~(mask - 1));
+        int rc = rd_coll_sendrecv(c, work + mine * n, (size_t)mask * n, &rd_dt_bytes, peer,
+                                  work + theirs * n, (size_t)mask * n, &rd_dt_bytes, peer,
+                                  RD_TAG_ALLGATHER);
+        if (rc != RD_OK)
+            return rc;
+    }
+    return RD_OK;
+}
+
+static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
+{
+    int size = c->size, me = c->rank, rc = RD_OK;
+    char *tmp = malloc((size_t)size * n);
+    if (!tmp)
+        return RD_ENOMEM;
+    /* tmp block j holds the block of rank me + j. */
+    memcpy(tmp, work + (size_t)me * n, n);
+    for (int k = 1; k < size && rc == RD_OK; k <<= 1) {
+        int cnt = k < size - k ? k : size - k;
+        rc = rd_coll_sendrecv(c, tmp, (size_t)cnt * n, &rd_dt_bytes, (me - k + size) % size,
+                              tmp + (size_t)k * n, (size_t)cnt * n, &rd_dt_bytes, (me + k) % size,
+                              RD_TAG_ALLGATHER);
+    }
+    if (rc == RD_OK)
+        for (int j = 0; j < size; j++)
+            memcpy(work + (size_t)((me + j) % size) * n, tmp + (size_t)j * n, n);
+    free(tmp);
+    return rc;
+}
+
+static int allgather_ring(rd_comm_t *c, char *work, size_t n)
+{
+    int size = c->size, me = c->rank;
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    for (int s = 0; s < size - 1; s++) {
+        size_t sb = (size_t)((me - s + size) % size), rb = (size_t)((me - s - 1 + size) % size);
+        int rc = rd_coll_sendrecv(c, work + sb * n, n, &rd_dt_bytes, right, work + rb * n, n,
+                                  &rd_dt_bytes, left, RD_TAG_ALLGATHER);
+        if (rc != RD_OK)
+            return rc;
+    }
+    return RD_OK;
+}
+
+int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                      void *rbuf, size_t rcount, rd_datatype_t *rtype)
+{
+    int size = c->size, me = c->rank;
+    size_t n = rcount * rtype->size, total = (size_t)size * n;
+    ptrdiff_t bext = (ptrdiff_t)rcount * rd_dt_extent(rtype);
+    char *own = (char *)rbuf + (ptrdiff_t)me * bext;
+    if (n == 0)
+        return RD_OK;
+    if (size == 1) {
+        if (sbuf != RD_COLL_IN_PLACE)
+            rd_coll_copy(sbuf, scount, stype, own, rcount, rtype);
+        return RD_OK;
+    }
+    int contig = rd_dt_is_contig(rtype, rcount * (size_t)size);
+    char *work = contig ? rd_dt_contig_ptr(rbuf, rtype) : malloc(total);
+    if (!work)
+        return RD_ENOMEM;
+    if (sbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy(sbuf, scount, stype, work + (size_t)me * n, n, &rd_dt_bytes);
+    else if (!contig)
+        rd_dt_pack(own, rcount, rtype, 0, work + (size_t)me * n, n);
+    int rc;
+    if (total >= rd_coll_tune()->allgather_ring_min)
+        rc = allgather_ring(c, work, n);
+    else if ((size & (size - 1)) == 0)
+        rc = allgather_recdbl(c, work, n);
+    else
+        rc = allgather_bruck(c, work, n);
+    if (!contig) {
+        if (rc == RD_OK)
+            rd_dt_unpack(rbuf, rcount * (size_t)size, rtype, 0, work, total);
+        free(work);
+    }
+    return rc;
+}
+
+int rd_coll_allgatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                       void *rbuf, const int *rcounts, const int *displs, rd_datatype_t *rtype)
+{
+    int size = c->size, me = c->rank;
+    ptrdiff_t ext = rd_dt_extent(rtype);
+    if (sbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy(sbuf, scount, stype, (char *)rbuf + (ptrdiff_t)displs[me] * ext,
+                     (size_t)rcounts[me], rtype);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    for (int s = 0; s < size - 1; s++) {
+        int sb = (me - s + size) % size, rb = (me - s - 1 + size) % size;
+        int rc = rd_coll_sendrecv(c, (char *)rbuf + (ptrdiff_t)displs[sb] * ext,
+                                  (size_t)rcounts[sb], rtype, right,
+                                  (char *)rbuf + (ptrdiff_t)displs[rb] * ext, (size_t)rcounts[rb],
+                                  rtype, left, RD_TAG_ALLGATHERV);
+        if (rc != RD_OK)
+            return rc;
+    }
+    return RD_OK;
+}

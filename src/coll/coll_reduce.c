@@ -1,0 +1,368 @@
+/*
+ * Reductions: reduce, allreduce, reduce-scatter (block and v), scan, exscan.
+ *
+ * Data stay in the user's datatype layout throughout (temporaries too, see
+ * rd_coll_tmp), so a user operation sees exactly the layout it was written
+ * for; p2p packs non-contiguous data on the wire. Operands are always
+ * combined in rank order, which is what a non-commutative operation needs:
+ * a partial result that covers lower ranks is the left operand.
+ *
+ * Reduce: binomial tree (relative to the root when the op commutes, else
+ * rooted at rank 0 so that every subtree is a contiguous rank range, plus one
+ * message to the root). Allreduce: recursive doubling for short data and
+ * non-commutative ops; Rabenseifner's reduce-scatter (recursive halving) +
+ * allgather (recursive doubling) for long data. Non-powers of two fold the
+ * first 2 * (n - 2^k) ranks pairwise first. Reduce-scatter: pairwise
+ * exchange for long data and commutative ops, else reduce + scatterv.
+ * Scan / exscan: recursive doubling.
+ */
+#include "coll/coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll_util.h"
+#include "util/status.h"
+
+/* Two buffers of count elements of dt, in dt's layout. */
+typedef struct pair_bufs {
+    char *acc, *other;
+    void *mem[2];
+} pair_bufs_t;
+
+static int bufs_alloc(pair_bufs_t *b, size_t count, const rd_datatype_t *dt, int n)
+{
+    b->mem[0] = b->mem[1] = NULL;
+    b->acc = b->other = NULL;
+    if (n > 0 && !(b->acc = rd_coll_tmp(count, dt, &b->mem[0])))
+        return RD_ENOMEM;
+    if (n > 1 && !(b->other = rd_coll_tmp(count, dt, &b->mem[1]))) {
+        free(b->mem[0]);
+        return RD_ENOMEM;
+    }
+    return RD_OK;
+}
+
+static void bufs_free(pair_bufs_t *b)
+{
+    free(b->mem[0]);
+    free(b->mem[1]);
+}
+
+/* Combines *other (a partial result of the ranks just below, lower != 0, or
+ * just above the ones *acc covers) into *acc, keeping rank order. */
+static void fold(const rd_op_t *op, char **acc, char **other, size_t count,
+                 const rd_datatype_t *dt, int lower)
+{
+    if (lower || op->commute) {
+        rd_op_apply(op, *other, *acc, count, dt);
+    } else {
+        rd_op_apply(op, *acc, *other, count, dt);
+        char *t = *acc;
+        *acc = *other;
+        *other = t;
+    }
+}
+
+int rd_coll_reduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                   const rd_op_t *op, int root)
+{
+    int size = c->size, me = c->rank, rc = RD_OK;
+    const void *src = sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf;
+    if (count == 0)
+        return RD_OK;
+    if (size == 1) {
+        if (sbuf != RD_COLL_IN_PLACE)
+            rd_coll_copy(sbuf, count, dt, rbuf, count, dt);
+        return RD_OK;
+    }
+    pair_bufs_t b;
+    if (bufs_alloc(&b, count, dt, 2) != RD_OK)
+        return RD_ENOMEM;
+    rd_coll_copy(src, count, dt, b.acc, count, dt);
+    /* A commutative op can use the tree rooted at root; otherwise the tree
+     * is rooted at 0, whose subtrees are contiguous rank ranges. */
+    int troot = op->commute ? root : 0, rel = (me - troot + size) % size;
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (rel & mask) {
+            rc = rd_coll_send(c, b.acc, count, dt, (rel - mask + troot) % size, RD_TAG_REDUCE);
+            break;
+        }
+        if (rel + mask < size) {
+            rc = rd_coll_recv(c, b.other, count, dt, (rel + mask + troot) % size, RD_TAG_REDUCE);
+            if (rc != RD_OK)
+                break;
+            fold(op, &b.acc, &b.other, count, dt, 0);
+        }
+    }
+    if (rc == RD_OK && troot != root) {
+        if (me == troot)
+            rc = rd_coll_send(c, b.acc, count, dt, root, RD_TAG_REDUCE);
+        else if (me == root)
+            rc = rd_coll_recv(c, rbuf, count, dt, troot, RD_TAG_REDUCE);
+    } else if (rc == RD_OK && me == root) {
+        rd_coll_copy(b.acc, count, dt, rbuf, count, dt);
+    }
+    bufs_free(&b);
+    return rc;
+}
+
+/* Rank of new rank nr after folding: the first 2 * rem ranks pair up and
+ * the odd one of each pair carries on. */
+static int real_rank(int nr, int rem)
+{
+    return nr < rem ? nr * 2 + 1 : nr + rem;
+}
+
+/* Folds the first 2 * rem ranks pairwise into the odd ones; returns this
+ * rank's new rank, or -1 if it sits out. */
+static int fold_in(rd_comm_t *c, const rd_op_t *op, pair_bufs_t *b, size_t count,
+                   rd_datatype_t *dt, int rem, int *rc)
+{
+    int me = c->rank;
+    if (me >= 2 * rem)
+        return me - rem;
+    if (me % 2 == 0) {
+        *rc = rd_coll_send(c, b->acc, count, dt, me + 1, RD_TAG_ALLREDUCE);
+        return -1;
+    }
+    *rc = rd_coll_recv(c, b->other, count, dt, me - 1, RD_TAG_ALLREDUCE);
+    if (*rc == RD_OK)
+        fold(op, &b->acc, &b->other, count, dt, 1);
+    return me / 2;
+}
+
+/* The inverse: odd ranks of the first 2 * rem send the result back. */
+static int fold_out(rd_comm_t *c, pair_bufs_t *b, size_t count, rd_datatype_t *dt, int rem)
+{
+    int me = c->rank;
+    if (me >= 2 * rem)
+        return RD_OK;
+    if (me % 2)
+        return rd_coll_send(c, b->acc, count, dt, me - 1, RD_TAG_ALLREDUCE);
+    return rd_coll_recv(c, b->acc, count, dt, me + 1, RD_TAG_ALLREDUCE);
+}
+
+static int allreduce_recdbl(rd_comm_t *c, pair_bufs_t *b, size_t count, rd_datatype_t *dt,
+                            const rd_op_t *op)
+{
+    int pof2 = rd_coll_pof2(c->size), rem = c->size - pof2, rc = RD_OK;
+    int nr = fold_in(c, op, b, count, dt, rem, &rc);
+    for (int mask = 1; rc == RD_OK && nr >= 0 && mask < pof2; mask <<= 1) {
+        int peer = nr ^ mask;
+        rc = rd_coll_sendrecv(c, b->acc, count, dt, real_rank(peer, rem), b->other, count, dt,
+                              real_rank(peer, rem), RD_TAG_ALLREDUCE);
+        if (rc == RD_OK)
+            fold(op, &b->acc, &b->other, count, dt, peer < nr);
+    }
+    return rc == RD_OK ? fold_out(c, b, count, dt, rem) : rc;
+}
+
+/* Rabenseifner: commutative ops only (segments are combined in the order
+ * partners meet, not in rank order). */
+static int allreduce_rsag(rd_comm_t *c, pair_bufs_t *b, size_t count, rd_datatype_t *dt,
+                          const rd_op_t *op)
+{
+    int pof2 = rd_coll_pof2(c->size), rem = c->size - pof2, rc = RD_OK;
+    ptrdiff_t ext = rd_dt_extent(dt);
+    int nr = fold_in(c, op, b, count, dt, rem, &rc);
+    if (rc != RD_OK || nr < 0)
+        return rc == RD_OK ? fold_out(c, b, count, dt, rem) : rc;
+    /* Segment i: elements [disp[i], disp[i + 1]). */
+    size_t *disp = malloc(((size_t)pof2 + 1) * sizeof(size_t));
+    if (!disp)
+        return RD_ENOMEM;
+    disp[0] = 0;
+    for (int i = 0; i < pof2; i++)
+        disp[i + 1] = disp[i] + count / (size_t)pof2 + ((size_t)i < count % (size_t)pof2);
+    /* Recursive halving: keep the half of [lo, hi) on this rank's side of
+     * mask, send the other, until this rank holds segment nr reduced. */
+    int lo = 0, hi = pof2;
+    for (int mask = pof2 / 2; rc == RD_OK && mask > 0; mask /= 2) {
+        int peer = real_rank(nr ^ mask, rem), mid = lo + mask;
+        int klo = nr & mask ? mid : lo, khi = nr & mask ? hi : mid;
+        int slo = nr & mask ? lo : mid, shi = nr & mask ? mid : hi;
+        size_t kn = disp[khi] - disp[klo], sn = disp[shi] - disp[slo];
+        rc = rd_coll_sendrecv(c, b->acc + (ptrdiff_t)disp[slo] * ext, sn, dt, peer,
+                              b->other + (ptrdiff_t)disp[klo] * ext, kn, dt, peer,
+                              RD_TAG_ALLREDUCE);
+        if (rc == RD_OK)
+            rd_op_apply(op, b->other + (ptrdiff_t)disp[klo] * ext,
+                        b->acc + (ptrdiff_t)disp[klo] * ext, kn, dt);
+        lo = klo;
+        hi = khi;
+    }
+    /* Recursive doubling allgather of the segments. */
+    for (int mask = 1; rc == RD_OK && mask < pof2; mask <<= 1) {
+        int pn = nr ^ mask, mine = nr & ~(mask - 1), theirs = pn & ~(mask - 1);
+        rc = rd_coll_sendrecv(c, b->acc + (ptrdiff_t)disp[mine] * ext,
+                              disp[mine + mask] - disp[mine], dt, real_rank(pn, rem),
+                              b->acc + (ptrdiff_t)disp[theirs] * ext,
+                              disp[theirs + mask] - disp[theirs], dt, real_rank(pn, rem),
+                              RD_TAG_ALLREDUCE);
+    }
+    free(disp);
+    return rc == RD_OK ? fold_out(c, b, count, dt, rem) : rc;
+}
+
+int rd_coll_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                      rd_datatype_t *dt, const rd_op_t *op)
+{
+    if (count == 0)
+        return RD_OK;
+    if (c->size == 1) {
+        if (sbuf != RD_COLL_IN_PLACE)
+            rd_coll_copy(sbuf, count, dt, rbuf, count, dt);
+        return RD_OK;
+    }
+    pair_bufs_t b;
+    if (bufs_alloc(&b, count, dt, 2) != RD_OK)
+        return RD_ENOMEM;
+    rd_coll_copy(sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf, count, dt, b.acc, count, dt);
+    int rc;
+    if (op->commute && count * dt->size >= rd_coll_tune()->allreduce_rsag_min &&
+        count >= (size_t)rd_coll_pof2(c->size))
+        rc = allreduce_rsag(c, &b, count, dt, op);
+    else
+        rc = allreduce_recdbl(c, &b, count, dt, op);
+    if (rc == RD_OK)
+        rd_coll_copy(b.acc, count, dt, rbuf, count, dt);
+    bufs_free(&b);
+    return rc;
+}
+
+/* Pairwise exchange: in round s, send the block of rank me + s and combine
+ * the block of this rank that rank me - s sends. Commutative ops only. */
+static int reduce_scatter_pairwise(rd_comm_t *c, const char *src, char *rbuf, const int *counts,
+                                   const size_t *displs, rd_datatype_t *dt, const rd_op_t *op)
+{
+    int size = c->size, me = c->rank, rc = RD_OK;
+    size_t mine = (size_t)counts[me];
+    ptrdiff_t ext = rd_dt_extent(dt);
+    pair_bufs_t b;
+    if (bufs_alloc(&b, mine, dt, 2) != RD_OK)
+        return RD_ENOMEM;
+    rd_coll_copy(src + (ptrdiff_t)displs[me] * ext, mine, dt, b.acc, mine, dt);
+    for (int s = 1; s < size && rc == RD_OK; s++) {
+        int dst = (me + s) % size, from = (me - s + size) % size;
+        rc = rd_coll_sendrecv(c, src + (ptrdiff_t)displs[dst] * ext, (size_t)counts[dst], dt, dst,
+                              b.other, mine, dt, from, RD_TAG_REDUCE_SCATTER);
+        if (rc == RD_OK)
+            rd_op_apply(op, b.other, b.acc, mine, dt);
+    }
+    if (rc == RD_OK)
+        rd_coll_copy(b.acc, mine, dt, rbuf, mine, dt);
+    bufs_free(&b);
+    return rc;
+}
+
+/* Reduce of everything to rank 0, then scatterv: any op, any order. */
+static int reduce_scatter_rooted(rd_comm_t *c, const char *src, char *rbuf, const int *counts,
+                                 const size_t *displs, size_t total, rd_datatype_t *dt,
+                                 const rd_op_t *op)
+{
+    int size = c->size;
+    void *mem = NULL;
+    char *full = NULL;
+    int *idispls = malloc((size_t)size * sizeof(int));
+    if (!idispls)
+        return RD_ENOMEM;
+    for (int i = 0; i < size; i++)
+        idispls[i] = (int)displs[i];
+    if (c->rank == 0 && !(full = rd_coll_tmp(total, dt, &mem))) {
+        free(idispls);
+        return RD_ENOMEM;
+    }
+    int rc = rd_coll_reduce(c, src, full, total, dt, op, 0);
+    if (rc == RD_OK)
+        rc = rd_coll_scatterv(c, full, counts, idispls, dt, rbuf, (size_t)counts[c->rank], dt, 0);
+    free(mem);
+    free(idispls);
+    return rc;
+}
+
+int rd_coll_reduce_scatter(rd_comm_t *c, const void *sbuf, void *rbuf, const int *rcounts,
+                           rd_datatype_t *dt, const rd_op_t *op)
+{
+    int size = c->size;
+    size_t *displs = malloc(((size_t)size + 1) * sizeof(size_t));
+    if (!displs)
+        return RD_ENOMEM;
+    displs[0] = 0;
+    for (int i = 0; i < size; i++)
+        displs[i + 1] = displs[i] + (size_t)rcounts[i];
+    size_t total = displs[size];
+    const char *src = sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf;
+    int rc = RD_OK;
+    if (size == 1)
+        rd_coll_copy(src, total, dt, rbuf, total, dt);
+    else if (total == 0)
+        rc = RD_OK;
+    else if (op->commute && total * dt->size >= rd_coll_tune()->reduce_scatter_pairwise_min)
+        rc = reduce_scatter_pairwise(c, src, rbuf, rcounts, displs, dt, op);
+    else
+        rc = reduce_scatter_rooted(c, src, rbuf, rcounts, displs, total, dt, op);
+    free(displs);
+    return rc;
+}
+
+int rd_coll_reduce_scatter_block(rd_comm_t *c, const void *sbuf, void *rbuf, size_t rcount,
+                                 rd_datatype_t *dt, const rd_op_t *op)
+{
+    int *counts = malloc((size_t)c->size * sizeof(int));
+    if (!counts)
+        return RD_ENOMEM;
+    for (int i = 0; i < c->size; i++)
+        counts[i] = (int)rcount;
+    int rc = rd_coll_reduce_scatter(c, sbuf, rbuf, counts, dt, op);
+    free(counts);
+    return rc;
+}
+
+/* Recursive doubling: "all" covers a block of ranks that doubles each step;
+ * the result accumulates what comes from below. exclusive: the own
+ * contribution is left out (rank 0's result stays untouched). */
+static int scan(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                const rd_op_t *op, int exclusive)
+{
+    int size = c->size, me = c->rank, rc = RD_OK, have = !exclusive;
+    if (count == 0)
+        return RD_OK;
+    const void *src = sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf;
+    pair_bufs_t b;
+    if (bufs_alloc(&b, count, dt, 2) != RD_OK)
+        return RD_ENOMEM;
+    rd_coll_copy(src, count, dt, b.acc, count, dt);
+    if (!exclusive && sbuf != RD_COLL_IN_PLACE)
+        rd_coll_copy(sbuf, count, dt, rbuf, count, dt);
+    for (int mask = 1; mask < size && rc == RD_OK; mask <<= 1) {
+        int peer = me ^ mask;
+        if (peer >= size)
+            continue;
+        rc = rd_coll_sendrecv(c, b.acc, count, dt, peer, b.other, count, dt, peer, RD_TAG_SCAN);
+        if (rc != RD_OK)
+            break;
+        if (peer < me) {
+            if (have)
+                rd_op_apply(op, b.other, rbuf, count, dt);
+            else
+                rd_coll_copy(b.other, count, dt, rbuf, count, dt);
+            have = 1;
+        }
+        fold(op, &b.acc, &b.other, count, dt, peer < me);
+    }
+    bufs_free(&b);
+    return rc;
+}
+
+int rd_coll_scan(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                 const rd_op_t *op)
+{
+    return scan(c, sbuf, rbuf, count, dt, op, 0);
+}
+
+int rd_coll_exscan(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                   const rd_op_t *op)
+{
+    return scan(c, sbuf, rbuf, count, dt, op, 1);
+}

@@ -1,0 +1,156 @@
+/* Shared pieces of the collective algorithms (see coll_util.h). */
+#include "coll/coll_util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p/p2p.h"
+#include "util/env.h"
+#include "util/status.h"
+
+static rd_coll_tune_t tune;
+static pthread_once_t tune_once = PTHREAD_ONCE_INIT;
+
+static void tune_load(void)
+{
+    /* Defaults follow the usual crossover points on shared memory and
+     * InfiniBand: latency-bound trees below, bandwidth-bound rings above. */
+    tune.bcast_scatter_min = (size_t)rd_env_size("RDMPI_BCAST_SCATTER_MIN", 12288);
+    tune.bcast_scatter_min_procs = (int)rd_env_long("RDMPI_BCAST_SCATTER_MIN_PROCS", 8);
+    tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);
+    tune.alltoall_bruck_max = (size_t)rd_env_size("RDMPI_ALLTOALL_BRUCK_MAX", 256);
+    tune.allreduce_rsag_min = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN", 2048);
+    tune.gather_binomial_max = (size_t)rd_env_size("RDMPI_GATHER_BINOMIAL_MAX", 65536);
+    tune.reduce_scatter_pairwise_min =
+        (size_t)rd_env_size("RDMPI_REDUCE_SCATTER_PAIRWISE_MIN", 524288);
+}
+
+const rd_coll_tune_t *rd_coll_tune(void)
+{
+    pthread_once(&tune_once, tune_load);
+    return &tune;
+}
+
+static int start(rd_request_t **out, int kind, rd_comm_t *c, void *buf, size_t count,
+                 rd_datatype_t *dt, int peer, int tag)
+{
+    rd_request_t *r = rd_req_new(kind);
+    if (!r)
+        return RD_ENOMEM;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    rd_dt_ref(dt);
+    r->comm = c;
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = RD_MODE_STANDARD;
+    int rc = kind == RD_REQ_SEND ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    if (rc != RD_OK) {
+        rd_req_free(r);
+        return rc;
+    }
+    *out = r;
+    return RD_OK;
+}
+
+int rd_coll_isend(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
+                  int tag, rd_request_t **out)
+{
+    return start(out, RD_REQ_SEND, c, (void *)buf, count, dt, peer, tag);
+}
+
+int rd_coll_irecv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int peer, int tag,
+                  rd_request_t **out)
+{
+    return start(out, RD_REQ_RECV, c, buf, count, dt, peer, tag);
+}
+
+int rd_coll_wait(rd_request_t *r)
+{
+    if (!r)
+        return RD_OK;
+    rd_p2p_wait(r);
+    int rc = r->error;
+    rd_req_free(r);
+    return rc;
+}
+
+int rd_coll_waitall(rd_request_t **r, int n)
+{
+    int rc = RD_OK;
+    for (int i = 0; i < n; i++) {
+        int rci = rd_coll_wait(r[i]);
+        r[i] = NULL;
+        if (rc == RD_OK)
+            rc = rci;
+    }
+    return rc;
+}
+
+int rd_coll_send(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
+                 int tag)
+{
+    rd_request_t *r;
+    int rc = rd_coll_isend(c, buf, count, dt, peer, tag, &r);
+    return rc == RD_OK ? rd_coll_wait(r) : rc;
+}
+
+int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int peer, int tag)
+{
+    rd_request_t *r;
+    int rc = rd_coll_irecv(c, buf, count, dt, peer, tag, &r);
+    return rc == RD_OK ? rd_coll_wait(r) : rc;
+}
+
+int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
+                     void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag)
+{
+    rd_request_t *r[2] = { NULL, NULL };
+    int rc = rd_coll_irecv(c, rbuf, rcount, rtype, src, tag, &r[0]);
+    if (rc == RD_OK)
+        rc = rd_coll_isend(c, sbuf, scount, stype, dst, tag, &r[1]);
+    int rc2 = rd_coll_waitall(r, 2);
+    return rc != RD_OK ? rc : rc2;
+}
+
+void *rd_coll_tmp(size_t count, const rd_datatype_t *dt, void **mem)
+{
+    ptrdiff_t ext = rd_dt_extent(dt), true_ext = dt->true_ub - dt->true_lb;
+    size_t span = count ? (size_t)((ptrdiff_t)(count - 1) * ext + true_ext) : 0;
+    *mem = malloc(span ? span : 1);
+    if (!*mem)
+        return NULL;
+    return (char *)*mem - dt->true_lb;
+}
+
+/* Bounce buffer for copies between non-contiguous layouts. */
+#define COPY_CHUNK 8192
+
+void rd_coll_copy(const void *src, size_t scount, const rd_datatype_t *stype, void *dst,
+                  size_t rcount, const rd_datatype_t *rtype)
+{
+    size_t sbytes = scount * stype->size, rbytes = rcount * rtype->size;
+    size_t n = sbytes < rbytes ? sbytes : rbytes;
+    if (!n)
+        return;
+    if (rd_dt_is_contig(stype, scount) && rd_dt_is_contig(rtype, rcount)) {
+        memmove(rd_dt_contig_ptr(dst, rtype), rd_dt_contig_ptr(src, stype), n);
+        return;
+    }
+    if (rd_dt_is_contig(rtype, rcount)) {
+        rd_dt_pack(src, scount, stype, 0, rd_dt_contig_ptr(dst, rtype), n);
+        return;
+    }
+    if (rd_dt_is_contig(stype, scount)) {
+        rd_dt_unpack(dst, rcount, rtype, 0, rd_dt_contig_ptr(src, stype), n);
+        return;
+    }
+    char bounce[COPY_CHUNK];
+    for (size_t off = 0; off < n; off += COPY_CHUNK) {
+        size_t len = n - off < COPY_CHUNK ? n - off : COPY_CHUNK;
+        rd_dt_pack(src, scount, stype, off, bounce, len);
+        rd_dt_unpack(dst, rcount, rtype, off, bounce, len);
+    }
+}

@@ -1,0 +1,84 @@
+/*
+ * What the collective algorithms (coll_*.c) share: point-to-point on the
+ * collective context, temporary buffers, local copies between datatypes, the
+ * tunables that choose algorithms, and the tags. Private to src/coll.
+ */
+#ifndef RD_COLL_COLL_UTIL_H
+#define RD_COLL_COLL_UTIL_H
+
+#include <stddef.h>
+
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/request.h"
+
+/* One fixed tag per algorithm (all below RD_COLL_TAG_NBC_BASE). */
+enum rd_coll_tag {
+    RD_TAG_BARRIER = 1,
+    RD_TAG_ALLGATHER_BYTES = 2,
+    RD_TAG_BCAST_BYTES = 3,
+    RD_TAG_BCAST = 4,
+    RD_TAG_BCAST_SCATTER = 5,
+    RD_TAG_BCAST_RING = 6,
+    RD_TAG_GATHER = 7,
+    RD_TAG_SCATTER = 8,
+    RD_TAG_ALLGATHER = 9,
+    RD_TAG_ALLGATHERV = 10,
+    RD_TAG_ALLTOALL = 11,
+    RD_TAG_ALLTOALLV = 12,
+    RD_TAG_REDUCE = 13,
+    RD_TAG_ALLREDUCE = 14,
+    RD_TAG_REDUCE_SCATTER = 15,
+    RD_TAG_SCAN = 16,
+};
+
+/* Algorithm thresholds, read once from RDMPI_* variables (see coll_util.c). */
+typedef struct rd_coll_tune {
+    size_t bcast_scatter_min;      /* bytes: scatter + ring allgather broadcast from here */
+    int bcast_scatter_min_procs;   /* ... and with at least this many ranks */
+    size_t allgather_ring_min;     /* total bytes: ring allgather from here */
+    size_t alltoall_bruck_max;     /* bytes per block: Bruck alltoall up to here */
+    size_t allreduce_rsag_min;     /* bytes: Rabenseifner allreduce from here */
+    size_t gather_binomial_max;    /* total bytes: binomial gather/scatter up to here */
+    size_t reduce_scatter_pairwise_min; /* total bytes: pairwise reduce-scatter from here */
+} rd_coll_tune_t;
+
+const rd_coll_tune_t *rd_coll_tune(void);
+
+/* Nonblocking send / receive of (buf, count, dt) with peer on c's collective
+ * context. buf uses dt's layout; non-contiguous data is packed by p2p. */
+int rd_coll_isend(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
+                  int tag, rd_request_t **out);
+int rd_coll_irecv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int peer, int tag,
+                  rd_request_t **out);
+/* Waits for r, frees it and returns its status. NULL is an empty request. */
+int rd_coll_wait(rd_request_t *r);
+/* Waits for n requests (NULL entries skipped); the first error wins. */
+int rd_coll_waitall(rd_request_t **r, int n);
+int rd_coll_send(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
+                 int tag);
+int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int peer, int tag);
+/* Send to dst and receive from src at once. */
+int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
+                     void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag);
+
+/* A temporary buffer that holds count elements of dt in dt's layout:
+ * returns the address to use as the buffer (it may point before the memory
+ * when dt's true lower bound is positive) and sets *mem to what to free.
+ * NULL on ENOMEM (*mem NULL). count 0 gives a valid, unusable pointer. */
+void *rd_coll_tmp(size_t count, const rd_datatype_t *dt, void **mem);
+/* Copies (src, scount, stype) into (dst, rcount, rtype): the packed bytes of
+ * the smaller of the two. */
+void rd_coll_copy(const void *src, size_t scount, const rd_datatype_t *stype, void *dst,
+                  size_t rcount, const rd_datatype_t *rtype);
+
+/* Largest power of two not above n (n >= 1). */
+static inline int rd_coll_pof2(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+#endif
