@@ -1,0 +1,706 @@
+/*
+ * Nonblocking collective entry points (MPI_Ibarrier ... MPI_Iscatterv,
+ * MPI_Comm_idup). Each checks its arguments as the blocking collective does,
+ * builds a schedule (src/coll/nbc.h) and starts it; the request completes
+ * when the progress engine has run the schedule to its end. Intracommunicators
+ * only; the large-count (_c) variants are not implemented.
+ *
+ * MPI_Comm_idup agrees on a context id without blocking: see idup_check.
+ */
+#include "api/api.h"
+
+#include <stdlib.h>
+
+#include "api/attr.h"
+#include "api/op.h"
+#include "coll/nbc.h"
+#include "p2p/p2p.h"
+
+/* ---- argument checks (error classes as MPICH reports them) ---- */
+
+static int check_comm(MPI_Comm comm, MPI_Request *request, rd_comm_t **c, const char *fn)
+{
+    int err;
+    if ((err = rd_api_check_comm(comm, c, fn)))
+        return err;
+    if ((*c)->rgroup)
+        return rd_api_error(*c, MPI_ERR_COMM, fn,
+                            "intercommunicator collectives are not supported");
+    if (!request)
+        return rd_api_error(*c, MPI_ERR_ARG, fn, "request pointer is NULL");
+    return MPI_SUCCESS;
+}
+
+/* A (buf, count, type) argument that is used (not MPI_IN_PLACE). */
+static int check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                      rd_datatype_t **dt, const char *fn)
+{
+    int err;
+    if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
+        return err;
+    return rd_api_check_buf(c, buf, count, *dt, fn);
+}
+
+static int check_root(rd_comm_t *c, int root, const char *fn)
+{
+    if (root >= 0 && root < c->size)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_ROOT, fn,
+                        "invalid root %d: the communicator has %d ranks (0..%d)", root, c->size,
+                        c->size - 1);
+}
+
+static int check_op(rd_comm_t *c, MPI_Op h, const rd_datatype_t *dt, rd_op_t **op,
+                    const char *fn)
+{
+    *op = rd_api_op(h);
+    if (!*op)
+        return rd_api_error(c, MPI_ERR_OP, fn,
+                            h == MPI_OP_NULL ? "op is MPI_OP_NULL" : "invalid op handle 0x%x",
+                            (unsigned)h);
+    if (!rd_op_valid(*op, dt))
+        return rd_api_error(c, MPI_ERR_OP, fn, "the operation is not defined for %s", dt->name);
+    return MPI_SUCCESS;
+}
+
+/* The send and receive buffers of a reduction must not be the same memory
+ * unless the send buffer is MPI_IN_PLACE. */
+static int check_alias(rd_comm_t *c, const void *sbuf, const void *rbuf, int count,
+                       const char *fn)
+{
+    if (sbuf != rbuf || sbuf == MPI_IN_PLACE || count == 0)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_BUFFER, fn,
+                        "sendbuf and recvbuf are the same buffer: use MPI_IN_PLACE");
+}
+
+static int check_inplace_root(rd_comm_t *c, const void *buf, int root, const char *what,
+                              const char *fn)
+{
+    if (buf != MPI_IN_PLACE || c->rank == root)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_BUFFER, fn, "%s may be MPI_IN_PLACE only at the root", what);
+}
+
+/* count and displacement arrays of the v-variants */
+static int check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
+                        const char *fn)
+{
+    if (!counts || !displs)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL",
+                            what);
+    for (int i = 0; i < c->size; i++)
+        if (counts[i] < 0)
+            return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
+                                counts[i], i);
+    return MPI_SUCCESS;
+}
+
+static int check_counts_types(rd_comm_t *c, const void *buf, const int *counts,
+                              const int *displs, MPI_Datatype type, rd_datatype_t **dt,
+                              const char *what, const char *fn)
+{
+    int err;
+    if ((err = check_counts(c, counts, displs, what, fn)) ||
+        (err = rd_api_check_dt(c, type, dt, fn)))
+        return err;
+    for (int i = 0; i < c->size; i++)
+        if ((err = rd_api_check_buf(c, buf, counts[i], *dt, fn)))
+            return err;
+    return MPI_SUCCESS;
+}
+
+/* ---- starting ---- */
+
+static const void *in_place(const void *buf)
+{
+    return buf == MPI_IN_PLACE ? RD_NBC_IN_PLACE : buf;
+}
+
+static void release_op(void *op)
+{
+    rd_api_op_release(op);
+}
+
+/* Holds a reference on op while s runs (MPI_Op_free may come first). */
+static void hold_op(rd_nbc_t *s, rd_op_t *op)
+{
+    rd_api_op_ref(op);
+    rd_nbc_on_free(s, release_op, op);
+}
+
+/* Lock held. Starts s (consumed either way) under a new request. Returns an
+ * internal status. */
+static int launch(rd_comm_t *c, rd_nbc_t *s, MPI_Request *request)
+{
+    rd_request_t *r = rd_req_new(RD_REQ_NBC);
+    if (!r) {
+        rd_nbc_free(s);
+        return RD_ENOMEM;
+    }
+    r->comm = c;
+    r->peer = MPI_PROC_NULL;
+    r->st_source = MPI_ANY_SOURCE;
+    r->st_tag = MPI_ANY_TAG;
+    int rc = rd_nbc_start(s, r);
+    if (rc != RD_OK) {
+        rd_req_free(r);
+        return rc;
+    }
+    *request = r->handle;
+    return RD_OK;
+}
+
+/* The schedule under construction, NULL (and the lock released) on ENOMEM. */
+static rd_nbc_t *begin(rd_comm_t *c)
+{
+    rd_api_lock();
+    rd_nbc_t *s = rd_nbc_new(c);
+    if (!s)
+        rd_api_unlock();
+    return s;
+}
+
+/* Starts the schedule begin() made and releases the lock. */
+static int end(rd_comm_t *c, rd_nbc_t *s, MPI_Request *request, const char *fn)
+{
+    int rc = launch(c, s, request);
+    rd_api_unlock();
+    return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(c, rc, fn);
+}
+
+static int no_mem(rd_comm_t *c, const char *fn)
+{
+    return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for the schedule");
+}
+
+/* ---- the collectives ---- */
+
+RD_WEAK_ALIAS(MPI_Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ibarrier";
+    rd_comm_t *c;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)))
+        return err;
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    rd_nbc_barrier(s);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Ibcast)
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ibcast";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)) ||
+        (err = check_data(c, buffer, count, datatype, &dt, fn)) ||
+        (err = check_root(c, root, fn)))
+        return err;
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    rd_nbc_bcast(s, buffer, (size_t)count, dt, root);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Ireduce)
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce";
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
+        (err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)) ||
+        (err = check_data(c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, datatype, &dt,
+                          fn)) ||
+        (c->rank == root && (err = rd_api_check_buf(c, recvbuf, count, dt, fn))) ||
+        (c->rank == root && (err = check_alias(c, sendbuf, recvbuf, count, fn))) ||
+        (err = check_op(c, op, dt, &o, fn)))
+        return err;
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    hold_op(s, o);
+    rd_nbc_reduce_to(s, in_place(sendbuf), recvbuf, (size_t)count, dt, o, root);
+    return end(c, s, request, fn);
+}
+
+/* Iallreduce, Iscan, Iexscan: the same arguments. */
+static int allreduce_like(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request, int scan, int excl,
+                          const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)) ||
+        (err = check_data(c, recvbuf, count, datatype, &dt, fn)) ||
+        (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, count, dt, fn))) ||
+        (err = check_alias(c, sendbuf, recvbuf, count, fn)) ||
+        (err = check_op(c, op, dt, &o, fn)))
+        return err;
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    hold_op(s, o);
+    if (scan)
+        rd_nbc_scan(s, in_place(sendbuf), recvbuf, (size_t)count, dt, o, excl);
+    else
+        rd_nbc_allreduce(s, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Iallreduce)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_like(sendbuf, recvbuf, count, datatype, op, comm, request, 0, 0,
+                          "MPI_Iallreduce");
+}
+
+RD_WEAK_ALIAS(MPI_Iscan)
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_like(sendbuf, recvbuf, count, datatype, op, comm, request, 1, 0,
+                          "MPI_Iscan");
+}
+
+RD_WEAK_ALIAS(MPI_Iexscan)
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_like(sendbuf, recvbuf, count, datatype, op, comm, request, 1, 1,
+                          "MPI_Iexscan");
+}
+
+/* Ireduce_scatter(_block): a reduction to rank 0 into scratch, then a
+ * scatter of the blocks. counts NULL: every rank gets count elements. */
+static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts, int count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                          const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *dt;
+    rd_op_t *o;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)))
+        return err;
+    if (counts) {
+        for (int i = 0; i < c->size; i++)
+            if ((err = rd_api_check_count(c, counts[i], fn)))
+                return err;
+        count = counts[c->rank];
+    }
+    size_t total = 0;
+    for (int i = 0; i < c->size; i++)
+        total += counts ? (size_t)counts[i] : (size_t)count;
+    if ((err = check_data(c, recvbuf, count, datatype, &dt, fn)) ||
+        (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, (int)total, dt, fn))) ||
+        (err = check_alias(c, sendbuf, recvbuf, (int)total, fn)) ||
+        (err = check_op(c, op, dt, &o, fn)))
+        return err;
+    int *displs = NULL;
+    if (counts && !(displs = malloc((size_t)c->size * sizeof(int))))
+        return no_mem(c, fn);
+    for (int i = 0, d = 0; counts && i < c->size; d += counts[i], i++)
+        displs[i] = d;
+    rd_nbc_t *s = begin(c);
+    if (!s) {
+        free(displs);
+        return no_mem(c, fn);
+    }
+    hold_op(s, o);
+    const void *src = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    void *full = c->rank == 0 ? rd_nbc_tmp_typed(s, total, dt) : NULL;
+    rd_nbc_reduce_to(s, src, full, total, dt, o, 0);
+    rd_nbc_scatterv(s, full, counts, displs, (size_t)count, dt, recvbuf, (size_t)count, dt, 0);
+    free(displs);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Ireduce_scatter_block)
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_scatter_block";
+    RD_API_CHECK_INIT(fn);
+    if (recvcount < 0)
+        return rd_api_error(rd_api_comm(comm), MPI_ERR_COUNT, fn, "negative count %d",
+                            recvcount);
+    return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Ireduce_scatter)
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_scatter";
+    RD_API_CHECK_INIT(fn);
+    if (!recvcounts)
+        return rd_api_error(rd_api_comm(comm), MPI_ERR_ARG, fn, "recvcounts array is NULL");
+    return reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, request, fn);
+}
+
+/* Igather and Igatherv (rcounts / rdispls NULL: every rank sends recvcount). */
+static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int *rcounts, const int *rdispls, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request, int v, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *sdt = NULL, *rdt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
+        (err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)))
+        return err;
+    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
+        return err;
+    if (c->rank == root) {
+        if (v)
+            err = check_counts_types(c, recvbuf, rcounts, rdispls, recvtype, &rdt, "receive", fn);
+        else if (!(err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
+            err = check_alias(c, sendbuf, recvbuf, recvcount, fn);
+        if (err)
+            return err;
+    }
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    rd_nbc_gatherv(s, in_place(sendbuf), (size_t)sendcount, sdt, recvbuf, v ? rcounts : NULL,
+                   v ? rdispls : NULL, (size_t)recvcount, rdt, root);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Igather)
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount, recvtype, root,
+                  comm, request, 0, "MPI_Igather");
+}
+
+RD_WEAK_ALIAS(MPI_Igatherv)
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype, root,
+                  comm, request, 1, "MPI_Igatherv");
+}
+
+/* Iscatter and Iscatterv. */
+static int scatter(const void *sendbuf, const int *scounts, const int *sdispls, int sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request, int v, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *sdt = NULL, *rdt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
+        (err = check_inplace_root(c, recvbuf, root, "recvbuf", fn)))
+        return err;
+    if (recvbuf != MPI_IN_PLACE && (err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
+        return err;
+    if (c->rank == root) {
+        if (v)
+            err = check_counts_types(c, sendbuf, scounts, sdispls, sendtype, &sdt, "send", fn);
+        else if (!(err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
+            err = check_alias(c, sendbuf, recvbuf, sendcount, fn);
+        if (err)
+            return err;
+    }
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    rd_nbc_scatterv(s, sendbuf, v ? scounts : NULL, v ? sdispls : NULL, (size_t)sendcount, sdt,
+                    recvbuf == MPI_IN_PLACE ? RD_NBC_IN_PLACE : recvbuf, (size_t)recvcount, rdt,
+                    root);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Iscatter)
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return scatter(sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, request, 0, "MPI_Iscatter");
+}
+
+RD_WEAK_ALIAS(MPI_Iscatterv)
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter(sendbuf, sendcounts, displs, 0, sendtype, recvbuf, recvcount, recvtype, root,
+                   comm, request, 1, "MPI_Iscatterv");
+}
+
+/* Iallgather and Iallgatherv. */
+static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int *rcounts, const int *rdispls, int recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int v,
+                     const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *sdt = NULL, *rdt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)))
+        return err;
+    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
+        return err;
+    if (v)
+        err = check_counts_types(c, recvbuf, rcounts, rdispls, recvtype, &rdt, "receive", fn);
+    else if (!(err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
+        err = check_alias(c, sendbuf, recvbuf, recvcount, fn);
+    if (err)
+        return err;
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    rd_nbc_allgatherv(s, in_place(sendbuf), (size_t)sendcount, sdt, recvbuf, v ? rcounts : NULL,
+                      v ? rdispls : NULL, (size_t)recvcount, rdt);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Iallgather)
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount, recvtype,
+                     comm, request, 0, "MPI_Iallgather");
+}
+
+RD_WEAK_ALIAS(MPI_Iallgatherv)
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype, comm,
+                     request, 1, "MPI_Iallgatherv");
+}
+
+/* Ialltoall and Ialltoallv. */
+static int alltoall(const void *sendbuf, const int *scounts, const int *sdispls, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, const int *rcounts, const int *rdispls,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                    int v, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *sdt = NULL, *rdt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)))
+        return err;
+    if (v) {
+        if ((sendbuf != MPI_IN_PLACE &&
+             (err = check_counts_types(c, sendbuf, scounts, sdispls, sendtype, &sdt, "send",
+                                       fn))) ||
+            (err = check_counts_types(c, recvbuf, rcounts, rdispls, recvtype, &rdt, "receive",
+                                      fn)))
+            return err;
+    } else if ((sendbuf != MPI_IN_PLACE &&
+                (err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn))) ||
+               (err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)) ||
+               (err = check_alias(c, sendbuf, recvbuf, recvcount, fn))) {
+        return err;
+    }
+    rd_nbc_t *s = begin(c);
+    if (!s)
+        return no_mem(c, fn);
+    rd_nbc_alltoallv(s, in_place(sendbuf), v ? scounts : NULL, v ? sdispls : NULL,
+                     (size_t)sendcount, sdt, recvbuf, v ? rcounts : NULL, v ? rdispls : NULL,
+                     (size_t)recvcount, rdt);
+    return end(c, s, request, fn);
+}
+
+RD_WEAK_ALIAS(MPI_Ialltoall)
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall(sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
+                    recvtype, comm, request, 0, "MPI_Ialltoall");
+}
+
+RD_WEAK_ALIAS(MPI_Ialltoallv)
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return alltoall(sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0,
+                    recvtype, comm, request, 1, "MPI_Ialltoallv");
+}
+
+/* ---- MPI_Comm_idup ----
+ *
+ * The blocking constructors agree on a context id as the maximum of
+ * rd_api.next_ctx over the members (comm.c). That read-agree-write runs
+ * inside one blocking call; a nonblocking agreement cannot take part in it,
+ * because the progress hook may run inside another constructor's wait,
+ * between its read and its write of next_ctx. So idup ids come from their
+ * own range, RD_NBC_IDUP_CTX_BASE and up, counted by idup_next, which only
+ * the checks below touch (atomically, in the progress hook).
+ *
+ * Agreement, in rounds of an allgather of (candidate, rejected):
+ *   round k: every rank sends its candidate v (idup_next when the round was
+ *   built) and whether it rejected the previous round's result;
+ *   check k: if k > 1 and nobody rejected, the result R of round k-1 is the
+ *   id (every rank holds it reserved). Otherwise R = max of the candidates;
+ *   a rank accepts if R >= idup_next (no id from R up is in use) and then
+ *   reserves it (idup_next = R + 2); the next round carries its verdict.
+ * Without concurrent idups this takes two rounds; a rank that lost the race
+ * to another idup rejects, and the next round retries above it.
+ */
+static uint32_t idup_next = RD_NBC_IDUP_CTX_BASE;
+
+typedef struct idup {
+    rd_comm_t *newc;           /* the user's handle; attached once the id is agreed */
+    uint32_t mine[2];          /* this round's (candidate, rejected previous) */
+    uint32_t *all;             /* every rank's pair */
+    uint32_t result;           /* the previous round's maximum */
+    int rounds;
+} idup_t;
+
+static int idup_check(rd_nbc_t *s, void *arg);
+
+static void idup_round(rd_nbc_t *s, idup_t *d)
+{
+    rd_nbc_allgatherv(s, d->mine, sizeof(d->mine), &rd_dt_bytes, d->all, NULL, NULL,
+                      sizeof(d->mine), &rd_dt_bytes);
+    rd_nbc_call(s, idup_check, d);
+    rd_nbc_fence(s);
+}
+
+static int idup_check(rd_nbc_t *s, void *arg)
+{
+    idup_t *d = arg;
+    int n = rd_nbc_comm(s)->size;
+    uint32_t max = 0, rejected = 0;
+    for (int i = 0; i < n; i++) {
+        if (d->all[2 * i] > max)
+            max = d->all[2 * i];
+        rejected |= d->all[2 * i + 1];
+    }
+    if (d->rounds++ > 0 && !rejected) {
+        d->newc->ctx = d->result;
+        return rd_p2p_attach(d->newc);
+    }
+    int ok = max >= idup_next;
+    if (ok)
+        idup_next = max + 2;
+    d->result = max;
+    d->mine[0] = idup_next;
+    d->mine[1] = !ok;
+    idup_round(s, d);
+    return RD_OK;
+}
+
+/* The communicator object behind the new handle: same group and error
+ * handler as c; its context id is set when the agreement completes. */
+static int idup_comm(rd_comm_t *c, rd_comm_t **out)
+{
+    rd_comm_t *nc = rd_comm_new(c->group, 0);
+    if (!nc)
+        return RD_ENOMEM;
+    nc->errh = c->errh;
+    if (nc->errh)
+        rd_errh_ref(nc->errh);
+    if (!(nc->handle = rd_handle_alloc(RD_OBJ_COMM, nc))) {
+        rd_comm_release(nc);
+        return RD_ENOMEM;
+    }
+    *out = nc;
+    return RD_OK;
+}
+
+static int idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const char *fn)
+{
+    rd_comm_t *c, *nc = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = check_comm(comm, request, &c, fn)))
+        return err;
+    if (!newcomm)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
+    rd_api_lock();
+    int rc = idup_comm(c, &nc);
+    rd_api_unlock();
+    if (rc != RD_OK)
+        return rd_api_status_error(c, rc, fn);
+    /* Attribute copy callbacks run now, without the lock, as in MPI_Comm_dup. */
+    if ((err = rd_api_attr_copy_all(c, nc)) != MPI_SUCCESS) {
+        rd_api_comm_free(nc);
+        if (err == MPI_ERR_NO_MEM)
+            return rd_api_error(c, err, fn, "out of memory copying attributes");
+        if (err > 0 && err <= 0xff)
+            return rd_api_error(c, err, fn, "an attribute copy callback returned error %d", err);
+        return rd_api_raise(c, err, fn);
+    }
+    rd_nbc_t *s = begin(c);
+    idup_t *d = s ? rd_nbc_tmp(s, sizeof(*d)) : NULL;
+    uint32_t *all = d ? rd_nbc_tmp(s, (size_t)c->size * sizeof(d->mine)) : NULL;
+    if (!all) {
+        if (s) {
+            rd_nbc_free(s);
+            rd_api_unlock();
+        }
+        rd_api_comm_free(nc);
+        return no_mem(c, fn);
+    }
+    d->newc = nc;
+    d->all = all;
+    d->rounds = 0;
+    d->mine[0] = idup_next;
+    d->mine[1] = 0;
+    idup_round(s, d);
+    *newcomm = nc->handle;
+    rc = launch(c, s, request);
+    rd_api_unlock();
+    if (rc != RD_OK) {
+        *newcomm = MPI_COMM_NULL;
+        rd_api_comm_free(nc);
+        return rd_api_status_error(c, rc, fn);
+    }
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup(comm, newcomm, request, "MPI_Comm_idup");
+}
+
+/* Hints are accepted and ignored, as for MPI_Comm_dup_with_info. */
+RD_WEAK_ALIAS(MPI_Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    static const char fn[] = "MPI_Comm_idup_with_info";
+    RD_API_CHECK_INIT(fn);
+    if (info != MPI_INFO_NULL && RD_HANDLE_OBJ(info) != RD_OBJ_INFO)
+        return rd_api_error(rd_api_comm(comm), MPI_ERR_INFO, fn, "invalid info handle 0x%x",
+                            (unsigned)info);
+    return idup(comm, newcomm, request, fn);
+}

@@ -1,0 +1,731 @@
+/* Nonblocking collective schedules and the algorithms built on them (see nbc.h). */
+#include "coll/nbc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "p2p/p2p.h"
+#include "util/list.h"
+#include "util/status.h"
+
+enum step_kind {
+    ST_SEND,
+    ST_RECV,
+    ST_COPY,
+    ST_REDUCE,
+    ST_CALL,
+    ST_FENCE,
+};
+
+typedef struct step {
+    int kind;                  /* enum step_kind */
+    int peer;                  /* ST_SEND / ST_RECV */
+    const void *src;           /* send buffer, copy source, reduction input */
+    void *dst;                 /* receive buffer, copy target, reduction inout */
+    size_t scount, dcount;
+    rd_datatype_t *sdt, *ddt;  /* referenced until the schedule ends */
+    const rd_op_t *op;
+    rd_nbc_fn fn;
+    void *arg;
+} step_t;
+
+struct rd_nbc {
+    rd_list_t link;            /* in active_scheds once started */
+    rd_comm_t *comm;
+    rd_request_t *req;         /* the user's request */
+    int tag;
+    int err;                   /* first failure: ends the schedule */
+    step_t *steps;
+    int nsteps, cap;
+    int pos, end;              /* the current round is steps [pos, end) */
+    rd_request_t **reqs;       /* the current round's messages */
+    int nreqs, ndone, capreqs;
+    void **tmps;               /* scratch freed with the schedule */
+    int ntmps, captmps;
+    void (*on_free)(void *);
+    void *on_free_arg;
+};
+
+_Static_assert(RD_NBC_TAG_BASE >= RD_COLL_TAG_NBC_BASE, "NBC tags overlap the blocking ones");
+_Static_assert((long long)RD_NBC_TAG_BASE + RD_NBC_TAG_SPAN - 1 <= 0x3fffffff, "NBC tags too large");
+
+static rd_list_t active_scheds = RD_LIST_INIT(active_scheds);
+static int in_hook;            /* a callback's p2p call must not re-enter the hook */
+
+/* Schedules started per communicator, indexed by ctx / 2 (context ids are
+ * even and never reused within a process). */
+static uint32_t *seqs;
+static size_t nseqs;
+
+static void *at(const void *buf, ptrdiff_t off)
+{
+    return (void *)((uintptr_t)buf + (uintptr_t)off);
+}
+
+static int next_tag(const rd_comm_t *c)
+{
+    size_t i = c->ctx / 2;
+    if (i >= nseqs) {
+        size_t n = nseqs ? nseqs : 64;
+        while (n <= i)
+            n *= 2;
+        uint32_t *p = realloc(seqs, n * sizeof(*p));
+        if (!p)
+            return -1;
+        memset(p + nseqs, 0, (n - nseqs) * sizeof(*p));
+        seqs = p;
+        nseqs = n;
+    }
+    return RD_NBC_TAG_BASE + (int)(seqs[i]++ % RD_NBC_TAG_SPAN);
+}
+
+rd_nbc_t *rd_nbc_new(rd_comm_t *c)
+{
+    rd_nbc_t *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    s->tag = next_tag(c);
+    if (s->tag < 0) {
+        free(s);
+        return NULL;
+    }
+    rd_list_init(&s->link);
+    s->comm = c;
+    rd_comm_ref(c);
+    return s;
+}
+
+rd_comm_t *rd_nbc_comm(const rd_nbc_t *s)
+{
+    return s->comm;
+}
+
+void rd_nbc_on_free(rd_nbc_t *s, void (*fn)(void *), void *arg)
+{
+    s->on_free = fn;
+    s->on_free_arg = arg;
+}
+
+void rd_nbc_free(rd_nbc_t *s)
+{
+    if (s->on_free)
+        s->on_free(s->on_free_arg);
+    for (int i = 0; i < s->nsteps; i++) {
+        rd_dt_release(s->steps[i].sdt);
+        rd_dt_release(s->steps[i].ddt);
+    }
+    for (int i = 0; i < s->ntmps; i++)
+        free(s->tmps[i]);
+    rd_comm_release(s->comm);
+    free(s->steps);
+    free(s->reqs);
+    free(s->tmps);
+    free(s);
+}
+
+/* ---- building ---- */
+
+static step_t *add(rd_nbc_t *s, int kind)
+{
+    if (s->nsteps == s->cap) {
+        int n = s->cap ? 2 * s->cap : 16;
+        step_t *p = realloc(s->steps, (size_t)n * sizeof(*p));
+        if (!p) {
+            s->err = RD_ENOMEM;
+            return NULL;
+        }
+        s->steps = p;
+        s->cap = n;
+    }
+    step_t *st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof(*st));
+    st->kind = kind;
+    return st;
+}
+
+static void set_types(step_t *st, rd_datatype_t *sdt, rd_datatype_t *ddt)
+{
+    st->sdt = sdt;
+    st->ddt = ddt;
+    if (sdt)
+        rd_dt_ref(sdt);
+    if (ddt)
+        rd_dt_ref(ddt);
+}
+
+void rd_nbc_send(rd_nbc_t *s, const void *buf, size_t count, rd_datatype_t *dt, int peer)
+{
+    step_t *st = add(s, ST_SEND);
+    if (!st)
+        return;
+    st->src = buf;
+    st->scount = count;
+    st->peer = peer;
+    set_types(st, dt, NULL);
+}
+
+void rd_nbc_recv(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int peer)
+{
+    step_t *st = add(s, ST_RECV);
+    if (!st)
+        return;
+    st->dst = buf;
+    st->dcount = count;
+    st->peer = peer;
+    set_types(st, NULL, dt);
+}
+
+void rd_nbc_copy(rd_nbc_t *s, const void *src, size_t scount, rd_datatype_t *sdt, void *dst,
+                 size_t dcount, rd_datatype_t *ddt)
+{
+    step_t *st = add(s, ST_COPY);
+    if (!st)
+        return;
+    st->src = src;
+    st->scount = scount;
+    st->dst = dst;
+    st->dcount = dcount;
+    set_types(st, sdt, ddt);
+}
+
+void rd_nbc_reduce(rd_nbc_t *s, const void *in, void *inout, size_t count, rd_datatype_t *dt,
+                   const rd_op_t *op)
+{
+    step_t *st = add(s, ST_REDUCE);
+    if (!st)
+        return;
+    st->src = in;
+    st->dst = inout;
+    st->scount = st->dcount = count;
+    st->op = op;
+    set_types(st, dt, NULL);
+}
+
+void rd_nbc_call(rd_nbc_t *s, rd_nbc_fn fn, void *arg)
+{
+    step_t *st = add(s, ST_CALL);
+    if (!st)
+        return;
+    st->fn = fn;
+    st->arg = arg;
+}
+
+void rd_nbc_fence(rd_nbc_t *s)
+{
+    add(s, ST_FENCE);
+}
+
+void *rd_nbc_tmp(rd_nbc_t *s, size_t len)
+{
+    if (s->ntmps == s->captmps) {
+        int n = s->captmps ? 2 * s->captmps : 4;
+        void **p = realloc(s->tmps, (size_t)n * sizeof(*p));
+        if (!p) {
+            s->err = RD_ENOMEM;
+            return NULL;
+        }
+        s->tmps = p;
+        s->captmps = n;
+    }
+    void *b = malloc(len ? len : 1);
+    if (!b) {
+        s->err = RD_ENOMEM;
+        return NULL;
+    }
+    s->tmps[s->ntmps++] = b;
+    return b;
+}
+
+/* Known limit: assumes a non-negative extent (as every type built from
+ * positive strides has). */
+void *rd_nbc_tmp_typed(rd_nbc_t *s, size_t count, const rd_datatype_t *dt)
+{
+    size_t span = 0;
+    if (count)
+        span = (count - 1) * (size_t)rd_dt_extent(dt) + (size_t)(dt->true_ub - dt->true_lb);
+    void *b = rd_nbc_tmp(s, span);
+    return b ? at(b, -dt->true_lb) : NULL;
+}
+
+/* ---- running ---- */
+
+/* Packs (src, scount, sdt) and unpacks the bytes into (dst, dcount, ddt). */
+static void copy_data(const step_t *st)
+{
+    size_t n = st->scount * st->sdt->size, dn = st->dcount * st->ddt->size;
+    if (dn < n)
+        n = dn;
+    if (!n)
+        return;
+    int sc = rd_dt_is_contig(st->sdt, st->scount), dc = rd_dt_is_contig(st->ddt, st->dcount);
+    if (sc && dc) {
+        memmove(rd_dt_contig_ptr(st->dst, st->ddt), rd_dt_contig_ptr(st->src, st->sdt), n);
+    } else if (sc) {
+        rd_dt_unpack(st->dst, st->dcount, st->ddt, 0, rd_dt_contig_ptr(st->src, st->sdt), n);
+    } else if (dc) {
+        rd_dt_pack(st->src, st->scount, st->sdt, 0, rd_dt_contig_ptr(st->dst, st->ddt), n);
+    } else {
+        char chunk[16384];
+        for (size_t off = 0; off < n; off += sizeof(chunk)) {
+            size_t len = n - off < sizeof(chunk) ? n - off : sizeof(chunk);
+            rd_dt_pack(st->src, st->scount, st->sdt, off, chunk, len);
+            rd_dt_unpack(st->dst, st->dcount, st->ddt, off, chunk, len);
+        }
+    }
+}
+
+static int post(rd_nbc_t *s, const step_t *st)
+{
+    int send = st->kind == ST_SEND;
+    if (s->nreqs == s->capreqs) {
+        int n = s->capreqs ? 2 * s->capreqs : 8;
+        rd_request_t **p = realloc(s->reqs, (size_t)n * sizeof(*p));
+        if (!p)
+            return RD_ENOMEM;
+        s->reqs = p;
+        s->capreqs = n;
+    }
+    rd_request_t *r = rd_req_new(send ? RD_REQ_SEND : RD_REQ_RECV);
+    if (!r)
+        return RD_ENOMEM;
+    r->buf = send ? (void *)st->src : st->dst;
+    r->count = send ? st->scount : st->dcount;
+    r->dt = send ? st->sdt : st->ddt;
+    rd_dt_ref(r->dt); /* released by rd_req_free */
+    r->comm = s->comm;
+    r->peer = st->peer;
+    r->tag = s->tag;
+    r->mode = RD_MODE_STANDARD;
+    int rc = send ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    if (rc != RD_OK) {
+        rd_req_free(r);
+        return rc;
+    }
+    s->reqs[s->nreqs++] = r;
+    return RD_OK;
+}
+
+/* Posts the messages of the round starting at s->pos. */
+static void start_round(rd_nbc_t *s)
+{
+    s->nreqs = s->ndone = 0;
+    for (s->end = s->pos; s->end < s->nsteps && s->steps[s->end].kind != ST_FENCE; s->end++) {
+        const step_t *st = &s->steps[s->end];
+        if ((st->kind == ST_SEND || st->kind == ST_RECV) && s->err == RD_OK)
+            s->err = post(s, st);
+    }
+}
+
+/* The round's local steps, in order. A callback may append steps (and so
+ * move s->steps). */
+static void run_local(rd_nbc_t *s)
+{
+    for (int i = s->pos; i < s->end && s->err == RD_OK; i++) {
+        step_t st = s->steps[i];
+        switch (st.kind) {
+        case ST_COPY:
+            copy_data(&st);
+            break;
+        case ST_REDUCE:
+            rd_op_apply(st.op, st.src, st.dst, st.scount, st.sdt);
+            break;
+        case ST_CALL:
+            s->err = st.fn(s, st.arg);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static void finish(rd_nbc_t *s)
+{
+    rd_list_remove(&s->link);
+    rd_req_complete(s->req, s->err);
+    rd_nbc_free(s);
+}
+
+/* Moves s on as far as its messages allow; returns the number of rounds
+ * completed. Frees s when it ends. */
+static int advance(rd_nbc_t *s)
+{
+    int events = 0;
+    for (;;) {
+        while (s->ndone < s->nreqs && s->reqs[s->ndone]->done > 0)
+            s->ndone++;
+        if (s->ndone < s->nreqs)
+            return events;
+        for (int i = 0; i < s->nreqs; i++) {
+            if (s->reqs[i]->error != RD_OK && s->err == RD_OK)
+                s->err = s->reqs[i]->error;
+            rd_req_free(s->reqs[i]);
+        }
+        s->nreqs = s->ndone = 0;
+        events++;
+        if (s->err == RD_OK)
+            run_local(s);
+        s->pos = s->end;
+        if (s->pos < s->nsteps && s->steps[s->pos].kind == ST_FENCE)
+            s->pos++;
+        if (s->err != RD_OK || s->pos >= s->nsteps) {
+            finish(s);
+            return events;
+        }
+        start_round(s);
+    }
+}
+
+static int progress_hook(void)
+{
+    if (in_hook)
+        return 0;
+    in_hook = 1;
+    int n = 0;
+    rd_list_t *p, *t;
+    rd_list_for_each_safe(p, t, &active_scheds)
+        n += advance(rd_list_entry(p, rd_nbc_t, link));
+    in_hook = 0;
+    return n;
+}
+
+int rd_nbc_start(rd_nbc_t *s, rd_request_t *req)
+{
+    int rc = s->err != RD_OK ? s->err : rd_progress_hook_add(progress_hook);
+    if (rc != RD_OK) {
+        rd_nbc_free(s);
+        return rc;
+    }
+    s->req = req;
+    rd_list_push_back(&active_scheds, &s->link);
+    s->pos = 0;
+    start_round(s);
+    in_hook++;
+    advance(s);
+    in_hook--;
+    return RD_OK;
+}
+
+/* ---- algorithms ---- */
+
+static int lowest_bit_at_least(int rel, int n)
+{
+    int mask = 1;
+    while (mask < n && !(rel & mask))
+        mask <<= 1;
+    return mask;
+}
+
+void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root)
+{
+    int n = s->comm->size, rel = (s->comm->rank - root + n) % n;
+    if (n == 1)
+        return;
+    /* Receive from the parent (rel without its lowest set bit)... */
+    int mask = lowest_bit_at_least(rel, n);
+    if (rel) {
+        rd_nbc_recv(s, buf, count, dt, (rel - mask + root) % n);
+        rd_nbc_fence(s);
+    }
+    /* ...then send to the children below that bit, all at once. */
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rel + mask < n)
+            rd_nbc_send(s, buf, count, dt, (rel + mask + root) % n);
+    rd_nbc_fence(s);
+}
+
+void rd_nbc_barrier(rd_nbc_t *s)
+{
+    static char token;
+    int n = s->comm->size, me = s->comm->rank;
+    for (int d = 1; d < n; d <<= 1) {
+        rd_nbc_send(s, &token, 0, &rd_dt_bytes, (me + d) % n);
+        rd_nbc_recv(s, &token, 0, &rd_dt_bytes, (me - d + n) % n);
+        rd_nbc_fence(s);
+    }
+}
+
+/* acc = acc op tmp, where tmp holds the contribution of higher ranks. */
+static void combine_after(rd_nbc_t *s, void *acc, void *tmp, size_t count, rd_datatype_t *dt,
+                          const rd_op_t *op)
+{
+    if (op->commute) {
+        rd_nbc_reduce(s, tmp, acc, count, dt, op);
+    } else {
+        rd_nbc_reduce(s, acc, tmp, count, dt, op);
+        rd_nbc_copy(s, tmp, count, dt, acc, count, dt);
+    }
+}
+
+void rd_nbc_reduce_to(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                      const rd_op_t *op, int root)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    const void *src = sbuf == RD_NBC_IN_PLACE ? rbuf : sbuf;
+    if (n == 1) {
+        if (src != rbuf)
+            rd_nbc_copy(s, src, count, dt, rbuf, count, dt);
+        rd_nbc_fence(s);
+        return;
+    }
+    /* Non-commutative ops reduce towards rank 0, so that every subtree is a
+     * run of consecutive ranks combined in order, and 0 forwards to root. */
+    int troot = op->commute ? root : 0;
+    int rel = (me - troot + n) % n;
+    int top = lowest_bit_at_least(rel, n); /* children are rel + 1, 2, 4 ... < top */
+    int parent = rel ? (rel - top + troot) % n : -1;
+    if (rel + 1 >= n || top == 1) {
+        /* A leaf sends its own data. */
+        rd_nbc_send(s, src, count, dt, parent);
+        rd_nbc_fence(s);
+    } else {
+        void *acc = me == root && troot == root ? rbuf : rd_nbc_tmp_typed(s, count, dt);
+        void *tmp = rd_nbc_tmp_typed(s, count, dt);
+        if (src != acc) {
+            rd_nbc_copy(s, src, count, dt, acc, count, dt);
+            rd_nbc_fence(s);
+        }
+        for (int mask = 1; mask < top && rel + mask < n; mask <<= 1) {
+            rd_nbc_recv(s, tmp, count, dt, (rel + mask + troot) % n);
+            combine_after(s, acc, tmp, count, dt, op);
+            rd_nbc_fence(s);
+        }
+        if (parent >= 0) {
+            rd_nbc_send(s, acc, count, dt, parent);
+            rd_nbc_fence(s);
+        } else if (me != root) {
+            rd_nbc_send(s, acc, count, dt, root);
+            rd_nbc_fence(s);
+        }
+    }
+    if (troot != root && me == root) {
+        rd_nbc_recv(s, rbuf, count, dt, troot);
+        rd_nbc_fence(s);
+    }
+}
+
+void rd_nbc_allreduce(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                      const rd_op_t *op)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    if (sbuf != RD_NBC_IN_PLACE) {
+        rd_nbc_copy(s, sbuf, count, dt, rbuf, count, dt);
+        rd_nbc_fence(s);
+    }
+    if (n == 1)
+        return;
+    void *tmp = rd_nbc_tmp_typed(s, count, dt);
+    int pof2 = 1;
+    while (pof2 * 2 <= n)
+        pof2 *= 2;
+    int rem = n - pof2, newrank;
+    /* The first 2 * rem ranks pair up: the even one hands its data to the odd
+     * one and sits out the doubling. */
+    if (me < 2 * rem) {
+        if (me % 2 == 0) {
+            rd_nbc_send(s, rbuf, count, dt, me + 1);
+            newrank = -1;
+        } else {
+            rd_nbc_recv(s, tmp, count, dt, me - 1);
+            rd_nbc_reduce(s, tmp, rbuf, count, dt, op);
+            newrank = me / 2;
+        }
+        rd_nbc_fence(s);
+    } else {
+        newrank = me - rem;
+    }
+    if (newrank >= 0) {
+        for (int mask = 1; mask < pof2; mask <<= 1) {
+            int nd = newrank ^ mask;
+            int dst = nd < rem ? nd * 2 + 1 : nd + rem;
+            rd_nbc_recv(s, tmp, count, dt, dst);
+            rd_nbc_send(s, rbuf, count, dt, dst);
+            if (dst < me)
+                rd_nbc_reduce(s, tmp, rbuf, count, dt, op);
+            else
+                combine_after(s, rbuf, tmp, count, dt, op);
+            rd_nbc_fence(s);
+        }
+    }
+    if (me < 2 * rem) {
+        if (me % 2)
+            rd_nbc_send(s, rbuf, count, dt, me - 1);
+        else
+            rd_nbc_recv(s, rbuf, count, dt, me + 1);
+        rd_nbc_fence(s);
+    }
+}
+
+void rd_nbc_scan(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                 const rd_op_t *op, int excl)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    const void *src = sbuf == RD_NBC_IN_PLACE ? rbuf : sbuf;
+    /* partial: the reduction of the ranks heard from so far, me included. */
+    void *partial = rd_nbc_tmp_typed(s, count, dt);
+    void *tmp = rd_nbc_tmp_typed(s, count, dt);
+    rd_nbc_copy(s, src, count, dt, partial, count, dt);
+    if (!excl && src != rbuf)
+        rd_nbc_copy(s, src, count, dt, rbuf, count, dt);
+    rd_nbc_fence(s);
+    int have = !excl; /* whether rbuf holds a value yet */
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int dst = me ^ mask;
+        if (dst >= n)
+            continue;
+        rd_nbc_recv(s, tmp, count, dt, dst);
+        rd_nbc_send(s, partial, count, dt, dst);
+        if (me > dst) {
+            rd_nbc_reduce(s, tmp, partial, count, dt, op);
+            if (have)
+                rd_nbc_reduce(s, tmp, rbuf, count, dt, op);
+            else
+                rd_nbc_copy(s, tmp, count, dt, rbuf, count, dt);
+            have = 1;
+        } else {
+            combine_after(s, partial, tmp, count, dt, op);
+        }
+        rd_nbc_fence(s);
+    }
+}
+
+/* Address and count of rank i's block in a v-argument. */
+static void block(const void *buf, const int *counts, const int *displs, size_t count,
+                  const rd_datatype_t *dt, int i, void **p, size_t *cnt)
+{
+    ptrdiff_t d = displs ? displs[i] : (ptrdiff_t)((size_t)i * count);
+    *cnt = counts ? (size_t)counts[i] : count;
+    *p = at(buf, d * rd_dt_extent(dt));
+}
+
+void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt, void *rbuf,
+                    const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
+                    int root)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    if (me != root) {
+        rd_nbc_send(s, sbuf, scount, sdt, root);
+        rd_nbc_fence(s);
+        return;
+    }
+    for (int k = 1; k <= n; k++) {
+        int i = (me + k) % n;
+        void *p;
+        size_t cnt;
+        block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+        if (i != me)
+            rd_nbc_recv(s, p, cnt, rdt, i);
+        else if (sbuf != RD_NBC_IN_PLACE)
+            rd_nbc_copy(s, sbuf, scount, sdt, p, cnt, rdt);
+    }
+    rd_nbc_fence(s);
+}
+
+void rd_nbc_scatterv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
+                     size_t scount, rd_datatype_t *sdt, void *rbuf, size_t rcount,
+                     rd_datatype_t *rdt, int root)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    if (me != root) {
+        rd_nbc_recv(s, rbuf, rcount, rdt, root);
+        rd_nbc_fence(s);
+        return;
+    }
+    for (int k = 1; k <= n; k++) {
+        int i = (me + k) % n;
+        void *p;
+        size_t cnt;
+        block(sbuf, scounts, sdispls, scount, sdt, i, &p, &cnt);
+        if (i != me)
+            rd_nbc_send(s, p, cnt, sdt, i);
+        else if (rbuf != RD_NBC_IN_PLACE)
+            rd_nbc_copy(s, p, cnt, sdt, rbuf, rcount, rdt);
+    }
+    rd_nbc_fence(s);
+}
+
+void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,
+                       void *rbuf, const int *rcounts, const int *rdispls, size_t rcount,
+                       rd_datatype_t *rdt)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    void *mine;
+    size_t mycnt;
+    block(rbuf, rcounts, rdispls, rcount, rdt, me, &mine, &mycnt);
+    const void *src = sbuf;
+    rd_datatype_t *srcdt = sdt;
+    size_t srccnt = scount;
+    if (sbuf == RD_NBC_IN_PLACE) {
+        src = mine;
+        srcdt = rdt;
+        srccnt = mycnt;
+    } else {
+        rd_nbc_copy(s, sbuf, scount, sdt, mine, mycnt, rdt);
+    }
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n, from = (me - k + n) % n;
+        void *p;
+        size_t cnt;
+        block(rbuf, rcounts, rdispls, rcount, rdt, from, &p, &cnt);
+        rd_nbc_recv(s, p, cnt, rdt, from);
+        rd_nbc_send(s, src, srccnt, srcdt, to);
+    }
+    rd_nbc_fence(s);
+}
+
+void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
+                      size_t scount, rd_datatype_t *sdt, void *rbuf, const int *rcounts,
+                      const int *rdispls, size_t rcount, rd_datatype_t *rdt)
+{
+    int n = s->comm->size, me = s->comm->rank;
+    void *p;
+    size_t cnt;
+    if (sbuf == RD_NBC_IN_PLACE) {
+        /* What goes out is the receive buffer's current content: pack every
+         * other block into scratch first, then exchange as bytes. */
+        size_t total = 0;
+        for (int i = 0; i < n; i++) {
+            block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+            if (i != me)
+                total += cnt * rdt->size;
+        }
+        char *packed = rd_nbc_tmp(s, total);
+        if (!packed)
+            return;
+        size_t off = 0;
+        for (int i = 0; i < n; i++) {
+            block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+            if (i != me) {
+                rd_nbc_copy(s, p, cnt, rdt, packed + off, cnt * rdt->size, &rd_dt_bytes);
+                off += cnt * rdt->size;
+            }
+        }
+        rd_nbc_fence(s);
+        off = 0;
+        for (int i = 0; i < n; i++) {
+            block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+            if (i != me) {
+                rd_nbc_recv(s, p, cnt, rdt, i);
+                rd_nbc_send(s, packed + off, cnt * rdt->size, &rd_dt_bytes, i);
+                off += cnt * rdt->size;
+            }
+        }
+        rd_nbc_fence(s);
+        return;
+    }
+    for (int k = 1; k <= n; k++) {
+        int to = (me + k) % n, from = (me - k + n) % n;
+        void *sp;
+        size_t scnt;
+        block(rbuf, rcounts, rdispls, rcount, rdt, from, &p, &cnt);
+        block(sbuf, scounts, sdispls, scount, sdt, to, &sp, &scnt);
+        if (to == me) {
+            rd_nbc_copy(s, sp, scnt, sdt, p, cnt, rdt);
+        } else {
+            rd_nbc_recv(s, p, cnt, rdt, from);
+            rd_nbc_send(s, sp, scnt, sdt, to);
+        }
+    }
+    rd_nbc_fence(s);
+}

@@ -1,0 +1,132 @@
+/*
+ * Nonblocking collectives as schedules advanced by the progress engine (no
+ * helper thread).
+ *
+ * A schedule is a list of steps cut into rounds by fences. Starting a round
+ * posts all of its sends and receives at once (p2p on the communicator's
+ * collective context); when every one of them has completed, the round's
+ * local steps (copies, reductions, callbacks) run in order and the next round
+ * starts. The whole schedule is built when the MPI_I* call is made, so the
+ * caller's count and displacement arrays are not needed afterwards; a
+ * callback may append further steps (used by the context-id agreement of
+ * MPI_Comm_idup). A progress hook (rd_progress_hook_add) walks the active
+ * schedules; the last round's completion completes the user's request
+ * through rd_req_complete.
+ *
+ * Tags: every schedule gets tag RD_NBC_TAG_BASE + (n mod RD_NBC_TAG_SPAN),
+ * where n counts the schedules started on the communicator. Collectives are
+ * started in the same order by every member, so both ends agree on n, and
+ * concurrent schedules on one communicator never match each other's
+ * messages. The range lies above the small fixed tags of the blocking
+ * collectives (src/coll/coll.h). Within one schedule, two messages between
+ * the same pair of ranks are told apart by p2p's non-overtaking order.
+ *
+ * Builders below src/api know no MPI names: "in place" is RD_NBC_IN_PLACE.
+ */
+#ifndef RD_COLL_NBC_H
+#define RD_COLL_NBC_H
+
+#include <stddef.h>
+
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/op.h"
+#include "core/request.h"
+
+/* Above RD_COLL_TAG_NBC_BASE (coll.h), which bounds the blocking tags. */
+#define RD_NBC_TAG_BASE (1 << 20)
+/* Schedules on one communicator that may be in flight at once. */
+#define RD_NBC_TAG_SPAN (1 << 20)
+
+/* Context ids of communicators made by MPI_Comm_idup start here, apart from
+ * the ids the blocking constructors agree on (which must stay below; see
+ * src/api/nbc.c). */
+#define RD_NBC_IDUP_CTX_BASE (1u << 16)
+
+/* The API layer passes this for MPI_IN_PLACE. */
+#define RD_NBC_IN_PLACE ((void *)-1)
+
+typedef struct rd_nbc rd_nbc_t;
+
+/* A local step calling fn(s, arg) after its round's messages completed;
+ * returns an internal status (anything but RD_OK fails the schedule). */
+typedef int (*rd_nbc_fn)(rd_nbc_t *s, void *arg);
+
+/* A new empty schedule on c (takes a reference on c and the next tag of c).
+ * NULL on ENOMEM. */
+rd_nbc_t *rd_nbc_new(rd_comm_t *c);
+
+/* Step constructors. They never fail: an allocation failure is remembered
+ * and reported by rd_nbc_start. Datatypes are referenced until the schedule
+ * ends. peer is a rank of the schedule's communicator. */
+void rd_nbc_send(rd_nbc_t *s, const void *buf, size_t count, rd_datatype_t *dt, int peer);
+void rd_nbc_recv(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int peer);
+/* Copies the packed form of (src, scount, sdt) into (dst, dcount, ddt);
+ * copies min of both sizes. */
+void rd_nbc_copy(rd_nbc_t *s, const void *src, size_t scount, rd_datatype_t *sdt, void *dst,
+                 size_t dcount, rd_datatype_t *ddt);
+/* inout = in op inout (count elements of dt, both laid out as dt says). */
+void rd_nbc_reduce(rd_nbc_t *s, const void *in, void *inout, size_t count, rd_datatype_t *dt,
+                   const rd_op_t *op);
+void rd_nbc_call(rd_nbc_t *s, rd_nbc_fn fn, void *arg);
+/* Ends the current round. */
+void rd_nbc_fence(rd_nbc_t *s);
+/* Scratch memory freed with the schedule (NULL on ENOMEM, also remembered). */
+void *rd_nbc_tmp(rd_nbc_t *s, size_t len);
+/* Scratch for count elements of dt laid out as dt describes; the returned
+ * pointer is the buffer argument to use with (count, dt). */
+void *rd_nbc_tmp_typed(rd_nbc_t *s, size_t count, const rd_datatype_t *dt);
+/* The schedule's communicator. */
+rd_comm_t *rd_nbc_comm(const rd_nbc_t *s);
+/* Registers fn(arg) to run when s is freed, whether it ended, failed or
+ * never started (releases what the caller holds for the schedule). One per
+ * schedule. */
+void rd_nbc_on_free(rd_nbc_t *s, void (*fn)(void *), void *arg);
+
+/* Starts s: posts the first round and hands s to the progress hook; req (kind
+ * RD_REQ_NBC) completes when s ends, with the first error any step saw.
+ * Returns RD_OK, or a status if the schedule could not be built or started
+ * (s is freed and req is left untouched). */
+int rd_nbc_start(rd_nbc_t *s, rd_request_t *req);
+/* Frees a schedule that was never started. */
+void rd_nbc_free(rd_nbc_t *s);
+
+/* ---- algorithm builders: append one collective's rounds to s ----
+ * Counts are in elements of the given types; displacements of the v-variants
+ * in extents of the type. Root-only and send-side arguments are ignored where
+ * MPI ignores them. */
+
+/* Binomial tree. */
+void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root);
+/* Dissemination: ceil(log2 n) rounds. */
+void rd_nbc_barrier(rd_nbc_t *s);
+/* Binomial tree towards root (towards 0 and then to root for non-commutative ops). */
+void rd_nbc_reduce_to(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                      const rd_op_t *op, int root);
+/* Recursive doubling, any n (the ranks beyond a power of two fold into their
+ * neighbours first); operand order kept for non-commutative ops. */
+void rd_nbc_allreduce(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                      const rd_op_t *op);
+/* Inclusive (exclusive when excl) prefix reduction: recursive doubling. */
+void rd_nbc_scan(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
+                 const rd_op_t *op, int excl);
+/* Linear: the root exchanges with every other rank directly. scounts /
+ * sdispls (gatherv: rcounts / rdispls) are per rank; NULL means every rank
+ * has scount (rcount) elements at rank * count * extent. */
+void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt, void *rbuf,
+                    const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
+                    int root);
+void rd_nbc_scatterv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
+                     size_t scount, rd_datatype_t *sdt, void *rbuf, size_t rcount,
+                     rd_datatype_t *rdt, int root);
+/* Every rank sends its block to every other rank in one round. */
+void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,
+                       void *rbuf, const int *rcounts, const int *rdispls, size_t rcount,
+                       rd_datatype_t *rdt);
+/* One round of n - 1 sends and receives; in place: the receive buffer is
+ * packed into scratch first. */
+void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
+                      size_t scount, rd_datatype_t *sdt, void *rbuf, const int *rcounts,
+                      const int *rdispls, size_t rcount, rd_datatype_t *rdt);
+
+#endif
