@@ -1,7 +1,9 @@
 /*
- * Communicator management: queries (rank, size, group, compare, name) and
- * construction (dup, split, split_type, create, create_group) and
- * destruction (free) of intracommunicators.
+ * Communicator management: queries (rank, size, group, compare, name, info)
+ * and construction (dup, split, split_type, create, create_group) and
+ * destruction (free) of intracommunicators; intercommunicators
+ * (MPI_Intercomm_create, MPI_Intercomm_merge, and dup / free / compare /
+ * remote queries on them).
  *
  * Context ids: communicator c uses c->ctx for point-to-point traffic and
  * c->ctx + 1 for its collectives. rd_api.next_ctx is the lowest id this
@@ -9,6 +11,13 @@
  * over the processes that build it, which none of them uses yet, and every
  * one of them moves next_ctx past it. Ids are unique per process, which is
  * all matching needs: two disjoint communicators may share an id.
+ *
+ * Intercommunicators: both groups agree on one id, the maximum over the
+ * union (each group reduces its own, the two leaders swap theirs). The
+ * intercommunicator takes ctx and ctx + 1; a hidden intracommunicator over
+ * the local group takes ctx + 2 and ctx + 3 and carries the agreements
+ * inside one group that dup and merge need (the internal collectives cannot
+ * run on an intercommunicator, where every message goes to the other group).
  *
  * Known limit: the agreement runs with the library lock held (as the
  * internal collectives do), so with MPI_THREAD_MULTIPLE a communicator
@@ -21,12 +30,61 @@
 #include <string.h>
 
 #include "api/attr.h"
+#include "api/info.h"
+#include "api/topo.h"
 #include "coll/coll.h"
 #include "core/datatype.h"
 #include "core/request.h"
 #include "p2p/p2p.h"
 
-/* Defined in group.c; to move into api.h. */
+/* ---- per-communicator state that rd_comm_t has no field for (lock held) ----
+ * The hidden local intracommunicator of an intercommunicator, and the info
+ * hints set on a communicator. Few communicators have either, so a list. */
+
+typedef struct comm_extra {
+    struct comm_extra *next;
+    rd_comm_t *c;
+    rd_comm_t *local;          /* intercommunicators: over the local group */
+    rd_info_t *info;           /* hints (MPI_Comm_set_info), or NULL */
+} comm_extra_t;
+
+static comm_extra_t *extras;
+
+static comm_extra_t *extra_find(const rd_comm_t *c)
+{
+    for (comm_extra_t *x = extras; x; x = x->next)
+        if (x->c == c)
+            return x;
+    return NULL;
+}
+
+/* c's entry, created if needed; NULL on ENOMEM. */
+static comm_extra_t *extra_get(rd_comm_t *c)
+{
+    comm_extra_t *x = extra_find(c);
+    if (x)
+        return x;
+    if (!(x = calloc(1, sizeof(*x))))
+        return NULL;
+    x->c = c;
+    x->next = extras;
+    extras = x;
+    return x;
+}
+
+/* Forgets c's entry (c is being freed). */
+static void extra_drop(rd_comm_t *c)
+{
+    for (comm_extra_t **p = &extras; *p; p = &(*p)->next)
+        if ((*p)->c == c) {
+            comm_extra_t *x = *p;
+            *p = x->next;
+            rd_comm_release(x->local);
+            rd_api_info_destroy(x->info);
+            free(x);
+            return;
+        }
+}
 
 /* ---- construction helpers (lock held) ---- */
 
@@ -40,6 +98,29 @@ static int build(rd_comm_t *parent, rd_group_t *g, uint32_t ctx, rd_comm_t **out
     if (c->errh)
         rd_errh_ref(c->errh);
     if (rd_p2p_attach(c) != RD_OK || !(c->handle = rd_handle_alloc(RD_OBJ_COMM, c))) {
+        rd_comm_release(c);
+        return RD_ENOMEM;
+    }
+    *out = c;
+    return RD_OK;
+}
+
+/* An intercommunicator between local and remote with contexts ctx .. ctx + 3
+ * (see the top of the file), inheriting parent's error handler. */
+static int build_inter(rd_comm_t *parent, rd_group_t *local, rd_group_t *remote, uint32_t ctx,
+                       rd_comm_t **out)
+{
+    rd_comm_t *c, *lc = NULL;
+    int rc = build(parent, local, ctx, &c);
+    if (rc != RD_OK)
+        return rc;
+    c->rgroup = remote;
+    rd_group_ref(remote);
+    comm_extra_t *x = extra_get(c);
+    if (x)
+        x->local = lc = rd_comm_new(local, ctx + 2);
+    if (!x || !lc || rd_p2p_attach(lc) != RD_OK) {
+        extra_drop(c);
         rd_comm_release(c);
         return RD_ENOMEM;
     }
@@ -61,6 +142,66 @@ int rd_api_comm_create_from(rd_comm_t *parent, rd_group_t *g, rd_comm_t **out)
     return build(parent, g, ctx, out);
 }
 
+/* ---- internal messages in a communicator's collective context ----
+ * Tags with bit 30 set carry the agreements of MPI_Comm_create_group and
+ * MPI_Intercomm_create in the parent's collective context: user tags stop
+ * at RD_TAG_UB (2^30 - 1) and the internal collectives use small tags, so
+ * neither matches them. Intercommunicator agreements (dup, merge) use
+ * RD_INTER_TAG in the intercommunicator's own collective context, which
+ * nothing else uses. */
+
+#define RD_INTERNAL_TAG_BIT 0x40000000
+#define RD_INTER_TAG 1
+
+static int start_msg(rd_request_t **out, int kind, rd_comm_t *c, void *buf, size_t n, int peer,
+                     int tag)
+{
+    rd_request_t *r = rd_req_new(kind);
+    if (!r)
+        return RD_ENOMEM;
+    r->buf = buf;
+    r->count = n;
+    r->dt = &rd_dt_bytes;
+    r->comm = c;
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = RD_MODE_STANDARD;
+    int rc = kind == RD_REQ_SEND ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    if (rc != RD_OK) {
+        r->dt = NULL; /* rd_dt_bytes is static: not released */
+        rd_req_free(r);
+        return rc;
+    }
+    *out = r;
+    return RD_OK;
+}
+
+static int finish_msg(rd_request_t *r)
+{
+    rd_p2p_wait(r);
+    int rc = r->error;
+    r->dt = NULL;
+    rd_req_free(r);
+    return rc;
+}
+
+/* Sends sn bytes to rank `to` and receives rn bytes from rank `from` (ranks
+ * of the group messages go to: the remote one on an intercommunicator). */
+static int exchange(rd_comm_t *c, int to, int from, int tag, const void *sbuf, size_t sn,
+                    void *rbuf, size_t rn)
+{
+    rd_request_t *rr, *sr;
+    int rc = start_msg(&rr, RD_REQ_RECV, c, rbuf, rn, from, tag);
+    if (rc != RD_OK)
+        return rc;
+    if ((rc = start_msg(&sr, RD_REQ_SEND, c, (void *)sbuf, sn, to, tag)) != RD_OK) {
+        finish_msg(rr);
+        return rc;
+    }
+    int rc1 = finish_msg(sr), rc2 = finish_msg(rr);
+    return rc1 != RD_OK ? rc1 : rc2;
+}
+
 /* Call without the lock (attribute callbacks may call MPI). Returns
  * MPI_SUCCESS, or the code of a failed delete callback (c is then not
  * freed). */
@@ -70,19 +211,21 @@ int rd_api_comm_free(rd_comm_t *c)
     if (err != MPI_SUCCESS)
         return err;
     rd_api_lock();
+    extra_drop(c);
     rd_comm_release(c);
     rd_api_unlock();
     return MPI_SUCCESS;
 }
 
-/* Intercommunicators are not constructed yet (no MPI_Intercomm_create), but
- * the functions below would be wrong on one, so they say so. */
+/* Split and create on an intercommunicator (MPI-3.1 6.6.2) are not
+ * implemented; the functions that would be wrong on one say so. */
 static int check_intra(rd_comm_t *c, const char *fn)
 {
     if (!c->rgroup)
         return MPI_SUCCESS;
     return rd_api_error(c, MPI_ERR_COMM, fn,
-                        "intercommunicators are not supported here yet; use an intracommunicator");
+                        "rdmpi does not support this on an intercommunicator; "
+                        "use an intracommunicator");
 }
 
 static int check_newcomm(rd_comm_t *c, MPI_Comm *newcomm, const char *fn)
@@ -304,18 +447,38 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 
 /* ---- construction ---- */
 
-/* Duplicates c: same group, new context, same error handler, attributes
- * copied by their copy callbacks (which run without the lock). */
-static int dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
+static int inter_dup(rd_comm_t *c, rd_comm_t **out);
+static int set_hints(rd_comm_t *c, const rd_info_t *info);
+
+/* Duplicates c: same group(s), new context, same error handler and
+ * topology, attributes copied by their copy callbacks (which run without
+ * the lock). Hints: a copy of hints if with_info, else of c's. */
+static int dup(MPI_Comm comm, int with_info, MPI_Info hints, MPI_Comm *newcomm, const char *fn)
 {
-    rd_comm_t *c, *nc;
+    rd_comm_t *c, *nc = NULL;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, &c, fn)) || (err = check_newcomm(c, newcomm, fn)) ||
-        (err = check_intra(c, fn)))
+    if ((err = rd_api_check_comm(comm, &c, fn)) || (err = check_newcomm(c, newcomm, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_api_comm_create_from(c, c->group, &nc);
+    rd_info_t *info = NULL;
+    if (with_info && hints != MPI_INFO_NULL && !(info = rd_api_info(hints))) {
+        rd_api_unlock();
+        return rd_api_error(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)hints);
+    }
+    if (!with_info) {
+        comm_extra_t *x = extra_find(c);
+        info = x ? x->info : NULL;
+    }
+    int rc = c->rgroup ? inter_dup(c, &nc) : rd_api_comm_create_from(c, c->group, &nc);
+    if (rc == RD_OK)
+        rc = rd_api_topo_copy(c, nc);
+    if (rc == RD_OK)
+        rc = set_hints(nc, info);
+    if (rc != RD_OK && nc) {
+        extra_drop(nc);
+        rd_comm_release(nc);
+    }
     rd_api_unlock();
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
@@ -335,19 +498,83 @@ static int dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
 RD_WEAK_ALIAS(MPI_Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return dup(comm, newcomm, "MPI_Comm_dup");
+    return dup(comm, 0, MPI_INFO_NULL, newcomm, "MPI_Comm_dup");
 }
 
-/* Hints are accepted and ignored: rdmpi has no communicator hints yet. */
+/* The new communicator gets the hints of info (none for MPI_INFO_NULL)
+ * instead of comm's. */
 RD_WEAK_ALIAS(MPI_Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    static const char fn[] = "MPI_Comm_dup_with_info";
+    return dup(comm, 1, info, newcomm, "MPI_Comm_dup_with_info");
+}
+
+/* ---- hints ----
+ * rdmpi interprets no communicator hint yet: they are stored as given and
+ * MPI_Comm_get_info hands back a copy of them. */
+
+/* Gives c a copy of info (NULL or empty: no hints). Lock held; internal status. */
+static int set_hints(rd_comm_t *c, const rd_info_t *info)
+{
+    rd_info_t *copy = NULL;
+    if (info && info->n > 0 && !(copy = rd_api_info_copy(info)))
+        return RD_ENOMEM;
+    comm_extra_t *x = extra_find(c);
+    if (!x && copy && !(x = extra_get(c))) {
+        rd_api_info_destroy(copy);
+        return RD_ENOMEM;
+    }
+    if (x) {
+        rd_api_info_destroy(x->info);
+        x->info = copy;
+    }
+    return RD_OK;
+}
+
+RD_WEAK_ALIAS(MPI_Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    static const char fn[] = "MPI_Comm_set_info";
+    rd_comm_t *c;
+    int err;
     RD_API_CHECK_INIT(fn);
-    if (info != MPI_INFO_NULL && RD_HANDLE_OBJ(info) != RD_OBJ_INFO)
-        return rd_api_error(rd_api_comm(comm), MPI_ERR_INFO, fn, "invalid info handle 0x%x",
-                            (unsigned)info);
-    return dup(comm, newcomm, fn);
+    if ((err = rd_api_check_comm(comm, &c, fn)))
+        return err;
+    rd_api_lock();
+    rd_info_t *o = rd_api_info(info);
+    int rc = o ? set_hints(c, o) : RD_OK;
+    rd_api_unlock();
+    if (!o)
+        return rd_api_error(c, MPI_ERR_INFO, fn,
+                            info == MPI_INFO_NULL ? "info is MPI_INFO_NULL"
+                                                  : "invalid info handle 0x%x", (unsigned)info);
+    if (rc != RD_OK)
+        return rd_api_status_error(c, rc, fn);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    static const char fn[] = "MPI_Comm_get_info";
+    rd_comm_t *c;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, &c, fn)))
+        return err;
+    if (!info_used)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "info_used pointer is NULL");
+    rd_api_lock();
+    comm_extra_t *x = extra_find(c);
+    rd_info_t *o = rd_api_info_copy(x ? x->info : NULL);
+    int h = o ? rd_api_info_handle(o) : 0;
+    if (o && !h)
+        rd_api_info_destroy(o);
+    rd_api_unlock();
+    if (!h)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for an info object");
+    *info_used = h;
+    return MPI_SUCCESS;
 }
 
 typedef struct split_entry {
@@ -504,59 +731,18 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
  * reason the standard has the argument) and other collectives never match
  * these messages. */
 
-#define CREATE_GROUP_TAG_BIT 0x40000000
-
-static int start_msg(rd_request_t **out, int kind, rd_comm_t *c, void *buf, int peer, int tag)
-{
-    rd_request_t *r = rd_req_new(kind);
-    if (!r)
-        return RD_ENOMEM;
-    r->buf = buf;
-    r->count = sizeof(uint32_t);
-    r->dt = &rd_dt_bytes;
-    r->comm = c;
-    r->peer = peer;
-    r->tag = tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = kind == RD_REQ_SEND ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
-    if (rc != RD_OK) {
-        r->dt = NULL; /* rd_dt_bytes is static: not released */
-        rd_req_free(r);
-        return rc;
-    }
-    *out = r;
-    return RD_OK;
-}
-
-static int finish_msg(rd_request_t *r)
-{
-    rd_p2p_wait(r);
-    int rc = r->error;
-    r->dt = NULL;
-    rd_req_free(r);
-    return rc;
-}
-
 /* Maximum of *val over the members of g (all in c); lock held. */
 static int group_max_u32(rd_comm_t *c, rd_group_t *g, int tag, uint32_t *val)
 {
     int n = g->size, me = g->rank;
-    int tagw = CREATE_GROUP_TAG_BIT | tag;
+    int tagw = RD_INTERNAL_TAG_BIT | tag;
     for (int d = 1; d < n; d <<= 1) {
         int to = rd_group_rank_of(c->group, g->world[(me + d) % n]);
         int from = rd_group_rank_of(c->group, g->world[(me - d + n) % n]);
         uint32_t got = 0, send = *val;
-        rd_request_t *rr, *sr;
-        int rc = start_msg(&rr, RD_REQ_RECV, c, &got, from, tagw);
+        int rc = exchange(c, to, from, tagw, &send, sizeof(send), &got, sizeof(got));
         if (rc != RD_OK)
             return rc;
-        if ((rc = start_msg(&sr, RD_REQ_SEND, c, &send, to, tagw)) != RD_OK) {
-            finish_msg(rr);
-            return rc;
-        }
-        int rc1 = finish_msg(sr), rc2 = finish_msg(rr);
-        if (rc1 != RD_OK || rc2 != RD_OK)
-            return rc1 != RD_OK ? rc1 : rc2;
         if (got > *val)
             *val = got;
     }
@@ -591,6 +777,184 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
     *newcomm = nc->handle;
+    return MPI_SUCCESS;
+}
+
+/* ---- intercommunicators ---- */
+
+/* The hidden intracommunicator over c's local group. */
+static rd_comm_t *local_of(const rd_comm_t *c)
+{
+    comm_extra_t *x = extra_find(c);
+    return x ? x->local : NULL;
+}
+
+/* Context agreement over both groups of intercommunicator c: each group
+ * reduces next_ctx, local rank 0 of each swaps it with the other's rank 0
+ * (along with n ints of extra data: in mine, out theirs), and each rank 0
+ * broadcasts the result to its group. Lock held. */
+static int inter_agree(rd_comm_t *c, uint32_t *ctx, const int *mine, int *theirs, int n)
+{
+    rd_comm_t *local = local_of(c);
+    uint32_t msg[3] = { rd_api.next_ctx, 0, 0 }, got[3] = { 0, 0, 0 };
+    int rc = rd_coll_allreduce_max_u32(local, &msg[0]);
+    if (rc != RD_OK)
+        return rc;
+    for (int i = 0; i < n; i++)
+        msg[1 + i] = (uint32_t)mine[i];
+    if (local->rank == 0) {
+        rc = exchange(c, 0, 0, RD_INTER_TAG, msg, sizeof(msg), got, sizeof(got));
+        if (rc != RD_OK)
+            return rc;
+        if (got[0] > msg[0])
+            msg[0] = got[0];
+        memcpy(&msg[1], &got[1], 2 * sizeof(uint32_t));
+    }
+    if ((rc = rd_coll_bcast_bytes(local, msg, sizeof(msg), 0)) != RD_OK)
+        return rc;
+    *ctx = msg[0];
+    for (int i = 0; i < n; i++)
+        theirs[i] = (int)msg[1 + i];
+    return RD_OK;
+}
+
+static int inter_dup(rd_comm_t *c, rd_comm_t **out)
+{
+    uint32_t ctx;
+    *out = NULL;
+    int rc = inter_agree(c, &ctx, NULL, NULL, 0);
+    if (rc != RD_OK)
+        return rc;
+    rd_api.next_ctx = ctx + 4;
+    return build_inter(c, c->group, c->rgroup, ctx, out);
+}
+
+/* The leaders swap (context, group size) and then their groups' job ranks
+ * over peer, and broadcast what they got to their groups. On return
+ * *rworld (malloc'd) holds the remote group. Lock held. */
+static int leaders_swap(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader, int tag,
+                        uint32_t *ctx, int *rsize, int **rworld)
+{
+    uint32_t hdr[2] = { *ctx, (uint32_t)lc->size }, got[2];
+    int tagw = RD_INTERNAL_TAG_BIT | tag, rc;
+    *rworld = NULL;
+    if (lc->rank == leader) {
+        if ((rc = exchange(peer, rleader, rleader, tagw, hdr, sizeof(hdr), got, sizeof(got))))
+            return rc;
+        hdr[0] = got[0] > hdr[0] ? got[0] : hdr[0];
+        hdr[1] = got[1];
+    }
+    if ((rc = rd_coll_bcast_bytes(lc, hdr, sizeof(hdr), leader)) != RD_OK)
+        return rc;
+    if (!(*rworld = malloc(((size_t)hdr[1] + 1) * sizeof(int))))
+        return RD_ENOMEM;
+    size_t n = (size_t)hdr[1] * sizeof(int);
+    if (lc->rank == leader &&
+        (rc = exchange(peer, rleader, rleader, tagw, lc->group->world, (size_t)lc->size * sizeof(int),
+                       *rworld, n)) != RD_OK)
+        return rc;
+    if ((rc = rd_coll_bcast_bytes(lc, *rworld, n, leader)) != RD_OK)
+        return rc;
+    *ctx = hdr[0];
+    *rsize = (int)hdr[1];
+    return RD_OK;
+}
+
+RD_WEAK_ALIAS(MPI_Intercomm_create)
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    static const char fn[] = "MPI_Intercomm_create";
+    rd_comm_t *lc, *peer = NULL, *nc = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(local_comm, &lc, fn)) ||
+        (err = check_newcomm(lc, newintercomm, fn)) || (err = check_intra(lc, fn)) ||
+        (err = rd_api_check_tag(lc, tag, 0, fn)))
+        return err;
+    if (local_leader < 0 || local_leader >= lc->size)
+        return rd_api_error(lc, MPI_ERR_RANK, fn, "local_leader %d is outside 0..%d",
+                            local_leader, lc->size - 1);
+    /* peer_comm and remote_leader only matter at the leader. */
+    if (lc->rank == local_leader) {
+        if ((err = rd_api_check_comm(peer_comm, &peer, fn)))
+            return err;
+        if (remote_leader < 0 || remote_leader >= rd_comm_remote_size(peer))
+            return rd_api_error(lc, MPI_ERR_RANK, fn, "remote_leader %d is outside 0..%d",
+                                remote_leader, rd_comm_remote_size(peer) - 1);
+        if (rd_comm_world(peer, remote_leader) == rd_api.boot.rank)
+            return rd_api_error(lc, MPI_ERR_RANK, fn,
+                                "remote_leader %d is this process: the two groups must be "
+                                "disjoint", remote_leader);
+    }
+    rd_api_lock();
+    uint32_t ctx = rd_api.next_ctx;
+    int rsize = 0, *rworld = NULL, overlap = 0;
+    int rc = rd_coll_allreduce_max_u32(lc, &ctx);
+    if (rc == RD_OK)
+        rc = leaders_swap(lc, local_leader, peer, remote_leader, tag, &ctx, &rsize, &rworld);
+    if (rc == RD_OK) {
+        rd_api.next_ctx = ctx + 4;
+        for (int i = 0; i < rsize && !overlap; i++)
+            overlap = rd_group_rank_of(lc->group, rworld[i]) >= 0;
+    }
+    if (rc == RD_OK && !overlap) {
+        rd_group_t *rg = rd_group_new(rsize, rworld, rd_api.boot.rank);
+        rc = rg ? build_inter(lc, lc->group, rg, ctx, &nc) : RD_ENOMEM;
+        rd_group_release(rg);
+    }
+    rd_api_unlock();
+    free(rworld);
+    if (rc != RD_OK)
+        return rd_api_status_error(lc, rc, fn);
+    if (overlap)
+        return rd_api_error(lc, MPI_ERR_COMM, fn,
+                            "the local and remote groups overlap: they must be disjoint");
+    *newintercomm = nc->handle;
+    return MPI_SUCCESS;
+}
+
+/* The group that passed high = false comes first; if both passed the same
+ * value, the group whose leader has the lower MPI_COMM_WORLD rank does. */
+RD_WEAK_ALIAS(MPI_Intercomm_merge)
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    static const char fn[] = "MPI_Intercomm_merge";
+    rd_comm_t *c, *nc = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(intercomm, &c, fn)) ||
+        (err = check_newcomm(c, newintracomm, fn)))
+        return err;
+    if (!c->rgroup)
+        return rd_api_error(c, MPI_ERR_COMM, fn, "the communicator is not an intercommunicator");
+    int n = c->size + c->rgroup->size;
+    int *world = malloc((size_t)n * sizeof(int));
+    if (!world)
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    rd_api_lock();
+    /* Rank 0's value stands for its group (all members pass the same). */
+    int mine[2] = { high != 0, 0 }, theirs[2];
+    uint32_t ctx;
+    int rc = rd_coll_bcast_bytes(local_of(c), mine, sizeof(int), 0);
+    if (rc == RD_OK)
+        rc = inter_agree(c, &ctx, mine, theirs, 1);
+    if (rc == RD_OK) {
+        rd_api.next_ctx = ctx + 2;
+        int first = mine[0] != theirs[0] ? !mine[0]
+                                         : c->group->world[0] < c->rgroup->world[0];
+        rd_group_t *a = first ? c->group : c->rgroup, *b = first ? c->rgroup : c->group;
+        memcpy(world, a->world, (size_t)a->size * sizeof(int));
+        memcpy(world + a->size, b->world, (size_t)b->size * sizeof(int));
+        rd_group_t *g = rd_group_new(n, world, rd_api.boot.rank);
+        rc = g ? build(c, g, ctx, &nc) : RD_ENOMEM;
+        rd_group_release(g);
+    }
+    rd_api_unlock();
+    free(world);
+    if (rc != RD_OK)
+        return rd_api_status_error(c, rc, fn);
+    *newintracomm = nc->handle;
     return MPI_SUCCESS;
 }
 

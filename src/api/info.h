@@ -1,0 +1,32 @@
+/*
+ * Info objects as the rest of the API layer sees them: an ordered list of
+ * (key, value) strings. Communicators keep a private copy of the hints set
+ * on them (MPI_Comm_set_info, MPI_Comm_dup); nothing in rdmpi interprets
+ * hints yet, so they are only stored and handed back.
+ */
+#ifndef RD_API_INFO_H
+#define RD_API_INFO_H
+
+#include <mpi.h>
+
+typedef struct rd_info_entry {
+    char *key, *value;
+} rd_info_entry_t;
+
+typedef struct rd_info {
+    int handle;                /* 0 for private copies without a handle */
+    int n, cap;
+    rd_info_entry_t *e;        /* in the order keys were first set */
+} rd_info_t;
+
+/* The info object behind h (MPI_INFO_ENV included), or NULL. Lock held. */
+rd_info_t *rd_api_info(MPI_Info h);
+/* A copy of src without a handle (src NULL: an empty object); NULL on ENOMEM.
+ * Lock held. */
+rd_info_t *rd_api_info_copy(const rd_info_t *src);
+/* Gives info a handle so it can go to the user; 0 on ENOMEM. Lock held. */
+int rd_api_info_handle(rd_info_t *info);
+/* Frees info and its handle, if any. NULL is fine. Lock held. */
+void rd_api_info_destroy(rd_info_t *info);
+
+#endif
