@@ -27,10 +27,27 @@ static rd_request_t *null_peer_request(int kind, rd_comm_t *c)
     return r;
 }
 
+/* The common case in a few compares: a valid communicator and committed
+ * type, a rank of the remote group, a legal tag and count, and a buffer.
+ * Anything else (MPI_PROC_NULL and wildcards included) takes the detailed
+ * checks, which also name what is wrong. */
+static inline int fast_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
+                          int peer, int tag, rd_comm_t **c, rd_datatype_t **dt)
+{
+    *c = rd_api_comm(comm);
+    *dt = rd_api_dt(datatype);
+    return __builtin_expect(*c && *dt && (*dt)->committed && rd_api.initialized &&
+                                !rd_api.finalized && count >= 0 && (buf || count == 0) &&
+                                (unsigned)peer < (unsigned)rd_comm_remote_size(*c) &&
+                                (unsigned)tag <= (unsigned)RD_TAG_UB, 1);
+}
+
 static int check_send(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int dest,
                       int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
 {
     int err;
+    if (fast_ok(comm, buf, count, datatype, dest, tag, c, dt))
+        return MPI_SUCCESS;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_count(*c, count, fn)) ||
         (err = rd_api_check_dt(*c, datatype, dt, fn)) ||
@@ -44,6 +61,8 @@ static int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype da
                       int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
 {
     int err;
+    if (fast_ok(comm, buf, count, datatype, source, tag, c, dt))
+        return MPI_SUCCESS;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_count(*c, count, fn)) ||
         (err = rd_api_check_dt(*c, datatype, dt, fn)) ||

@@ -7,28 +7,17 @@
 
 #include "util/status.h"
 
-#define BUILTIN_SLOTS 256
-
-typedef struct table {
-    void **slot;          /* dynamic objects */
-    uint32_t n, cap;      /* slots in use (high-water mark) and capacity */
-    uint32_t *free_idx;   /* stack of freed indices */
-    uint32_t nfree, free_cap;
-    void *builtin[BUILTIN_SLOTS];
-    int builtin_handle[BUILTIN_SLOTS];
-} table_t;
-
-static table_t tables[RD_OBJ_MAX];
+rd_handle_table_t rd_handle_tables[RD_OBJ_MAX];
 
 int rd_handle_builtin_set(int obj, int handle, void *ptr)
 {
     uint32_t i = (uint32_t)handle & 0xff;
-    tables[obj].builtin[i] = ptr;
-    tables[obj].builtin_handle[i] = handle;
+    rd_handle_tables[obj].builtin[i] = ptr;
+    rd_handle_tables[obj].builtin_handle[i] = handle;
     return RD_OK;
 }
 
-static int grow(table_t *t, uint32_t need)
+static int grow(rd_handle_table_t *t, uint32_t need)
 {
     if (need <= t->cap)
         return RD_OK;
@@ -46,7 +35,7 @@ static int grow(table_t *t, uint32_t need)
 
 int rd_handle_reserve(int obj, uint32_t index, void *ptr)
 {
-    table_t *t = &tables[obj];
+    rd_handle_table_t *t = &rd_handle_tables[obj];
     if (grow(t, index + 1) != RD_OK)
         return RD_ENOMEM;
     t->slot[index] = ptr;
@@ -57,7 +46,7 @@ int rd_handle_reserve(int obj, uint32_t index, void *ptr)
 
 int rd_handle_alloc(int obj, void *ptr)
 {
-    table_t *t = &tables[obj];
+    rd_handle_table_t *t = &rd_handle_tables[obj];
     uint32_t i;
     if (t->nfree) {
         i = t->free_idx[--t->nfree];
@@ -74,7 +63,7 @@ void rd_handle_free(int handle)
 {
     if (RD_HANDLE_KIND(handle) != RD_HANDLE_KIND_DYNAMIC)
         return;
-    table_t *t = &tables[RD_HANDLE_OBJ(handle)];
+    rd_handle_table_t *t = &rd_handle_tables[RD_HANDLE_OBJ(handle)];
     uint32_t i = (uint32_t)handle & RD_HANDLE_INDEX_MASK;
     if (i >= t->n || !t->slot[i])
         return;
@@ -90,30 +79,11 @@ void rd_handle_free(int handle)
     t->free_idx[t->nfree++] = i;
 }
 
-void *rd_handle_get(int obj, int handle)
-{
-    uint32_t h = (uint32_t)handle;
-    if (RD_HANDLE_OBJ(h) != (uint32_t)obj)
-        return NULL;
-    table_t *t = &tables[obj];
-    switch (RD_HANDLE_KIND(h)) {
-    case RD_HANDLE_KIND_BUILTIN: {
-        uint32_t i = h & 0xff;
-        return t->builtin_handle[i] == handle ? t->builtin[i] : NULL;
-    }
-    case RD_HANDLE_KIND_DYNAMIC: {
-        uint32_t i = h & RD_HANDLE_INDEX_MASK;
-        return i < t->n ? t->slot[i] : NULL;
-    }
-    }
-    return NULL;
-}
-
 void rd_handle_fini(void)
 {
     for (int o = 0; o < RD_OBJ_MAX; o++) {
-        free(tables[o].slot);
-        free(tables[o].free_idx);
+        free(rd_handle_tables[o].slot);
+        free(rd_handle_tables[o].free_idx);
     }
-    memset(tables, 0, sizeof(tables));
+    memset(rd_handle_tables, 0, sizeof(rd_handle_tables));
 }

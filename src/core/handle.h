@@ -54,8 +54,36 @@ int rd_handle_reserve(int obj, uint32_t index, void *ptr);
 /* Frees a dynamic handle (its slot is reused later). */
 void rd_handle_free(int handle);
 
-/* The object behind handle, or NULL when handle is not a live object of kind obj. */
-void *rd_handle_get(int obj, int handle);
+/* The tables behind the handles; only rd_handle_get reads them directly. */
+#define RD_HANDLE_BUILTIN_SLOTS 256
+typedef struct rd_handle_table {
+    void **slot;          /* dynamic objects */
+    uint32_t n, cap;      /* slots in use (high-water mark) and capacity */
+    uint32_t *free_idx;   /* stack of freed indices */
+    uint32_t nfree, free_cap;
+    void *builtin[RD_HANDLE_BUILTIN_SLOTS];
+    int builtin_handle[RD_HANDLE_BUILTIN_SLOTS];
+} rd_handle_table_t;
+extern rd_handle_table_t rd_handle_tables[RD_OBJ_MAX];
+
+/* The object behind handle, or NULL when handle is not a live object of kind
+ * obj. Inline: every MPI call decodes a few handles. */
+static inline void *rd_handle_get(int obj, int handle)
+{
+    uint32_t h = (uint32_t)handle;
+    if (RD_HANDLE_OBJ(h) != (uint32_t)obj)
+        return (void *)0;
+    const rd_handle_table_t *t = &rd_handle_tables[obj];
+    if (RD_HANDLE_KIND(h) == RD_HANDLE_KIND_BUILTIN) {
+        uint32_t i = h & 0xff;
+        return t->builtin_handle[i] == handle ? t->builtin[i] : (void *)0;
+    }
+    if (RD_HANDLE_KIND(h) == RD_HANDLE_KIND_DYNAMIC) {
+        uint32_t i = h & RD_HANDLE_INDEX_MASK;
+        return i < t->n ? t->slot[i] : (void *)0;
+    }
+    return (void *)0;
+}
 
 /* Frees all tables (at MPI_Finalize). */
 void rd_handle_fini(void);
