@@ -144,8 +144,12 @@ int rd_op_valid(const rd_op_t *op, const rd_datatype_t *dt)
     default: break;                                                                      \
     }
 
+/* Integer SUM and PROD wrap modulo 2^bits: computed in uintmax_t, since
+ * signed overflow (and uint16 * uint16 promoted to int) is undefined in C. */
 #define INTEGER(T, kind)                                                                 \
     switch (kind) {                                                                      \
+    case RD_OP_SUM: LOOP(T, (T)((uintmax_t)a[i] + (uintmax_t)b[i])); break;              \
+    case RD_OP_PROD: LOOP(T, (T)((uintmax_t)a[i] * (uintmax_t)b[i])); break;             \
     case RD_OP_LAND: LOOP(T, (T)(a[i] && b[i])); break;                                  \
     case RD_OP_LOR: LOOP(T, (T)(a[i] || b[i])); break;                                   \
     case RD_OP_LXOR: LOOP(T, (T)(!a[i] != !b[i])); break;                                \
