@@ -1,10 +1,11 @@
 #!/bin/bash
-# compare.sh: build the bench/ point-to-point benchmarks with rdmpi, MPICH and
-# Open MPI, run them at np=2 on this node, and print one table per benchmark
-# with the best of R runs per size and the ratio rdmpi / best other library.
+# compare.sh: build the bench/ benchmarks with rdmpi, MPICH and Open MPI, run
+# them on this node (point-to-point at np=2, collectives at every np of
+# --np), and print one table per benchmark and np with the best of R runs per
+# size and the ratio rdmpi / best other library.
 #
-# Runs are interleaved (benchmark -> repeat -> library, library order rotated
-# every repeat), so a burst of machine noise hits all libraries alike.
+# Runs are interleaved (benchmark -> np -> repeat -> library, library order
+# rotated every repeat), so a burst of machine noise hits all libraries alike.
 # See bench/README.md for what is measured and why the launch settings are
 # what they are.
 
@@ -17,7 +18,11 @@ Usage: bench/compare.sh [options]
   --prefix DIR     rdmpi install prefix with bin/mpicc and bin/mpirun
                    (default /work/main/_install)
   --only LIST      libraries, comma separated: rdmpi,mpich,openmpi (default all)
-  --bench LIST     benchmarks, comma separated: latency,bw,bibw,mr (default all)
+  --bench LIST     benchmarks, comma separated: point-to-point latency,bw,bibw,
+                   mr; collectives allreduce,bcast,alltoall,ibcast; or the
+                   groups p2p, coll, all (default p2p: latency,bw,bibw,mr)
+  --np LIST        process counts for the collectives, comma separated even
+                   numbers (default 2); point-to-point always runs at np=2
   --repeat R       runs per benchmark and library; the best per size is kept
                    (default 3)
   --quick          fewer sizes and iterations (a smoke test, not for numbers)
@@ -28,11 +33,14 @@ Usage: bench/compare.sh [options]
   -h, --help       this text
 
 Launch commands (override with BENCH_LAUNCH_RDMPI, BENCH_LAUNCH_MPICH,
-BENCH_LAUNCH_OPENMPI; the program and its arguments are appended):
-  rdmpi    PREFIX/bin/mpirun -np 2 [--bind-to core, if its --help lists it]
-  MPICH    mpirun.mpich -np 2 -bind-to core
-  Open MPI mpirun.openmpi [--allow-run-as-root] -np 2 --bind-to core
+BENCH_LAUNCH_OPENMPI; the program and its arguments are appended, and the
+number after -np or -n is replaced by each np):
+  rdmpi    PREFIX/bin/mpirun -np N [--bind-to core, if its --help lists it]
+  MPICH    mpirun.mpich -np N -bind-to core
+  Open MPI mpirun.openmpi [--allow-run-as-root] -np N --bind-to core
            --mca pml ob1 --mca btl self,vader
+With more ranks than cores, no rank is bound: rdmpi and MPICH run without
+the binding option, Open MPI with --oversubscribe --bind-to none.
 
 Exit status: 0 if every selected library built and ran every benchmark,
 1 if some library failed (the tables are still printed), 2 on usage errors
@@ -42,7 +50,8 @@ EOF
 
 prefix=/work/main/_install
 only=rdmpi,mpich,openmpi
-benches=latency,bw,bibw,mr
+benches=p2p
+np_arg=2
 repeat=3
 quick=0
 out=
@@ -54,6 +63,7 @@ while [ $# -gt 0 ]; do
     --prefix)  prefix=${2:?--prefix needs a directory}; shift 2 ;;
     --only)    only=${2:?--only needs a list}; shift 2 ;;
     --bench)   benches=${2:?--bench needs a list}; shift 2 ;;
+    --np)      np_arg=${2:?--np needs a list}; shift 2 ;;
     --repeat)  repeat=${2:?--repeat needs a number}; shift 2 ;;
     --quick)   quick=1; shift ;;
     --out)     out=${2:?--out needs a directory}; shift 2 ;;
@@ -78,17 +88,48 @@ for l in ${only//,/ }; do
     *) echo "compare.sh: unknown library '$l' (rdmpi, mpich, openmpi)" >&2; exit 2 ;;
     esac
 done
+p2p_benches="latency bw bibw mr"
+coll_benches="allreduce bcast alltoall ibcast"
+is_coll() { case " $coll_benches " in *" $1 "*) return 0 ;; esac; return 1; }
 bench_list=()
+add_bench() {
+    local x
+    for x in "${bench_list[@]}"; do [ "$x" = "$1" ] && return 0; done
+    bench_list+=("$1")
+}
 for b in ${benches//,/ }; do
     case "$b" in
-    latency|bw|bibw|mr) bench_list+=("$b") ;;
-    *) echo "compare.sh: unknown benchmark '$b' (latency, bw, bibw, mr)" >&2; exit 2 ;;
+    latency|bw|bibw|mr|allreduce|bcast|alltoall|ibcast) add_bench "$b" ;;
+    p2p)  for x in $p2p_benches; do add_bench "$x"; done ;;
+    coll) for x in $coll_benches; do add_bench "$x"; done ;;
+    all)  for x in $p2p_benches $coll_benches; do add_bench "$x"; done ;;
+    *) echo "compare.sh: unknown benchmark '$b' ($p2p_benches $coll_benches, or p2p, coll, all)" >&2; exit 2 ;;
     esac
 done
-if [ ${#libs[@]} -eq 0 ] || [ ${#bench_list[@]} -eq 0 ]; then
+# The collectives share bench_util's process-count rule with osu_mr: an even
+# number of processes.
+np_list=()
+for np in ${np_arg//,/ }; do
+    case "$np" in
+    ''|*[!0-9]*|0*) echo "compare.sh: --np wants even process counts, e.g. 2,4" >&2; exit 2 ;;
+    esac
+    if [ $(( np % 2 )) -ne 0 ]; then
+        echo "compare.sh: --np $np: the collective benchmarks need an even number of processes" >&2
+        exit 2
+    fi
+    case " ${np_list[*]} " in *" $np "*) ;; *) np_list+=("$np") ;; esac
+done
+if [ ${#libs[@]} -eq 0 ] || [ ${#bench_list[@]} -eq 0 ] || [ ${#np_list[@]} -eq 0 ]; then
     usage >&2
     exit 2
 fi
+has_coll=0
+for b in "${bench_list[@]}"; do is_coll "$b" && has_coll=1; done
+# nps_of <bench>: the process counts the benchmark runs at.
+nps_of() { if is_coll "$1"; then echo "${np_list[*]}"; else echo 2; fi; }
+# key_of <bench> <np>: names its raw files and tables; the point-to-point
+# ones keep their plain names.
+key_of() { if is_coll "$1"; then echo "$1-np$2"; else echo "$1"; fi; }
 
 srcdir=$(cd "$(dirname "$0")" && pwd)
 start_time=$(date +%s)
@@ -136,7 +177,14 @@ else
 fi
 
 # --- per-library compiler and launcher ---------------------------------------
+# Cores the ranks can have: CPUs this script may run on, at most one per
+# physical core. More ranks than that means oversubscription.
+cores=$(nproc 2>/dev/null || echo 1)
+phys=$(lscpu -p=core 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+[ "${phys:-0}" -gt 0 ] && [ "$phys" -lt "$cores" ] && cores=$phys
+
 declare -A cc launch status note
+rd_bind=
 for l in "${libs[@]}"; do
     status[$l]=ok
     note[$l]=
@@ -148,16 +196,15 @@ for l in "${libs[@]}"; do
             note[$l]="not installed: no $prefix/bin/mpicc or $prefix/bin/mpirun (make install, or --prefix)"
             continue
         fi
-        bind=
         help=$(timeout 10 "$prefix/bin/mpirun" --help 2>&1)
         if grep -q -- '--bind-to' <<<"$help"; then
-            bind="--bind-to core"
+            rd_bind="--bind-to core"
         elif grep -q -- '-bind-to' <<<"$help"; then
-            bind="-bind-to core"
+            rd_bind="-bind-to core"
         else
             note[$l]="its mpirun --help lists no --bind-to: run without explicit binding"
         fi
-        launch[$l]=${BENCH_LAUNCH_RDMPI:-"$prefix/bin/mpirun -np 2 $bind"}
+        launch[$l]=${BENCH_LAUNCH_RDMPI:-"$prefix/bin/mpirun -np 2 $rd_bind"}
         ;;
     mpich)
         cc[$l]=mpicc.mpich
@@ -172,11 +219,51 @@ for l in "${libs[@]}"; do
     esac
 done
 
+# launch_for <lib> <np>: the launch line for np processes. An override gets
+# its process count replaced; without an override, np above the core count
+# runs unbound: rdmpi's mpirun would drop the binding itself (with a
+# warning), Hydra binds nothing unless asked and oversubscribes by itself,
+# and Open MPI refuses both without --oversubscribe --bind-to none.
+launch_for() {
+    local l=$1 np=$2 over
+    if [ "$np" = 2 ]; then
+        echo "${launch[$l]}"
+        return
+    fi
+    case "$l" in
+    rdmpi)   over=${BENCH_LAUNCH_RDMPI:-} ;;
+    mpich)   over=${BENCH_LAUNCH_MPICH:-} ;;
+    openmpi) over=${BENCH_LAUNCH_OPENMPI:-} ;;
+    esac
+    if [ -n "$over" ]; then
+        sed -E "s/(^|[[:space:]])(-np|-n|--np|--n)([[:space:]]+)[0-9]+([[:space:]]|\$)/\\1\\2\\3$np\\4/" <<<"$over"
+        return
+    fi
+    local oversub=0
+    [ "$np" -gt "$cores" ] && oversub=1
+    case "$l" in
+    rdmpi)
+        if [ $oversub = 1 ]; then echo "$prefix/bin/mpirun -np $np"
+        else echo "$prefix/bin/mpirun -np $np $rd_bind"; fi ;;
+    mpich)
+        if [ $oversub = 1 ]; then echo "mpirun.mpich -np $np"
+        else echo "mpirun.mpich -np $np -bind-to core"; fi ;;
+    openmpi)
+        local root=
+        [ "$(id -u)" -eq 0 ] && root="--allow-run-as-root "
+        if [ $oversub = 1 ]; then
+            echo "mpirun.openmpi ${root}-np $np --oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader"
+        else
+            echo "mpirun.openmpi ${root}-np $np --bind-to core --mca pml ob1 --mca btl self,vader"
+        fi ;;
+    esac
+}
+
 # --- build -----------------------------------------------------------------
 for l in "${libs[@]}"; do
     [ "${status[$l]}" = ok ] || continue
     mkdir -p "$work/build/$l"
-    for b in latency bw bibw mr; do
+    for b in "${bench_list[@]}"; do
         log=$work/build/$l/osu_$b.log
         if ! "${cc[$l]}" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" \
                 "$srcdir/osu_$b.c" "$srcdir/bench_util.c" >"$log" 2>&1; then
@@ -194,12 +281,14 @@ bench_args() {
         latency) echo "-m 0:1M -i 1000 -I 100 -x 100 -X 5" ;;
         bw|bibw) echo "-m 1:1M -i 50 -I 10 -x 5 -X 2" ;;
         mr)      echo "-m 1:1K -i 500 -x 50" ;;
+        allreduce|bcast|alltoall|ibcast) echo "-m 8:1M -i 200 -I 20 -x 20 -X 2" ;;
         esac
     else
         case "$1" in
         latency) echo "-m 0:4M" ;;
         bw|bibw) echo "-m 1:16M" ;;
         mr)      echo "-m 1:8K" ;;
+        allreduce|bcast|alltoall|ibcast) echo "-m 8:1M" ;;
         esac
     fi
 }
@@ -209,8 +298,15 @@ bench_title() {
     bw)      echo "osu_bw: unidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
     bibw)    echo "osu_bibw: bidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
     mr)      echo "osu_mr: message rate, messages/s (higher is better)" ;;
+    allreduce) echo "osu_allreduce, np=$2: MPI_Allreduce (MPI_SUM, MPI_FLOAT) latency, microseconds, slowest rank (lower is better)" ;;
+    bcast)   echo "osu_bcast, np=$2: MPI_Bcast latency from rank 0, microseconds, slowest rank (lower is better)" ;;
+    alltoall) echo "osu_alltoall, np=$2: MPI_Alltoall latency, size per destination, microseconds, slowest rank (lower is better)" ;;
+    ibcast)  echo "osu_ibcast, np=$2: MPI_Ibcast + MPI_Wait latency, microseconds, slowest rank (lower is better)" ;;
+    ibcast-overlap) echo "osu_ibcast, np=$2: overlap of MPI_Ibcast with computation, percent, median of the runs (higher is better)" ;;
     esac
 }
+# fields_of <bench>: fields of a result row (size and values).
+fields_of() { if [ "$1" = ibcast ]; then echo 5; else echo 2; fi; }
 
 # --- runs --------------------------------------------------------------------
 # cpu_busy: percent of all CPUs busy (not idle/iowait) over the next 0.5 s.
@@ -253,81 +349,113 @@ failures=()
 declare -A run_failed
 run_seconds=0
 for b in "${bench_list[@]}"; do
-    for ((r = 1; r <= repeat; r++)); do
-        # Rotate the library order each repeat so no library always runs first.
-        n=${#libs[@]}
-        for ((k = 0; k < n; k++)); do
-            l=${libs[$(( (k + r - 1) % n ))]}
-            [ "${status[$l]}" = ok ] || continue
-            [ -z "${run_failed[$l.$b]:-}" ] || continue
-            args=$(bench_args "$b")
-            # The first run of each pair also verifies every payload (-c);
-            # the check round is outside the timed loop.
-            [ $r = 1 ] && args="$args -c"
-            f=$raw/$b-$l-$r.txt
-            settle_cpus
-            echo "compare.sh: $b $(lib_title "$l") run $r/$repeat" >&2
-            t_run=$(date +%s)
-            # shellcheck disable=SC2086 # the launch line is a word list
-            timeout "$timeout_s" ${launch[$l]} "$work/build/$l/osu_$b" $args \
-                >"$f" 2>"$raw/$b-$l-$r.err" </dev/null
-            rc=$?
-            run_seconds=$(( run_seconds + $(date +%s) - t_run ))
-            rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 2' "$f" | wc -l)
-            if [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
-                why="exit $rc"
-                [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
-                [ $rc -eq 1 ] && grep -q 'check: FAILED' "$raw/$b-$l-$r.err" &&
-                    why="payload check failed"
-                failures+=("$(lib_title "$l") osu_$b run $r: $why; $(tail -n 3 "$raw/$b-$l-$r.err" | tr '\n' ' ')")
-                run_failed[$l.$b]=1
-                rm -f "$f"
-            fi
+    for np in $(nps_of "$b"); do
+        key=$(key_of "$b" "$np")
+        what=osu_$b
+        is_coll "$b" && what="osu_$b np=$np"
+        for ((r = 1; r <= repeat; r++)); do
+            # Rotate the library order each repeat so no library always runs first.
+            n=${#libs[@]}
+            for ((k = 0; k < n; k++)); do
+                l=${libs[$(( (k + r - 1) % n ))]}
+                [ "${status[$l]}" = ok ] || continue
+                [ -z "${run_failed[$l.$key]:-}" ] || continue
+                args=$(bench_args "$b")
+                # The first run of each pair also verifies every payload (-c);
+                # the check round is outside the timed loop.
+                [ $r = 1 ] && args="$args -c"
+                f=$raw/$key-$l-$r.txt
+                settle_cpus
+                echo "compare.sh: $what $(lib_title "$l") run $r/$repeat" >&2
+                t_run=$(date +%s)
+                # shellcheck disable=SC2046,SC2086 # the launch line is a word list
+                timeout "$timeout_s" $(launch_for "$l" "$np") "$work/build/$l/osu_$b" $args \
+                    >"$f" 2>"$raw/$key-$l-$r.err" </dev/null
+                rc=$?
+                run_seconds=$(( run_seconds + $(date +%s) - t_run ))
+                rows=$(awk -v nf="$(fields_of "$b")" '$1 ~ /^[0-9]+$/ && NF == nf' "$f" | wc -l)
+                if [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
+                    why="exit $rc"
+                    [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
+                    [ $rc -eq 1 ] && grep -q 'check: FAILED' "$raw/$key-$l-$r.err" &&
+                        why="payload check failed"
+                    failures+=("$(lib_title "$l") $what run $r: $why; $(tail -n 3 "$raw/$key-$l-$r.err" | tr '\n' ' ')")
+                    run_failed[$l.$key]=1
+                    rm -f "$f"
+                fi
+            done
         done
     done
 done
 
 # --- tables --------------------------------------------------------------------
-# best <bench> <lib>: "size value" lines, the best over the kept runs.
+# best <key> <lib> <fields> <column> <min|max|median>: "size value" lines,
+# the best value of the column over the kept runs, or their median.
 best() {
     local files=("$raw/$1-$2-"*.txt)
     [ -e "${files[0]}" ] || return 0
-    local mode=max
-    [ "$1" = latency ] && mode=min
-    awk -v mode=$mode '$1 ~ /^[0-9]+$/ && NF == 2 {
-            if (!($1 in v) || (mode == "min" ? $2 < v[$1] : $2 > v[$1])) v[$1] = $2
+    awk -v mode="$5" -v nf="$3" -v col="$4" '$1 ~ /^[0-9]+$/ && NF == nf {
+            x = $col + 0
+            if (mode == "median") {
+                k = n[$1]++
+                all[$1, k] = x
+                for (; k > 0 && all[$1, k-1] > x; k--) {   # insertion sort
+                    all[$1, k] = all[$1, k-1]; all[$1, k-1] = x
+                }
+                v[$1] = 1
+            } else if (!($1 in v) || (mode == "min" ? x < v[$1] : x > v[$1])) v[$1] = x
         }
-        END { for (s in v) print s, v[s] }' "${files[@]}" | sort -n
+        END {
+            for (s in v) {
+                if (mode == "median") {
+                    m = n[s]
+                    v[s] = m % 2 ? all[s, (m-1)/2] : (all[s, m/2-1] + all[s, m/2]) / 2
+                }
+                print s, v[s]
+            }
+        }' "${files[@]}" | sort -n
 }
 
+# table <bench> <np> [overlap]: the table of one benchmark at one np. The
+# ibcast overlap table compares percentages, so its last column is the
+# difference in percentage points instead of a ratio.
 table() {
-    local b=$1 l
-    declare -A col
+    local b=$1 np=$2 part=${3:-} l
+    local key title col=2 mode=max sense=higher decimals=0 cmp=ratio
+    key=$(key_of "$b" "$np")
+    title=$(bench_title "$b${part:+-$part}" "$np")
+    case "$b" in
+    latency|allreduce|bcast|alltoall|ibcast) mode=min; sense=lower; decimals=2 ;;
+    esac
+    # The overlap % is a difference of two noisy means: one disturbed run
+    # can claim 100 %, so the table takes the median of the runs, not the best.
+    if [ "$part" = overlap ]; then
+        col=5; mode=median; sense=higher; decimals=1; cmp="diff"
+    fi
+    declare -A col_state
     for l in rdmpi mpich openmpi; do
-        if ! selected $l; then col[$l]="-"
-        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$b]:-}" ]; then col[$l]=FAIL
-        else col[$l]=ok
+        if ! selected $l; then col_state[$l]="-"
+        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$key]:-}" ]; then col_state[$l]=FAIL
+        else col_state[$l]=ok
         fi
     done
-    echo "### $(bench_title "$b")"
+    echo "### $title"
     echo
-    local sense="higher"
-    [ "$b" = latency ] && sense="lower"
     {
         for l in rdmpi mpich openmpi; do
-            [ "${col[$l]}" = ok ] && best "$b" "$l" | sed "s/^/$l /"
+            [ "${col_state[$l]}" = ok ] && best "$key" "$l" "$(fields_of "$b")" $col $mode | sed "s/^/$l /"
         done
-    } | awk -v b="$b" -v sense="$sense" \
-            -v c_r="${col[rdmpi]}" -v c_m="${col[mpich]}" -v c_o="${col[openmpi]}" '
+    } | awk -v sense="$sense" -v decimals="$decimals" -v cmp="$cmp" \
+            -v c_r="${col_state[rdmpi]}" -v c_m="${col_state[mpich]}" -v c_o="${col_state[openmpi]}" '
         { v[$1 "," $2] = $3; sizes[$2] = 1 }
-        function fmt(x) { return b == "latency" ? sprintf("%.2f", x) : sprintf("%.0f", x) }
+        function fmt(x) { return sprintf("%." decimals "f", x) }
         function cell(lib, s, c) {
             if (c != "ok") return c
             return ((lib "," s) in v) ? fmt(v[lib "," s]) : "-"
         }
         END {
             printf "| %10s | %12s | %12s | %12s | %22s |\n", "size (B)", "rdmpi",
-                "MPICH", "Open MPI", "rdmpi / best other"
+                "MPICH", "Open MPI", cmp == "diff" ? "rdmpi - best other" : "rdmpi / best other"
             printf "|%s|%s|%s|%s|%s|\n", "-----------:", "-------------:",
                 "-------------:", "-------------:", "-----------------------:"
             n = 0
@@ -343,14 +471,20 @@ table() {
                     o = v["openmpi," s]
                     if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
                 }
-                if (("rdmpi," s) in v && other != "" && other > 0)
-                    ratio = sprintf("%.2f", v["rdmpi," s] / other)
+                if (("rdmpi," s) in v && other != "") {
+                    if (cmp == "diff")
+                        ratio = sprintf("%+.1f", v["rdmpi," s] - other)
+                    else if (other > 0)
+                        ratio = sprintf("%.2f", v["rdmpi," s] / other)
+                }
                 printf "| %10d | %12s | %12s | %12s | %22s |\n", s, cell("rdmpi", s, c_r),
                     cell("mpich", s, c_m), cell("openmpi", s, c_o), ratio
             }
         }'
     echo
-    if [ "$b" = latency ]; then
+    if [ "$cmp" = diff ]; then
+        echo "Difference in percentage points; above 0: rdmpi hides more of the broadcast than the best of the others."
+    elif [ "$sense" = lower ]; then
         echo "Ratio below 1: rdmpi is faster than the best of the others."
     else
         echo "Ratio above 1: rdmpi is faster than the best of the others."
@@ -360,14 +494,38 @@ table() {
 
 elapsed=$(( $(date +%s) - start_time ))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+# The process counts run, in order of first use.
+used_nps=()
+for b in "${bench_list[@]}"; do
+    for np in $(nps_of "$b"); do
+        case " ${used_nps[*]} " in *" $np "*) ;; *) used_nps+=("$np") ;; esac
+    done
+done
 report() {
-    echo "## Point-to-point comparison, np=2, one node"
+    local np_text=${np_list[*]}
+    np_text=${np_text// /,}
+    local p2p=0
+    for b in "${bench_list[@]}"; do is_coll "$b" || p2p=1; done
+    if [ $has_coll = 0 ]; then
+        echo "## Point-to-point comparison, np=2, one node"
+    elif [ $p2p = 1 ]; then
+        echo "## Point-to-point (np=2) and collective (np=$np_text) comparison, one node"
+    else
+        echo "## Collective comparison, np=$np_text, one node"
+    fi
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
     echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
     echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test)'); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
-    echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about 2; more means other processes shared the cores)"
+    if [ "${used_nps[*]}" = 2 ]; then
+        echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about 2; more means other processes shared the cores)"
+    else
+        echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about their process count, $(IFS=/; echo "${used_nps[*]}"); more means other processes shared the cores)"
+    fi
     echo "- runs started while other processes kept the CPUs busy (waited ${settle} s): ${busy_starts}"
+    if [ $has_coll = 1 ]; then
+        echo "- cores for the ranks: $cores; with more ranks than that, no rank is bound and ranks share cores"
+    fi
     for l in "${libs[@]}"; do
         if [ "${status[$l]}" = ok ]; then
             lib=$(grep -h -m1 '^# library:' "$raw"/*-"$l"-*.txt 2>/dev/null | head -n 1 | sed 's/^# library: //; s/\t/ /g')
@@ -376,14 +534,24 @@ report() {
             if [ "$l" = rdmpi ] && grep -qE '^(MPICH|Open MPI)' <<<"$lib"; then
                 note[$l]="WARNING: the rdmpi binaries ran on another MPI library${note[$l]:+; ${note[$l]}}"
             fi
-            echo "- $(lib_title "$l"): \`${launch[$l]}\`; library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
+            if [ "${used_nps[*]}" = 2 ]; then
+                echo "- $(lib_title "$l"): \`${launch[$l]}\`; library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
+            else
+                echo "- $(lib_title "$l"): library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
+                for np in "${used_nps[@]}"; do
+                    echo "  - np=$np: \`$(launch_for "$l" "$np")\`"
+                done
+            fi
         else
             echo "- $(lib_title "$l"): FAILED, ${note[$l]}"
         fi
     done
     echo
     for b in "${bench_list[@]}"; do
-        table "$b"
+        for np in $(nps_of "$b"); do
+            table "$b" "$np"
+            [ "$b" = ibcast ] && table "$b" "$np" overlap
+        done
     done
     if [ ${#failures[@]} -gt 0 ]; then
         echo "### Failed runs"

@@ -1,8 +1,12 @@
 # bench: OSU-style point-to-point benchmarks (latency, bandwidth,
-# bidirectional bandwidth, message rate), built against the in-tree libmpi.
+# bidirectional bandwidth, message rate) and collective ones (allreduce,
+# bcast, alltoall latency; ibcast latency and overlap), built against the
+# in-tree libmpi.
 # Not installed. bench/compare.sh builds the same sources with an installed
 # rdmpi, MPICH and Open MPI and compares them; see bench/README.md.
 noinst_PROGRAMS += bench/osu_latency bench/osu_bw bench/osu_bibw bench/osu_mr
+noinst_PROGRAMS += bench/osu_allreduce bench/osu_bcast bench/osu_alltoall \
+	bench/osu_ibcast
 
 bench_osu_latency_SOURCES = bench/osu_latency.c bench/bench_util.c bench/bench_util.h
 bench_osu_latency_LDADD = $(RD_TEST_LDADD)
@@ -19,5 +23,21 @@ bench_osu_bibw_LDFLAGS = $(RD_TEST_LINKOPTS)
 bench_osu_mr_SOURCES = bench/osu_mr.c bench/bench_util.c bench/bench_util.h
 bench_osu_mr_LDADD = $(RD_TEST_LDADD)
 bench_osu_mr_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_allreduce_SOURCES = bench/osu_allreduce.c bench/bench_util.c bench/bench_util.h
+bench_osu_allreduce_LDADD = $(RD_TEST_LDADD)
+bench_osu_allreduce_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_bcast_SOURCES = bench/osu_bcast.c bench/bench_util.c bench/bench_util.h
+bench_osu_bcast_LDADD = $(RD_TEST_LDADD)
+bench_osu_bcast_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_alltoall_SOURCES = bench/osu_alltoall.c bench/bench_util.c bench/bench_util.h
+bench_osu_alltoall_LDADD = $(RD_TEST_LDADD)
+bench_osu_alltoall_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_ibcast_SOURCES = bench/osu_ibcast.c bench/bench_util.c bench/bench_util.h
+bench_osu_ibcast_LDADD = $(RD_TEST_LDADD)
+bench_osu_ibcast_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 EXTRA_DIST += bench/compare.sh bench/README.md

@@ -38,3 +38,14 @@ test_unit_test_datatype_SOURCES = test/unit/test_datatype.c src/core/datatype.c 
 test_unit_test_datatype_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_datatype_LDADD = $(CUNIT_LIBS)
 # --- end datatypes ---
+
+# --- reduction kernels (test_op) ---
+check_PROGRAMS += test/unit/test_op
+TESTS += test/unit/test_op
+UNIT_TESTS += test/unit/test_op
+test_unit_test_op_SOURCES = test/unit/test_op.c src/core/op.c src/core/op.h \
+	src/core/datatype.c src/core/datatype.h src/core/dt_build.c src/core/dt_build.h \
+	src/core/handle.c src/core/handle.h src/util/status.c src/util/status.h
+test_unit_test_op_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_op_LDADD = $(CUNIT_LIBS)
+# --- end reduction kernels ---

@@ -1,0 +1,129 @@
+/*
+ * osu_allreduce: latency of MPI_Allreduce (MPI_SUM on MPI_FLOAT) over all
+ * ranks of MPI_COMM_WORLD, as the OSU micro-benchmarks define collective
+ * latency: every rank times each call on its own, with an untimed
+ * MPI_Barrier between calls; a rank's latency is the mean of its calls and
+ * the reported value is the largest over the ranks. Sizes are in bytes of
+ * the buffer (size / 4 floats).
+ */
+#include "bench_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const bench_info_t info = {
+    .name = "osu_allreduce",
+    .what = "MPI_Allreduce (MPI_SUM, MPI_FLOAT) latency, mean per call, "
+            "largest over the ranks, microseconds (lower is better)",
+    .column = "latency(us)",
+    .csv_column = "latency_us",
+    .multi_pair = 1,
+    .uses_window = 0,
+    .min_size = 8,
+    .max_size = 1u << 20,
+    .iters = 1000, .iters_large = 100,
+    .warmup = 200, .warmup_large = 10,
+    .window = 1,
+};
+
+/* Element i of rank r's input in the -c round: small integers, so the sum
+ * over any number of ranks is exact in float. */
+static float check_value(size_t i, int r, size_t count)
+{
+    return (float)((i * 7 + (size_t)r * 13 + count) % 61);
+}
+
+static int check_round(float *sbuf, float *rbuf, size_t count, int rank,
+                       int nprocs)
+{
+    size_t i;
+    int r;
+
+    for (i = 0; i < count; i++) {
+        sbuf[i] = check_value(i, rank, count);
+        rbuf[i] = -1.0f;
+    }
+    MPI_Allreduce(sbuf, rbuf, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    for (i = 0; i < count; i++) {
+        float want = 0.0f;
+
+        for (r = 0; r < nprocs; r++)
+            want += check_value(i, r, count);
+        if (rbuf[i] != want) {
+            fprintf(stderr, "%s: rank %d: %zu floats: element %zu is %g, "
+                    "expected %g\n", info.name, rank, count, i,
+                    (double)rbuf[i], (double)want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o;
+    enum bench_start start;
+    float *sbuf, *rbuf;
+    size_t size, i;
+    int rank, nprocs, errors = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    start = bench_init(argc, argv, &info, &o);
+    if (start == BENCH_RUN && o.max_size < sizeof(float)) {
+        if (rank == 0)
+            fprintf(stderr, "%s: sizes must reach %zu bytes (one float)\n",
+                    info.name, sizeof(float));
+        start = BENCH_EXIT_USAGE;
+    }
+    if (start != BENCH_RUN) {
+        MPI_Finalize();
+        return start == BENCH_EXIT_OK ? 0 : 2;
+    }
+    if (o.min_size < sizeof(float))
+        o.min_size = sizeof(float);
+
+    sbuf = bench_alloc(o.max_size);
+    rbuf = bench_alloc(o.max_size);
+    /* Ordinary values in the timed loop: no NaN or denormal slows the sums. */
+    for (i = 0; i < o.max_size / sizeof(float); i++)
+        sbuf[i] = 1.0f;
+    if (rank == 0)
+        bench_print_header(&info, &o);
+
+    for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
+        size_t count = size / sizeof(float);
+        int n = bench_iters(&o, size), w = bench_warmup(&o, size), it;
+        double sum = 0.0, mean, worst = 0.0;
+
+        if (o.check) {
+            errors += check_round(sbuf, rbuf, count, rank, nprocs);
+            for (i = 0; i < count; i++)
+                sbuf[i] = 1.0f;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (it = 0; it < w + n; it++) {
+            double t0 = MPI_Wtime();
+
+            MPI_Allreduce(sbuf, rbuf, (int)count, MPI_FLOAT, MPI_SUM,
+                          MPI_COMM_WORLD);
+            if (it >= w)
+                sum += MPI_Wtime() - t0;
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        mean = sum * 1e6 / n;
+        MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (rank == 0)
+            bench_print_row(&o, count * sizeof(float), worst);
+    }
+
+    errors = bench_check_total(errors);
+    if (rank == 0 && o.check)
+        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
+                errors ? "FAILED" : "passed", errors);
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return errors ? 1 : 0;
+}
