@@ -12,6 +12,7 @@
 
 #include "coll/coll.h"
 #include "p2p/p2p.h"
+#include "util/scratch.h"
 
 #include "api/attr.h"
 #include "api/op.h"
@@ -134,6 +135,7 @@ int PMPI_Finalize(void)
     /* No rank leaves while a peer may still read its memory or ring. */
     int rc = rd_coll_barrier(rd_api.world);
     rd_p2p_finalize();
+    rd_scratch_fini();
     rd_api_group_fini();
     rd_api.finalized = 1;
     rd_api_unlock();

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll/coll_util.h"
+#include "util/scratch.h"
 #include "util/status.h"
 
 static int alltoall_bruck(rd_comm_t *c, const char *sbuf, size_t scount, rd_datatype_t *stype,
@@ -24,7 +25,7 @@ static int alltoall_bruck(rd_comm_t *c, const char *sbuf, size_t scount, rd_data
     int size = c->size, me = c->rank, rc = RD_OK;
     ptrdiff_t sext = (ptrdiff_t)scount * rd_dt_extent(stype);
     ptrdiff_t rext = (ptrdiff_t)rcount * rd_dt_extent(rtype);
-    char *tmp = malloc(3 * (size_t)size * n);
+    char *tmp = rd_scratch_get(3 * (size_t)size * n);
     if (!tmp)
         return RD_ENOMEM;
     char *out = tmp + (size_t)size * n, *in = out + (size_t)size * n;
@@ -50,7 +51,7 @@ static int alltoall_bruck(rd_comm_t *c, const char *sbuf, size_t scount, rd_data
         for (int i = 0; i < size; i++)
             rd_coll_copy(tmp + (size_t)i * n, n, &rd_dt_bytes,
                          rbuf + (ptrdiff_t)((me - i + size) % size) * rext, rcount, rtype);
-    free(tmp);
+    rd_scratch_put(tmp);
     return rc;
 }
 
@@ -79,7 +80,7 @@ int rd_coll_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
         return RD_OK;
     void *packed = NULL;
     if (sbuf == RD_COLL_IN_PLACE) {
-        packed = malloc((size_t)c->size * n);
+        packed = rd_scratch_get((size_t)c->size * n);
         if (!packed)
             return RD_ENOMEM;
         rd_dt_pack(rbuf, rcount * (size_t)c->size, rtype, 0, packed, (size_t)c->size * n);
@@ -92,7 +93,7 @@ int rd_coll_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
         rc = alltoall_bruck(c, sbuf, scount, stype, rbuf, rcount, rtype, n);
     else
         rc = alltoall_pairwise(c, sbuf, scount, stype, rbuf, rcount, rtype);
-    free(packed);
+    rd_scratch_put(packed);
     return rc;
 }
 
@@ -147,7 +148,7 @@ static int pack_in_place(rd_comm_t *c, const side_t *rcv, side_t *snd, void **me
     size_t total = 0;
     for (int i = 0; i < size; i++)
         total += (size_t)rcv->counts[i] * side_type(rcv, i)->size;
-    char *p = malloc(total + 2 * (size_t)size * sizeof(int) + 1);
+    char *p = rd_scratch_get(total + 2 * (size_t)size * sizeof(int) + 1);
     if (!p)
         return RD_ENOMEM;
     int *counts = (int *)p, *displs = counts + size;
@@ -178,7 +179,7 @@ static int alltoall_vw(rd_comm_t *c, int in_place, side_t *snd, const side_t *rc
             return rc;
     }
     int rc = exchange(c, snd, rcv);
-    free(mem);
+    rd_scratch_put(mem);
     return rc;
 }
 

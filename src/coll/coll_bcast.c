@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
+#include "util/scratch.h"
 #include "util/status.h"
 
 /* Byte offset of chunk i when n bytes are cut into chunks of cs. */
@@ -76,7 +77,7 @@ int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int 
         return RD_OK;
     const rd_coll_tune_t *t = rd_coll_tune();
     int contig = rd_dt_is_contig(dt, count);
-    char *bytes = contig ? rd_dt_contig_ptr(buf, dt) : malloc(n);
+    char *bytes = contig ? rd_dt_contig_ptr(buf, dt) : rd_scratch_get(n);
     if (!bytes)
         return RD_ENOMEM;
     if (!contig && c->rank == root)
@@ -89,7 +90,7 @@ int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int 
     if (!contig) {
         if (rc == RD_OK && c->rank != root)
             rd_dt_unpack(buf, count, dt, 0, bytes, n);
-        free(bytes);
+        rd_scratch_put(bytes);
     }
     return rc;
 }

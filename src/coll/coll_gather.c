@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll/coll_util.h"
+#include "util/scratch.h"
 #include "util/status.h"
 
 /* Lowest set bit of rel, or the first power of two >= size for the root. */
@@ -39,7 +40,7 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
 {
     int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
     int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
-    char *tmp = malloc((size_t)nsub * n);
+    char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
         return RD_ENOMEM;
     /* the receive arguments only matter at the root */
@@ -67,7 +68,7 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
         }
     }
 out:
-    free(tmp);
+    rd_scratch_put(tmp);
     return rc;
 }
 
@@ -76,7 +77,7 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
 {
     int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
     int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
-    char *tmp = malloc((size_t)nsub * n);
+    char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
         return RD_ENOMEM;
     if (rel == 0) {
@@ -104,7 +105,7 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
     if (rbuf != RD_COLL_IN_PLACE)
         rd_coll_copy(tmp, n, &rd_dt_bytes, rbuf, rcount, rtype);
 out:
-    free(tmp);
+    rd_scratch_put(tmp);
     return rc;
 }
 
@@ -236,7 +237,7 @@ static int allgather_recdbl(rd_comm_t *c, char *work, size_t n)
 static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
 {
     int size = c->size, me = c->rank, rc = RD_OK;
-    char *tmp = malloc((size_t)size * n);
+    char *tmp = rd_scratch_get((size_t)size * n);
     if (!tmp)
         return RD_ENOMEM;
     /* tmp block j holds the block of rank me + j. */
@@ -250,7 +251,7 @@ static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
     if (rc == RD_OK)
         for (int j = 0; j < size; j++)
             memcpy(work + (size_t)((me + j) % size) * n, tmp + (size_t)j * n, n);
-    free(tmp);
+    rd_scratch_put(tmp);
     return rc;
 }
 
@@ -283,7 +284,7 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
         return RD_OK;
     }
     int contig = rd_dt_is_contig(rtype, rcount * (size_t)size);
-    char *work = contig ? rd_dt_contig_ptr(rbuf, rtype) : malloc(total);
+    char *work = contig ? rd_dt_contig_ptr(rbuf, rtype) : rd_scratch_get(total);
     if (!work)
         return RD_ENOMEM;
     if (sbuf != RD_COLL_IN_PLACE)
@@ -300,7 +301,7 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
     if (!contig) {
         if (rc == RD_OK)
             rd_dt_unpack(rbuf, rcount * (size_t)size, rtype, 0, work, total);
-        free(work);
+        rd_scratch_put(work);
     }
     return rc;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "coll/coll_util.h"
+#include "util/scratch.h"
 #include "util/status.h"
 
 /* Two buffers of count elements of dt, in dt's layout. */
@@ -37,7 +38,7 @@ static int bufs_alloc(pair_bufs_t *b, size_t count, const rd_datatype_t *dt, int
     if (n > 0 && !(b->acc = rd_coll_tmp(count, dt, &b->mem[0])))
         return RD_ENOMEM;
     if (n > 1 && !(b->other = rd_coll_tmp(count, dt, &b->mem[1]))) {
-        free(b->mem[0]);
+        rd_scratch_put(b->mem[0]);
         return RD_ENOMEM;
     }
     return RD_OK;
@@ -45,8 +46,8 @@ static int bufs_alloc(pair_bufs_t *b, size_t count, const rd_datatype_t *dt, int
 
 static void bufs_free(pair_bufs_t *b)
 {
-    free(b->mem[0]);
-    free(b->mem[1]);
+    rd_scratch_put(b->mem[0]);
+    rd_scratch_put(b->mem[1]);
 }
 
 /* Combines *other (a partial result of the ranks just below, lower != 0, or
@@ -276,7 +277,7 @@ static int reduce_scatter_rooted(rd_comm_t *c, const char *src, char *rbuf, cons
     int rc = rd_coll_reduce(c, src, full, total, dt, op, 0);
     if (rc == RD_OK)
         rc = rd_coll_scatterv(c, full, counts, idispls, dt, rbuf, (size_t)counts[c->rank], dt, 0);
-    free(mem);
+    rd_scratch_put(mem);
     free(idispls);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* Shared pieces of the collective algorithms (see coll_util.h). */
 #include "coll/coll_util.h"
+#include "util/scratch.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ void *rd_coll_tmp(size_t count, const rd_datatype_t *dt, void **mem)
 {
     ptrdiff_t ext = rd_dt_extent(dt), true_ext = dt->true_ub - dt->true_lb;
     size_t span = count ? (size_t)((ptrdiff_t)(count - 1) * ext + true_ext) : 0;
-    *mem = malloc(span ? span : 1);
+    *mem = rd_scratch_get(span);
     if (!*mem)
         return NULL;
     return (char *)*mem - dt->true_lb;

@@ -64,7 +64,8 @@ int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
 
 /* A temporary buffer that holds count elements of dt in dt's layout:
  * returns the address to use as the buffer (it may point before the memory
- * when dt's true lower bound is positive) and sets *mem to what to free.
+ * when dt's true lower bound is positive) and sets *mem to what to give back
+ * with rd_scratch_put (util/scratch.h).
  * NULL on ENOMEM (*mem NULL). count 0 gives a valid, unusable pointer. */
 void *rd_coll_tmp(size_t count, const rd_datatype_t *dt, void **mem);
 /* Copies (src, scount, stype) into (dst, rcount, rtype): the packed bytes of
