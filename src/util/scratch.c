@@ -49,15 +49,43 @@ void rd_scratch_put(void *p)
     block_t *b = (block_t *)p - 1;
     if (sc.limit < 0)
         sc.limit = rd_env_size("RDMPI_SCRATCH_CACHE", 64LL << 20);
-    if (b->cap >= MIN_CACHED && sc.cached + b->cap <= (size_t)sc.limit) {
-        for (int i = 0; i < SLOTS; i++)
-            if (!sc.slot[i]) {
-                sc.slot[i] = b;
-                sc.cached += b->cap;
-                return;
-            }
+    if (b->cap < MIN_CACHED || b->cap > (size_t)sc.limit) {
+        free(b);
+        return;
     }
-    free(b);
+    /* Keep the largest blocks: an empty slot, else the smallest cached block
+     * if it is smaller (callers move on to larger sizes, as benchmarks do);
+     * then evict more small blocks until the total fits the limit. */
+    int victim = 0;
+    for (int i = 0; i < SLOTS; i++) {
+        if (!sc.slot[i]) {
+            victim = i;
+            break;
+        }
+        if (sc.slot[i]->cap < sc.slot[victim]->cap)
+            victim = i;
+    }
+    if (sc.slot[victim]) {
+        if (sc.slot[victim]->cap >= b->cap) {
+            free(b);
+            return;
+        }
+        sc.cached -= sc.slot[victim]->cap;
+        free(sc.slot[victim]);
+    }
+    sc.slot[victim] = b;
+    sc.cached += b->cap;
+    while (sc.cached > (size_t)sc.limit) {
+        int small = -1;
+        for (int i = 0; i < SLOTS; i++)
+            if (sc.slot[i] && sc.slot[i] != b && (small < 0 || sc.slot[i]->cap < sc.slot[small]->cap))
+                small = i;
+        if (small < 0)
+            break;
+        sc.cached -= sc.slot[small]->cap;
+        free(sc.slot[small]);
+        sc.slot[small] = NULL;
+    }
 }
 
 void rd_scratch_fini(void)

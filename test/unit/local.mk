@@ -49,3 +49,13 @@ test_unit_test_op_SOURCES = test/unit/test_op.c src/core/op.c src/core/op.h \
 test_unit_test_op_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_op_LDADD = $(CUNIT_LIBS)
 # --- end reduction kernels ---
+
+# --- scratch-memory cache (test_scratch) ---
+check_PROGRAMS += test/unit/test_scratch
+TESTS += test/unit/test_scratch
+UNIT_TESTS += test/unit/test_scratch
+test_unit_test_scratch_SOURCES = test/unit/test_scratch.c src/util/scratch.c src/util/scratch.h \
+	src/util/env.c src/util/env.h
+test_unit_test_scratch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_scratch_LDADD = $(CUNIT_LIBS)
+# --- end scratch ---
