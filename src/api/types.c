@@ -202,10 +202,11 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Type_get_extent)
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+/* The four extent queries: lower bound and extent, plain or true, as
+ * MPI_Aint or MPI_Count. Each checks its own pointers and names itself. */
+static int extent_query(MPI_Datatype datatype, int true_extent, const void *lb,
+                        const void *extent, MPI_Aint *l, MPI_Aint *e, const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_extent";
     rd_datatype_t *dt;
     int err;
     RD_API_CHECK_INIT(fn);
@@ -213,16 +214,28 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
         return err;
     if (!lb || !extent)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "lb or extent pointer is NULL");
-    *lb = dt->lb;
-    *extent = rd_dt_extent(dt);
+    *l = true_extent ? dt->true_lb : dt->lb;
+    *e = true_extent ? dt->true_ub - dt->true_lb : rd_dt_extent(dt);
     return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_extent)
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    MPI_Aint l, e;
+    int err = extent_query(datatype, 0, lb, extent, &l, &e, "MPI_Type_get_extent");
+    if (err == MPI_SUCCESS) {
+        *lb = l;
+        *extent = e;
+    }
+    return err;
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_extent_x)
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint l, e;
-    int err = PMPI_Type_get_extent(datatype, &l, &e);
+    int err = extent_query(datatype, 0, lb, extent, &l, &e, "MPI_Type_get_extent_x");
     if (err == MPI_SUCCESS) {
         *lb = l;
         *extent = e;
@@ -233,24 +246,20 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
 RD_WEAK_ALIAS(MPI_Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    static const char fn[] = "MPI_Type_get_true_extent";
-    rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
-        return err;
-    if (!lb || !extent)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "lb or extent pointer is NULL");
-    *lb = dt->true_lb;
-    *extent = dt->true_ub - dt->true_lb;
-    return MPI_SUCCESS;
+    MPI_Aint l, e;
+    int err = extent_query(datatype, 1, lb, extent, &l, &e, "MPI_Type_get_true_extent");
+    if (err == MPI_SUCCESS) {
+        *lb = l;
+        *extent = e;
+    }
+    return err;
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_true_extent_x)
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint l, e;
-    int err = PMPI_Type_get_true_extent(datatype, &l, &e);
+    int err = extent_query(datatype, 1, lb, extent, &l, &e, "MPI_Type_get_true_extent_x");
     if (err == MPI_SUCCESS) {
         *lb = l;
         *extent = e;

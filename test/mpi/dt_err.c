@@ -17,6 +17,17 @@ int main(int argc, char **argv)
     MPI_Aint ad[2] = { 0, 8 };
     MPI_Datatype types[2] = { MPI_INT, MPI_DATATYPE_NULL };
 
+    {
+        /* NULL output pointers are argument errors, not crashes (the _x forms too) */
+        MPI_Aint a;
+        MPI_Count x;
+        MT_ERRCLASS(MPI_Type_get_extent(MPI_INT, NULL, &a), MPI_ERR_ARG, "get_extent NULL lb");
+        MT_ERRCLASS(MPI_Type_get_true_extent(MPI_INT, &a, NULL), MPI_ERR_ARG,
+                    "get_true_extent NULL extent");
+        MT_ERRCLASS(MPI_Type_get_extent_x(MPI_INT, NULL, &x), MPI_ERR_ARG, "get_extent_x NULL lb");
+        MT_ERRCLASS(MPI_Type_get_true_extent_x(MPI_INT, &x, NULL), MPI_ERR_ARG,
+                    "get_true_extent_x NULL extent");
+    }
     MT_ERRCLASS(MPI_Type_contiguous(-1, MPI_INT, &t), MPI_ERR_COUNT, "contiguous count -1");
     MT_ERRCLASS(MPI_Type_vector(-2, 1, 1, MPI_INT, &t), MPI_ERR_COUNT, "vector count -2");
     MT_ERRCLASS(MPI_Type_vector(2, -1, 1, MPI_INT, &t), MPI_ERR_COUNT, "vector blocklength -1");
