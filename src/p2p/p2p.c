@@ -20,6 +20,7 @@
 #include "p2p/p2p.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +44,8 @@ typedef struct qmsg {
     rd_msg_hdr_t hdr;
 } qmsg_t;
 
+#define RD_TP_MAX 8   /* transports compiled in, at most */
+
 typedef struct peer {
     const rd_transport_t *tp;   /* NULL: unreachable */
     rd_list_t sendq;            /* qmsg_t, in send order */
@@ -63,8 +66,9 @@ typedef struct unexp {
 static struct {
     int rank, size;
     peer_t *peers;
-    const rd_transport_t *active[4];   /* transports to progress */
-    int nactive;
+    const rd_transport_t *inited[RD_TP_MAX];  /* initialized, finalized in reverse */
+    const rd_transport_t *active[RD_TP_MAX];  /* carry some peer: polled by progress */
+    int ninited, nactive;
     rd_list_t busy_peers;
     rd_list_t streaming;               /* send requests streaming DATA after a CTS */
     rd_match_q_t **queues;             /* by context id */
@@ -629,6 +633,45 @@ void rd_p2p_wait(rd_request_t *r)
 
 /* ---- init ---- */
 
+/* Is name one of the comma-separated entries of list? */
+static int name_listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* RDMPI_TRANSPORTS must name only known transports: a typo would otherwise
+ * silently leave peers unreachable. A known one this build lacks (rc or ud
+ * built --without-verbs) is skipped: its peers go to the next one listed. */
+static int check_transport_names(const char *list)
+{
+    static const char *const known = "shm,tcp,rc,ud";
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        char name[16];
+        if (len > 0) {
+            snprintf(name, sizeof(name), "%.*s", (int)len, p);
+            if (len >= sizeof(name) || !name_listed(known, name)) {
+                fprintf(stderr, "rdmpi: RDMPI_TRANSPORTS=%s: unknown transport \"%.*s\" "
+                        "(known: %s)\n", list, (int)len, p, known);
+                return RD_EINVAL;
+            }
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return RD_OK;
+}
+
 int rd_p2p_init(const rd_boot_info_t *boot)
 {
     static rd_tp_env_t env;
@@ -657,23 +700,39 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     env.boot = boot;
     env.recv = on_message;
     rd_self_set_recv(on_message, boot->rank);
-    const rd_transport_t *all[] = { &rd_shm_transport };
-    const char *want = rd_env_str("RDMPI_TRANSPORTS", "shm");
-    size_t scratch = 0;
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        const rd_transport_t *tp = all[i];
-        /* Every rank initializes the same transports, so collective inits line up. */
-        if (!strstr(want, tp->name))
+    const char *want = rd_env_str("RDMPI_TRANSPORTS", RD_TRANSPORTS_DEFAULT);
+    int rc = check_transport_names(want);
+    if (rc != RD_OK)
+        return rc;
+    /* Every rank initializes the same transports in the same order, so
+     * collective inits line up; then one fence publishes what they put. */
+    int fence = 0;
+    for (int i = 0; rd_transports[i]; i++) {
+        rd_transport_t *tp = rd_transports[i];
+        if (!name_listed(want, tp->name))
             continue;
-        int rc = tp->init(&env);
-        if (rc != RD_OK)
+        if ((rc = tp->init(&env)) != RD_OK)
             return rc;
-        p2p.active[p2p.nactive++] = tp;
+        p2p.inited[p2p.ninited++] = tp;
+        fence |= tp->fence_after_init;
+    }
+    if (fence && (rc = rd_boot_fence()) != RD_OK)
+        return rc;
+    size_t scratch = 0;
+    for (int i = 0; i < p2p.ninited; i++) {
+        const rd_transport_t *tp = p2p.inited[i];
+        int used = 0;
+        for (int peer = 0; peer < boot->size; peer++)
+            if (peer != boot->rank && !p2p.peers[peer].tp && tp->reachable(peer)) {
+                p2p.peers[peer].tp = tp;
+                used = 1;
+            }
+        /* Only transports that carry some peer are polled: an idle network
+         * transport must not cost the shared-memory fast path a syscall. */
+        if (used)
+            p2p.active[p2p.nactive++] = tp;
         if (tp->eager_max > scratch)
             scratch = tp->eager_max;
-        for (int peer = 0; peer < boot->size; peer++)
-            if (peer != boot->rank && !p2p.peers[peer].tp && tp->reachable(peer))
-                p2p.peers[peer].tp = tp;
     }
     p2p.peers[boot->rank].tp = &rd_self_transport;
     if (rd_self_transport.eager_max > scratch)
@@ -685,9 +744,9 @@ int rd_p2p_init(const rd_boot_info_t *boot)
 
 void rd_p2p_finalize(void)
 {
-    for (int i = p2p.nactive - 1; i >= 0; i--)
-        p2p.active[i]->finalize();
-    p2p.nactive = 0;
+    for (int i = p2p.ninited - 1; i >= 0; i--)
+        p2p.inited[i]->finalize();
+    p2p.nactive = p2p.ninited = 0;
     for (uint32_t c = 0; c < p2p.nqueues; c++) {
         rd_match_q_t *q = p2p.queues[c];
         if (!q)

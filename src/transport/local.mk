@@ -1,3 +1,3 @@
 # src/transport: the transport interface and one folder per transport
-libmpi_la_SOURCES += src/transport/transport.h \
+libmpi_la_SOURCES += src/transport/transport.h src/transport/registry.c \
 	src/transport/shm/shm.c src/transport/shm/shm.h

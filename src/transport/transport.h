@@ -52,9 +52,16 @@ typedef struct rd_transport {
     unsigned caps;               /* RD_TP_CAP_* */
     size_t hdr_max;              /* largest header send() accepts */
     size_t eager_max;            /* largest payload send() accepts */
+    /* Set by init when it published addresses with rd_boot_put: p2p then
+     * calls rd_boot_fence once after every init, and only after that fence
+     * calls reachable() (which may rd_boot_get what peers published). A
+     * transport that connects lazily needs no fence of its own. */
+    int fence_after_init;
 
     /* Collective over all ranks: every rank calls init of the same transports
-     * in the same order, so init may publish addresses and call rd_boot_fence. */
+     * in the same order, so init may publish addresses and call rd_boot_fence.
+     * A transport that finds nothing to work with (no device) returns RD_OK
+     * and answers reachable() with 0. */
     int (*init)(const rd_tp_env_t *env);
     void (*finalize)(void);
 
@@ -90,5 +97,14 @@ typedef struct rd_transport {
 /* Transports compiled in (defined by each transport; init may settle caps
  * and eager_max, so the tables are not const). */
 extern rd_transport_t rd_shm_transport;
+extern rd_transport_t rd_tcp_transport;
+extern rd_transport_t rd_rc_transport;
+extern rd_transport_t rd_ud_transport;
+
+/* All of them in order of preference, NULL-terminated (registry.c). */
+extern rd_transport_t *const rd_transports[];
+
+/* Default for RDMPI_TRANSPORTS: shm on a node, the best network between. */
+#define RD_TRANSPORTS_DEFAULT "shm,rc,tcp"
 
 #endif

@@ -1,0 +1,11 @@
+/*
+ * The transports compiled in, in order of preference: for each peer, p2p
+ * uses the first selected transport whose reachable() says yes. shm covers
+ * ranks on the same node; the network transports cover the rest.
+ */
+#include "transport/transport.h"
+
+rd_transport_t *const rd_transports[] = {
+    &rd_shm_transport,
+    NULL
+};
