@@ -65,11 +65,41 @@ static void fold(const rd_op_t *op, char **acc, char **other, size_t count,
     }
 }
 
+/* A temporary of count elements of dt in dt's layout, on the stack when it
+ * is small, else from the scratch cache; set up on first use. */
+#define TMP_STACK 1024
+typedef struct tmpbuf {
+    char *p;
+    void *mem;
+    union {
+        max_align_t align;
+        char b[TMP_STACK];
+    } stack;
+} tmpbuf_t;
+
+static char *tmp_get(tmpbuf_t *t, size_t count, const rd_datatype_t *dt)
+{
+    if (t->p)
+        return t->p;
+    ptrdiff_t ext = rd_dt_extent(dt), true_ext = dt->true_ub - dt->true_lb;
+    size_t span = (size_t)((ptrdiff_t)(count - 1) * ext + true_ext);
+    if (span <= TMP_STACK)
+        t->p = t->stack.b - dt->true_lb;
+    else
+        t->p = rd_coll_tmp(count, dt, &t->mem);
+    return t->p;
+}
+
+/* Binomial tree. The running result stays in src (the send buffer) until
+ * the first child's data arrive; those are received into the accumulator
+ * (the root's receive buffer when it can be) and src is combined in, so a
+ * leaf sends its send buffer as it is and nothing is copied. Children hold
+ * higher relative ranks, so their data are always the right operand. */
 int rd_coll_reduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
                    const rd_op_t *op, int root)
 {
     int size = c->size, me = c->rank, rc = RD_OK;
-    const void *src = sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf;
+    const char *src = sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf;
     if (count == 0)
         return RD_OK;
     if (size == 1) {
@@ -77,34 +107,54 @@ int rd_coll_reduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_
             rd_coll_copy(sbuf, count, dt, rbuf, count, dt);
         return RD_OK;
     }
-    pair_bufs_t b;
-    if (bufs_alloc(&b, count, dt, 2) != RD_OK)
-        return RD_ENOMEM;
-    rd_coll_copy(src, count, dt, b.acc, count, dt);
     /* A commutative op can use the tree rooted at root; otherwise the tree
      * is rooted at 0, whose subtrees are contiguous rank ranges. */
     int troot = op->commute ? root : 0, rel = (me - troot + size) % size;
+    tmpbuf_t t[2] = { { 0 }, { 0 } };
+    char *acc = NULL, *other;
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rel & mask) {
-            rc = rd_coll_send(c, b.acc, count, dt, (rel - mask + troot) % size, RD_TAG_REDUCE);
+            rc = rd_coll_send(c, acc ? acc : src, count, dt, (rel - mask + troot) % size,
+                              RD_TAG_REDUCE);
             break;
         }
-        if (rel + mask < size) {
-            rc = rd_coll_recv(c, b.other, count, dt, (rel + mask + troot) % size, RD_TAG_REDUCE);
+        if (rel + mask >= size)
+            continue;
+        int child = (rel + mask + troot) % size;
+        if (!acc) {
+            acc = me == root && troot == root && src != (const char *)rbuf
+                      ? rbuf : tmp_get(&t[0], count, dt);
+            if (!acc) {
+                rc = RD_ENOMEM;
+                break;
+            }
+            rc = rd_coll_recv(c, acc, count, dt, child, RD_TAG_REDUCE);
             if (rc != RD_OK)
                 break;
-            fold(op, &b.acc, &b.other, count, dt, 0);
+            rd_op_apply(op, src, acc, count, dt);
+        } else {
+            if (!(other = tmp_get(&t[acc == t[0].p ? 1 : 0], count, dt))) {
+                rc = RD_ENOMEM;
+                break;
+            }
+            rc = rd_coll_recv(c, other, count, dt, child, RD_TAG_REDUCE);
+            if (rc != RD_OK)
+                break;
+            fold(op, &acc, &other, count, dt, 0);
         }
     }
     if (rc == RD_OK && troot != root) {
         if (me == troot)
-            rc = rd_coll_send(c, b.acc, count, dt, root, RD_TAG_REDUCE);
+            rc = rd_coll_send(c, acc ? acc : src, count, dt, root, RD_TAG_REDUCE);
         else if (me == root)
             rc = rd_coll_recv(c, rbuf, count, dt, troot, RD_TAG_REDUCE);
     } else if (rc == RD_OK && me == root) {
-        rd_coll_copy(b.acc, count, dt, rbuf, count, dt);
+        const char *res = acc ? acc : src;
+        if (res != (const char *)rbuf)
+            rd_coll_copy(res, count, dt, rbuf, count, dt);
     }
-    bufs_free(&b);
+    rd_scratch_put(t[0].mem);
+    rd_scratch_put(t[1].mem);
     return rc;
 }
 
