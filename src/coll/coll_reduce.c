@@ -164,7 +164,6 @@ int rd_coll_reduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_
  * needed, on the stack when it is small. Until the first combine this rank's
  * contribution is only in src (fresh): the first exchange then receives
  * straight into rbuf and combines src into it, so src is never copied. */
-#define AR_STACK 1024
 typedef struct ar {
     const char *src;
     char *rbuf, *acc, *other;
@@ -172,11 +171,7 @@ typedef struct ar {
     size_t count;
     rd_datatype_t *dt;
     const rd_op_t *op;
-    void *mem;
-    union {
-        max_align_t align;
-        char b[AR_STACK];
-    } stack;
+    tmpbuf_t t;
 } ar_t;
 
 static void ar_init(ar_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
@@ -189,20 +184,14 @@ static void ar_init(ar_t *s, const void *sbuf, void *rbuf, size_t count, rd_data
     s->count = count;
     s->dt = dt;
     s->op = op;
-    s->mem = NULL;
+    s->t.p = NULL;
+    s->t.mem = NULL;
 }
 
 static char *ar_other(ar_t *s)
 {
-    if (s->other)
-        return s->other;
-    const rd_datatype_t *dt = s->dt;
-    ptrdiff_t ext = rd_dt_extent(dt), true_ext = dt->true_ub - dt->true_lb;
-    size_t span = (size_t)((ptrdiff_t)(s->count - 1) * ext + true_ext);
-    if (span <= AR_STACK)
-        s->other = s->stack.b - dt->true_lb;
-    else
-        s->other = rd_coll_tmp(s->count, dt, &s->mem);
+    if (!s->other)
+        s->other = tmp_get(&s->t, s->count, s->dt);
     return s->other;
 }
 
@@ -377,7 +366,7 @@ int rd_coll_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
         rc = allreduce_recdbl(c, &s);
     if (rc == RD_OK && s.acc != s.rbuf)
         rd_coll_copy(s.acc, count, dt, rbuf, count, dt);
-    rd_scratch_put(s.mem);
+    rd_scratch_put(s.t.mem);
     return rc;
 }
 
