@@ -358,9 +358,11 @@ int rd_coll_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     }
     ar_t s;
     ar_init(&s, sbuf, rbuf, count, dt, op);
-    int rc;
-    if (op->commute && count * dt->size >= rd_coll_tune()->allreduce_rsag_min &&
-        count >= (size_t)rd_coll_pof2(c->size))
+    int rc, pof2 = rd_coll_pof2(c->size);
+    const rd_coll_tune_t *t = rd_coll_tune();
+    if (op->commute &&
+        count * dt->size >= (pof2 == 2 ? t->allreduce_rsag_min_np2 : t->allreduce_rsag_min) &&
+        count >= (size_t)pof2)
         rc = allreduce_rsag(c, &s);
     else
         rc = allreduce_recdbl(c, &s);

@@ -22,6 +22,11 @@ static void tune_load(void)
     tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);
     tune.alltoall_bruck_max = (size_t)rd_env_size("RDMPI_ALLTOALL_BRUCK_MAX", 256);
     tune.allreduce_rsag_min = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN", 2048);
+    /* On two ranks both algorithms move the same bytes; Rabenseifner only
+     * halves the local reduction and costs a second round (a second
+     * rendezvous handshake above the eager size), which pays from about
+     * 256 KiB on shared memory (measured, doc/performance.md). */
+    tune.allreduce_rsag_min_np2 = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN_NP2", 262144);
     tune.gather_binomial_max = (size_t)rd_env_size("RDMPI_GATHER_BINOMIAL_MAX", 65536);
     tune.reduce_scatter_pairwise_min =
         (size_t)rd_env_size("RDMPI_REDUCE_SCATTER_PAIRWISE_MIN", 524288);
