@@ -110,7 +110,9 @@ int rd_coll_reduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count, rd_
     /* A commutative op can use the tree rooted at root; otherwise the tree
      * is rooted at 0, whose subtrees are contiguous rank ranges. */
     int troot = op->commute ? root : 0, rel = (me - troot + size) % size;
-    tmpbuf_t t[2] = { { 0 }, { 0 } };
+    tmpbuf_t t[2];
+    t[0].p = t[1].p = NULL;
+    t[0].mem = t[1].mem = NULL;
     char *acc = NULL, *other;
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rel & mask) {
