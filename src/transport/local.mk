@@ -1,3 +1,13 @@
 # src/transport: the transport interface and one folder per transport
 libmpi_la_SOURCES += src/transport/transport.h src/transport/registry.c \
 	src/transport/shm/shm.c src/transport/shm/shm.h
+
+if RD_HAVE_VERBS
+# verbs: common/ (device, addresses, QP setup, registration cache) and rc/
+libmpi_la_SOURCES += src/transport/verbs/common/verbs.c src/transport/verbs/common/verbs.h \
+	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
+	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h \
+	src/transport/verbs/rc/rc.c src/transport/verbs/rc/rc.h
+libmpi_la_CPPFLAGS += $(IBVERBS_CFLAGS)
+libmpi_la_LIBADD += $(IBVERBS_LIBS)
+endif

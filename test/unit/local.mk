@@ -69,3 +69,14 @@ test_unit_test_ud_rel_SOURCES = test/unit/test_ud_rel.c src/transport/verbs/ud/r
 test_unit_test_ud_rel_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_ud_rel_LDADD = $(CUNIT_LIBS)
 # --- end UD reliability layer ---
+
+# --- verbs registration cache and its munmap interception (test_rcache; no device needed) ---
+check_PROGRAMS += test/unit/test_rcache
+TESTS += test/unit/test_rcache
+UNIT_TESTS += test/unit/test_rcache
+test_unit_test_rcache_SOURCES = test/unit/test_rcache.c \
+	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
+	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h
+test_unit_test_rcache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_rcache_LDADD = $(CUNIT_LIBS)
+# --- end verbs registration cache ---
