@@ -385,6 +385,38 @@ static void test_heavy_loss(void)
     lossy(2, 0.30, 0.10, 0.10, 60, 41, 0);
 }
 
+/* Virtual time to move 200 messages each way over a lossy link. */
+static uint64_t lossy_time(uint64_t rto, uint64_t rto_min)
+{
+    rd_udr_cfg_t c[2] = {base_cfg(0, 2), base_cfg(1, 2)};
+    for (int i = 0; i < 2; i++) {
+        c[i].rto_us = rto;
+        c[i].rto_min_us = rto_min;
+        c[i].rto_max_us = 200000;
+    }
+    sim_setup(2, c, 51);
+    sim.loss = 0.05;
+    sim.delay = 20;
+    sim.jitter = 40;
+    streams(2, 200);
+    long steps = sim_run(2000000, 10);
+    CU_ASSERT(steps < 2000000);
+    check_all_arrived();
+    uint64_t t = sim.now;
+    sim_teardown();
+    return t;
+}
+
+static void test_rto_adapts(void)
+{
+    /* A first timeout far above the round trip (~50 us here): measured
+     * RTTs bring it down, so losses cost far less time than when the
+     * timeout is held fixed. */
+    uint64_t fixed = lossy_time(20000, 20000);
+    uint64_t adaptive = lossy_time(20000, 100);
+    CU_ASSERT(adaptive * 4 < fixed);
+}
+
 static void test_credits(void)
 {
     /* A grants 16, B only 4. Before B has spoken, A assumes 2 (init_credits). */
@@ -573,6 +605,7 @@ int main(void)
     CU_add_test(s, "lossy link, 3 engines, all pairs", test_lossy_three);
     CU_add_test(s, "PSN wraparound", test_psn_wrap);
     CU_add_test(s, "30% loss", test_heavy_loss);
+    CU_add_test(s, "timeout follows the measured round trip", test_rto_adapts);
     CU_add_test(s, "credits bound packets in flight", test_credits);
     CU_add_test(s, "malformed packets and arguments", test_bad_input);
     CU_add_test(s, "drop everything: timeout", test_drop_all_and_timeout);

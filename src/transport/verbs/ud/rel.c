@@ -26,6 +26,7 @@ typedef struct tx_slot {
     uint32_t len;                /* packet bytes, header included */
     uint8_t sacked;              /* the receiver holds it (selective ack) */
     uint8_t fast;                /* fast-retransmitted already */
+    uint8_t resent;              /* sent more than once: no RTT sample */
 } tx_slot_t;
 
 typedef struct peer {
@@ -38,6 +39,8 @@ typedef struct peer {
     uint8_t *stage;              /* unposted tail of the last message */
     size_t stage_cap, stage_len, stage_off;
     uint64_t rto;                /* current retransmission timeout */
+    uint64_t rto_base;           /* ... without backoff (from the RTT) */
+    uint64_t srtt, rttvar;       /* smoothed round trip and its variation, us */
     uint64_t last_progress;      /* last time una moved (or the window opened) */
     /* receiving */
     uint32_t expected;           /* next PSN to deliver = our ack */
@@ -119,6 +122,8 @@ rd_udr_t *rd_udr_create(const rd_udr_cfg_t *cfg, const rd_udr_ops_t *ops, int *s
         e->cfg.ack_every = 1;
     if (e->cfg.rto_max_us < e->cfg.rto_us)
         e->cfg.rto_max_us = e->cfg.rto_us;
+    if (e->cfg.rto_min_us == 0 || e->cfg.rto_min_us > e->cfg.rto_max_us)
+        e->cfg.rto_min_us = e->cfg.rto_us < e->cfg.rto_max_us ? e->cfg.rto_us : e->cfg.rto_max_us;
     e->body_max = cfg->mtu - HDR_LEN;
     e->rng = (cfg->seed ^ ((uint64_t)cfg->self << 32)) * 0x9E3779B97F4A7C15ULL | 1;
     rd_list_init(&e->active);
@@ -131,7 +136,7 @@ rd_udr_t *rd_udr_create(const rd_udr_cfg_t *cfg, const rd_udr_ops_t *ops, int *s
         peer_t *p = &e->peers[i];
         p->credits = cfg->init_credits;
         p->next_psn = p->una = p->expected = cfg->first_psn;
-        p->rto = cfg->rto_us;
+        p->rto = p->rto_base = cfg->rto_us;
         rd_list_init(&p->link);
     }
     *status = RD_OK;
@@ -208,8 +213,10 @@ static int transmit(rd_udr_t *e, peer_t *p, int peer, uint32_t psn, uint64_t now
     fill_hdr(e, p, &h, (uint8_t)(h.flags | (again ? RD_UDR_F_ACKREQ : 0)), psn);
     memcpy(buf, &h, HDR_LEN);
     s->sent = now;
-    if (again)
+    if (again) {
+        s->resent = 1;
         e->st.retrans++;
+    }
     else
         e->st.pkts_sent++;
     return e->ops.post(e->ops.ctx, peer, buf, s->len);
@@ -256,6 +263,7 @@ static int emit(rd_udr_t *e, peer_t *p, int peer, const seg_t *segs, int nseg, s
     s->len = (uint32_t)(HDR_LEN + n);
     s->sacked = 0;
     s->fast = 0;
+    s->resent = 0;
     return transmit(e, p, peer, psn, now, 0);
 }
 
@@ -346,6 +354,26 @@ static int send_ack(rd_udr_t *e, peer_t *p, int peer)
 
 /* --- receiving ---------------------------------------------------------- */
 
+/* Jacobson/Karels: srtt += (r - srtt) / 8, rttvar += (|r - srtt| - rttvar) / 4,
+ * rto = srtt + 4 rttvar within [rto_min, rto_max]. */
+static void rtt_sample(rd_udr_t *e, peer_t *p, uint64_t r)
+{
+    if (!p->srtt) {
+        p->srtt = r ? r : 1;
+        p->rttvar = r / 2;
+    } else {
+        uint64_t dev = r > p->srtt ? r - p->srtt : p->srtt - r;
+        p->rttvar = (3 * p->rttvar + dev) / 4;
+        p->srtt = (7 * p->srtt + r) / 8;
+    }
+    uint64_t rto = p->srtt + 4 * p->rttvar;
+    if (rto < e->cfg.rto_min_us)
+        rto = e->cfg.rto_min_us;
+    if (rto > e->cfg.rto_max_us)
+        rto = e->cfg.rto_max_us;
+    p->rto_base = rto;
+}
+
 /* What an acknowledgement from peer tells the sending side. */
 static int on_ack(rd_udr_t *e, peer_t *p, int peer, const rd_udr_hdr_t *h, uint64_t now)
 {
@@ -357,8 +385,11 @@ static int on_ack(rd_udr_t *e, peer_t *p, int peer, const rd_udr_hdr_t *h, uint6
         return 0;
     }
     if (seq_diff(h->ack, p->una) > 0) {
+        const tx_slot_t *last = &p->tx[slot_of(e, h->ack - 1)];
+        if (!last->resent)
+            rtt_sample(e, p, now - last->sent);
         p->una = h->ack;
-        p->rto = e->cfg.rto_us;
+        p->rto = p->rto_base;
         p->last_progress = now;
     }
     int posted = 0;

@@ -25,6 +25,8 @@
  *  - retransmission of unacknowledged, un-sacked packets when the oldest
  *    has waited rto (doubling up to rto_max, reset on progress), and a
  *    single fast retransmission of a hole the receiver's bitmap reveals;
+ *    rto follows the measured round trip (srtt + 4 rttvar, at least
+ *    rto_min; samples only from packets sent once, as Karn's rule says);
  *  - duplicates dropped; early packets held (at most window per peer) and
  *    delivered in PSN order, so MPI's non-overtaking rule holds.
  *
@@ -135,7 +137,8 @@ typedef struct rd_udr_cfg {
     uint32_t init_credits;   /* credits assumed before a peer has spoken */
     uint32_t ack_every;      /* header-only ack after this many unacked packets */
     uint64_t ack_delay_us;   /* ... or once the oldest unacked one is this old */
-    uint64_t rto_us;         /* first retransmission timeout */
+    uint64_t rto_us;         /* retransmission timeout before any RTT sample */
+    uint64_t rto_min_us;     /* floor of the timeout computed from RTT samples */
     uint64_t rto_max_us;     /* cap of the doubling timeout */
     uint64_t timeout_us;     /* no progress for this long: RD_EPEER (0: never) */
     double drop_rate;        /* fraction of received packets dropped on purpose */

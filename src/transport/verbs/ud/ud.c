@@ -246,6 +246,7 @@ static int setup(void)
         .ack_every = window / 4 ? window / 4 : 1,
         .ack_delay_us = (uint64_t)ack_delay,
         .rto_us = (uint64_t)rto,
+        .rto_min_us = RD_UD_RTO_MIN < rto ? RD_UD_RTO_MIN : (uint64_t)rto,
         .rto_max_us = RD_UD_RTO_MAX > rto ? RD_UD_RTO_MAX : (uint64_t)rto,
         .timeout_us = (uint64_t)timeout * 1000000u,
         .drop_rate = drop,

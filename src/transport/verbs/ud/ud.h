@@ -28,7 +28,8 @@
 #define RD_UD_WINDOW_DEFAULT 64              /* RDMPI_UD_WINDOW: packets per peer */
 #define RD_UD_QPS_DEFAULT 1                  /* RDMPI_UD_QPS */
 #define RD_UD_QPS_MAX 16
-#define RD_UD_RTO_DEFAULT 20000              /* RDMPI_UD_RTO, microseconds */
+#define RD_UD_RTO_DEFAULT 20000              /* RDMPI_UD_RTO: first timeout, microseconds */
+#define RD_UD_RTO_MIN 1000                   /* floor of the RTT-based timeout, us */
 #define RD_UD_RTO_MAX 500000                 /* cap of the doubled timeout, us */
 #define RD_UD_ACK_DELAY_DEFAULT 200          /* RDMPI_UD_ACK_DELAY, microseconds */
 #define RD_UD_TIMEOUT_DEFAULT 0              /* RDMPI_UD_TIMEOUT, seconds (0: never) */
