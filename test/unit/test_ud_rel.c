@@ -200,8 +200,8 @@ static int sim_step(void)
         due[j] = t;
     }
     for (size_t i = 0; i < ndue; i++) {
-        int rc = rd_udr_input(sim.e[due[i].dst], due[i].data, due[i].len);
-        CU_ASSERT(rc >= 0);
+        if (rd_udr_input(sim.e[due[i].dst], due[i].data, due[i].len) < 0)
+            CU_FAIL("rd_udr_input failed");
         free(due[i].data);
     }
     free(due);
@@ -240,18 +240,22 @@ static long sim_run(long max_steps, uint64_t step_us)
                 /* a few messages per step, until the window pushes back */
                 for (int k = 0; k < 3 && sim.sent[s][d] < sim.to_send[s][d]; k++) {
                     int rc = try_send(s, d);
-                    CU_ASSERT(rc == RD_OK || rc == RD_EAGAIN);
+                    if (rc != RD_OK && rc != RD_EAGAIN)
+                        CU_FAIL("rd_udr_send failed");
                     if (rc != RD_OK)
                         break;
                 }
             }
         sim_step();
+        /* checked every step, reported only when broken (CUnit keeps a
+         * record per assertion) */
         for (int i = 0; i < sim.n; i++)
-            CU_ASSERT(rd_udr_poll(sim.e[i]) >= 0);
+            if (rd_udr_poll(sim.e[i]) < 0)
+                CU_FAIL("rd_udr_poll failed");
         for (int s = 0; s < sim.n; s++)
             for (int d = 0; d < sim.n; d++)
-                if (s != d)
-                    CU_ASSERT(rd_udr_inflight(sim.e[s], d) <= 16);
+                if (s != d && rd_udr_inflight(sim.e[s], d) > 16)
+                    CU_FAIL("more packets in flight than the window");
         int done = sim.nq == 0;
         for (int s = 0; s < sim.n && done; s++) {
             done = rd_udr_quiet(sim.e[s]);
