@@ -84,6 +84,7 @@ void fake_boot_child(int rank, rd_boot_info_t *info)
         info->local_ranks[n++] = r;
     }
     info->local_size = n;
+    info->node_id = node;
     info->universe_size = fk->nranks;
     /* One job id on every node, as a real PMIx server gives (the namespace):
      * nodes that share /dev/shm must still keep their segments apart. */
