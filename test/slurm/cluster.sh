@@ -5,7 +5,7 @@
 # defines slurm_cluster_up, slurm_cluster_down and in_ctl:
 #
 #   network namespace  hostname  runs                      address
-#   rds<id>c           (host's)  munged, slurmctld, srun   10.213.0.1/24 on br0
+#   rds<id>c           ctl       munged, slurmctld, srun   10.213.0.1/24 on br0
 #   rds<id>n1          n1        slurmd                    10.213.0.11/24
 #   rds<id>n2          n2        slurmd                    10.213.0.12/24
 #
@@ -33,6 +33,10 @@ slurm_pids=()           # daemons we started
 # Runs a command in the controller's namespace with this cluster's config;
 # "${slurm_ctl[@]}" is the same as a command prefix (for timeout and the like).
 slurm_ctl=()
+# A job this script runs in (SLURM_JOB_ID and the like) must not leak into
+# the test cluster's srun: only SLURM_CONF is set.
+while read -r _slurm_v; do unset "$_slurm_v"; done < <(compgen -e | grep '^SLURM_')
+unset _slurm_v
 in_ctl() {
     "${slurm_ctl[@]}" "$@"
 }
@@ -97,6 +101,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SlurmdParameters=config_overrides
 MpiDefault=none
+MailProg=/bin/true
 ReturnToService=2
 SlurmctldTimeout=30
 SlurmdTimeout=30
@@ -132,12 +137,27 @@ _slurm_net_up() {
     done
 }
 
+# Namespaces of this script whose shell is gone (it was killed with SIGKILL,
+# so its EXIT trap never ran): whatever still runs in them is ended and the
+# namespaces deleted. Only names this script makes, rds<PID>c and rds<PID>n<N>.
+_slurm_reap_stale() {
+    local ns pid pids
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^rds[0-9]+(c|n[0-9]+)$'); do
+        pid=${ns#rds}; pid=${pid%%[cn]*}
+        kill -0 "$pid" 2>/dev/null && continue
+        pids=$(ip netns pids "$ns" 2>/dev/null)
+        [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+        ip netns del "$ns" 2>/dev/null && _slurm_log "removed stale namespace $ns"
+    done
+}
+
 # slurm_cluster_up NNODES [CPUS_PER_NODE]: starts munged, slurmctld and one
 # slurmd per node, and waits until every node is idle. Returns non-zero (after
 # printing why) on failure; call slurm_cluster_down in every case.
 slurm_cluster_up() {
     local nnodes=$1 cpus=${2:-4} n
 
+    _slurm_reap_stale
     slurm_nodes=()
     for ((n = 1; n <= nnodes; n++)); do slurm_nodes+=("n$n"); done
     slurm_dir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-slurm.XXXXXX") || return 1
@@ -152,7 +172,9 @@ slurm_cluster_up() {
     # munge: our own key and socket; --origin avoids a name lookup.
     dd if=/dev/urandom of="$slurm_dir/munge/munge.key" bs=1024 count=1 status=none
     chmod 400 "$slurm_dir/munge/munge.key"
-    munged --foreground --force --socket="$slurm_dir/munge/munge.socket" \
+    # In the controller's namespace (a Unix socket works across network
+    # namespaces), so that a later run can find and end it if we are killed.
+    nsenter --net="/run/netns/$slurm_ns_ctl" munged --foreground --force --socket="$slurm_dir/munge/munge.socket" \
         --key-file="$slurm_dir/munge/munge.key" --pid-file="$slurm_dir/munge/munged.pid" \
         --log-file="$slurm_dir/munge/munged.log" --seed-file="$slurm_dir/munge/munge.seed" \
         --origin=127.0.0.1 --num-threads=2 </dev/null >"$slurm_dir/munge/munged.out" 2>&1 &
@@ -185,6 +207,13 @@ _slurm_all_idle() {
     [ "$(in_ctl sinfo -h -N -t idle -o %N 2>/dev/null | wc -l)" -eq "$1" ]
 }
 
+# True when process $1 has ended (a zombie has: it only waits to be reaped).
+_slurm_gone() {
+    local st
+    st=$(cut -d')' -f2 "/proc/$1/stat" 2>/dev/null) || return 0
+    [[ $st == " Z"* ]]
+}
+
 # Stops everything slurm_cluster_up started and removes its traces. Safe to
 # call more than once and after a partial start.
 slurm_cluster_down() {
@@ -198,7 +227,7 @@ slurm_cluster_down() {
     done
     for p in "${slurm_pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
     for p in "${slurm_pids[@]}"; do
-        _slurm_wait 5 sh -c "! kill -0 $p" || kill -KILL "$p" 2>/dev/null
+        _slurm_wait 5 _slurm_gone "$p" || kill -KILL "$p" 2>/dev/null
     done
     for ns in "$slurm_ns_ctl" "${slurm_nodes[@]/#/rds${slurm_id}}"; do
         [ -e "/run/netns/$ns" ] || continue
