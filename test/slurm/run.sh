@@ -13,7 +13,8 @@
 #   2. src/boot under Slurm's PMIx server (test/launcher/boot_client): rank,
 #      size, local peers, one job id, address exchange through the fence,
 #      on one node (2 ranks) and two nodes (4 ranks, block and cyclic).
-#   3. PMIx_Abort from one rank ends the step with a non-zero exit.
+#   3. PMIx_Abort from one rank ends the step with a non-zero exit; srun
+#      --mpi=none gets a clear error from every rank, not N singletons.
 #   4. The MPI test programs of one-node.testlist with every rank on one node
 #      (shared memory) and of two-node.testlist with ranks over both nodes
 #      (TCP between them; the nodes share /dev/shm, as containers can), run
@@ -139,6 +140,16 @@ if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $(( $(date +%s) - t0 )) -lt 25 ]; then
     pass "boot: abort on node 2 ends the step (exit $rc)"
 else
     fail "boot: abort on node 2 ends the step (exit $rc after $(( $(date +%s) - t0 )) s)" "$out"
+fi
+
+# srun without PMIx: every rank says how to launch instead of running alone.
+timeout 60 "${slurm_ctl[@]}" srun --quiet --mpi=none -N 2 -n 2 \
+    "$build/test/mpi/init_basic" </dev/null >"$out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(grep -c 'use srun --mpi=pmix' "$out")" -eq 2 ]; then
+    pass "srun --mpi=none: each rank fails with a clear message (exit $rc)"
+else
+    fail "srun --mpi=none: each rank fails with a clear message (exit $rc)" "$out"
 fi
 
 # 4. The MPI test lists through runtests.sh.
