@@ -19,6 +19,8 @@
 #      (shared memory) and of two-node.testlist with ranks over both nodes
 #      (TCP between them; the nodes share /dev/shm, as containers can), run
 #      by test/mpi/runtests.sh with srun-np.sh as its mpirun.
+#   5. Two test programs built with Debian's mpicc.mpich, run on rdmpi's
+#      libmpi.so.12 (as libmpich.so.12) over both nodes (if mpicc.mpich exists).
 # Prints one line per check and a closing "N passed, N failed". Everything
 # it started (daemons, namespaces, files) is gone when it exits, however.
 set -u
@@ -173,6 +175,32 @@ run_list "2 nodes" 2 block "$here/two-node.testlist" "$build/test/mpi"
 run_list "2 nodes cyclic" 2 cyclic "$here/two-node-cyclic.testlist" "$build/test/mpi"
 if [ -x "$build/test/fortran/f_p2p" ]; then
     run_list "2 nodes fortran" 2 block "$here/fortran.testlist" "$build/test/fortran"
+fi
+
+# 5. Binaries built with Debian's MPICH (libmpich.so.12) on rdmpi's library,
+# as an installed rdmpi provides it, across both nodes.
+if command -v mpicc.mpich >/dev/null && [ -e "$build/.libs/libmpi.so.12" ]; then
+    mkdir -p "$slurm_dir/mpich/lib" "$slurm_dir/mpich/bin"
+    ln -s "$build/.libs/libmpi.so.12" "$slurm_dir/mpich/lib/libmpich.so.12"
+    for p in p2p_order coll_reduce; do
+        if mpicc.mpich -O1 -I"$top_src/test/mpi" -o "$slurm_dir/mpich/bin/$p" \
+                "$top_src/test/mpi/$p.c" "$top_src/test/mpi/mtest.c" -lpthread >"$out" 2>&1; then
+            printf '%s 4\n' "$p" >>"$slurm_dir/mpich/list"
+        else
+            fail "mpich binaries: $p does not build with mpicc.mpich" "$out"
+        fi
+    done
+    # MPICH's own library would run each rank as a singleton, and the
+    # programs skip at one rank: make sure the loader picks rdmpi's.
+    resolved=$(LD_LIBRARY_PATH=$slurm_dir/mpich/lib ldd "$slurm_dir/mpich/bin/p2p_order" 2>/dev/null |
+        awk '/libmpich.so.12/ {print $3}')
+    if [ "$resolved" = "$slurm_dir/mpich/lib/libmpich.so.12" ]; then
+        pass "mpich binaries: libmpich.so.12 is rdmpi's"
+    else
+        fail "mpich binaries: libmpich.so.12 resolves to '$resolved', not rdmpi's"
+    fi
+    LD_LIBRARY_PATH=$slurm_dir/mpich/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+        run_list "2 nodes mpich binary" 2 block "$slurm_dir/mpich/list" "$slurm_dir/mpich/bin"
 fi
 
 echo "# check-slurm: $(( $(date +%s) - start )) s"
