@@ -20,9 +20,9 @@
 # Requires root (namespaces), slurmctld, slurmd, srun and munged (run.sh
 # installs them from Debian when missing).
 
-SLURM_NET=${SLURM_NET:-10.213.0}
-SLURM_CTLD_PORT=${SLURM_CTLD_PORT:-16817}
-SLURM_SLURMD_PORT=${SLURM_SLURMD_PORT:-16818}
+RD_SLURM_NET=${RD_SLURM_NET:-10.213.0}
+RD_SLURM_CTLD_PORT=${RD_SLURM_CTLD_PORT:-16817}
+RD_SLURM_SLURMD_PORT=${RD_SLURM_SLURMD_PORT:-16818}
 
 slurm_id=$$
 slurm_ns_ctl=rds${slurm_id}c
@@ -76,11 +76,11 @@ _slurm_write_conf() {
     cat >"$slurm_dir/slurm.conf" <<CONF
 # Written by rdmpi test/slurm/cluster.sh; removed with the cluster.
 ClusterName=rdmpitest
-SlurmctldHost=ctl($SLURM_NET.1)
+SlurmctldHost=ctl($RD_SLURM_NET.1)
 SlurmUser=root
 SlurmdUser=root
-SlurmctldPort=$SLURM_CTLD_PORT
-SlurmdPort=$SLURM_SLURMD_PORT
+SlurmctldPort=$RD_SLURM_CTLD_PORT
+SlurmdPort=$RD_SLURM_SLURMD_PORT
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$slurm_dir/munge/munge.socket
@@ -111,7 +111,7 @@ MinJobAge=10
 CONF
     for n in "${slurm_nodes[@]}"; do
         i=${n#n}
-        echo "NodeName=$n NodeAddr=$SLURM_NET.$((10 + i)) CPUs=$cpus State=UNKNOWN" >>"$slurm_dir/slurm.conf"
+        echo "NodeName=$n NodeAddr=$RD_SLURM_NET.$((10 + i)) CPUs=$cpus State=UNKNOWN" >>"$slurm_dir/slurm.conf"
     done
     echo "PartitionName=rd Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE" \
         >>"$slurm_dir/slurm.conf"
@@ -122,7 +122,7 @@ _slurm_net_up() {
     ip netns add "$slurm_ns_ctl" || return 1
     ip -n "$slurm_ns_ctl" link set lo up
     ip -n "$slurm_ns_ctl" link add br0 type bridge
-    ip -n "$slurm_ns_ctl" addr add "$SLURM_NET.1/24" dev br0
+    ip -n "$slurm_ns_ctl" addr add "$RD_SLURM_NET.1/24" dev br0
     ip -n "$slurm_ns_ctl" link set br0 up
     for n in "${slurm_nodes[@]}"; do
         i=${n#n}
@@ -132,22 +132,30 @@ _slurm_net_up() {
         ip -n "$slurm_ns_ctl" link add "v$n" type veth peer name eth0 netns "rds${slurm_id}$n" || return 1
         ip -n "$slurm_ns_ctl" link set "v$n" master br0
         ip -n "$slurm_ns_ctl" link set "v$n" up
-        ip -n "rds${slurm_id}$n" addr add "$SLURM_NET.$((10 + i))/24" dev eth0
+        ip -n "rds${slurm_id}$n" addr add "$RD_SLURM_NET.$((10 + i))/24" dev eth0
         ip -n "rds${slurm_id}$n" link set eth0 up
     done
 }
 
-# Namespaces of this script whose shell is gone (it was killed with SIGKILL,
-# so its EXIT trap never ran): whatever still runs in them is ended and the
-# namespaces deleted. Only names this script makes, rds<PID>c and rds<PID>n<N>.
+# Namespaces and directories of this script whose shell is gone (it was
+# killed with SIGKILL, so its EXIT trap never ran): whatever still runs in the
+# namespaces is ended, and both are removed. Only names this script makes:
+# rds<PID>c, rds<PID>n<N> and $TMPDIR/rdmpi-slurm-<PID>.*.
 _slurm_reap_stale() {
-    local ns pid pids
+    local ns pid pids d
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^rds[0-9]+(c|n[0-9]+)$'); do
         pid=${ns#rds}; pid=${pid%%[cn]*}
         kill -0 "$pid" 2>/dev/null && continue
         pids=$(ip netns pids "$ns" 2>/dev/null)
         [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
         ip netns del "$ns" 2>/dev/null && _slurm_log "removed stale namespace $ns"
+    done
+    for d in "${TMPDIR:-/tmp}"/rdmpi-slurm-*.*; do
+        [ -d "$d" ] || continue
+        pid=${d##*/rdmpi-slurm-}; pid=${pid%%.*}
+        case $pid in ''|*[!0-9]*) continue ;; esac
+        kill -0 "$pid" 2>/dev/null && continue
+        rm -rf "$d" && _slurm_log "removed stale directory $d"
     done
 }
 
@@ -160,7 +168,7 @@ slurm_cluster_up() {
     _slurm_reap_stale
     slurm_nodes=()
     for ((n = 1; n <= nnodes; n++)); do slurm_nodes+=("n$n"); done
-    slurm_dir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-slurm.XXXXXX") || return 1
+    slurm_dir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-slurm-$slurm_id.XXXXXX") || return 1
     mkdir -p "$slurm_dir/munge" "$slurm_dir/ctld" "$slurm_dir/tmp"
     chmod 711 "$slurm_dir" "$slurm_dir/munge"   # clients reach the socket
     for n in "${slurm_nodes[@]}"; do mkdir -p "$slurm_dir/spool-$n"; done
@@ -237,7 +245,7 @@ slurm_cluster_down() {
     done
     wait 2>/dev/null
     slurm_pids=()
-    if [ -n "$slurm_dir" ] && [ -d "$slurm_dir" ] && [ -z "${SLURM_KEEP_DIR:-}" ]; then
+    if [ -n "$slurm_dir" ] && [ -d "$slurm_dir" ] && [ -z "${RD_SLURM_KEEP_DIR:-}" ]; then
         rm -rf "$slurm_dir"
     fi
 }
