@@ -30,6 +30,10 @@ Usage: bench/compare.sh [options]
   --timeout SEC    kill a run after SEC seconds (default 600; 120 with --quick)
   --settle SEC     before each run, wait up to SEC seconds for other processes
                    to leave the CPUs idle (default 30; 0: do not wait)
+  --tcp            every library talks TCP between its ranks on this node:
+                   rdmpi with RDMPI_TRANSPORTS=tcp, Open MPI with
+                   --mca btl tcp,self, MPICH (ch4:ucx in Debian) with
+                   MPIR_CVAR_NOLOCAL=1 (no shared memory) and UCX_TLS=tcp,self
   -h, --help       this text
 
 Launch commands (override with BENCH_LAUNCH_RDMPI, BENCH_LAUNCH_MPICH,
@@ -57,6 +61,7 @@ quick=0
 out=
 timeout_s=
 settle=30
+tcp=0
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
     --out)     out=${2:?--out needs a directory}; shift 2 ;;
     --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)  settle=${2:?--settle needs seconds}; shift 2 ;;
+    --tcp)     tcp=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "compare.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -225,6 +231,23 @@ done
 # warning), Hydra binds nothing unless asked and oversubscribes by itself,
 # and Open MPI refuses both without --oversubscribe --bind-to none.
 launch_for() {
+    if [ "$tcp" = 1 ]; then
+        launch_for_shm "$@" | to_tcp "$1"
+    else
+        launch_for_shm "$@"
+    fi
+}
+
+# to_tcp <lib>: rewrites a launch line on stdin to force TCP (--tcp).
+to_tcp() {
+    case "$1" in
+    rdmpi)   sed -e 's/^/env RDMPI_TRANSPORTS=tcp /' ;;
+    mpich)   sed -e 's/$/ -genv MPIR_CVAR_NOLOCAL 1 -genv UCX_TLS tcp,self/' ;;
+    openmpi) sed -e 's/--mca btl self,vader/--mca btl tcp,self/' ;;
+    esac
+}
+
+launch_for_shm() {
     local l=$1 np=$2 over
     if [ "$np" = 2 ]; then
         echo "${launch[$l]}"
@@ -535,7 +558,7 @@ report() {
                 note[$l]="WARNING: the rdmpi binaries ran on another MPI library${note[$l]:+; ${note[$l]}}"
             fi
             if [ "${used_nps[*]}" = 2 ]; then
-                echo "- $(lib_title "$l"): \`${launch[$l]}\`; library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
+                echo "- $(lib_title "$l"): \`$(launch_for "$l" 2)\`; library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
             else
                 echo "- $(lib_title "$l"): library: ${lib:-unknown}${note[$l]:+; ${note[$l]}}"
                 for np in "${used_nps[@]}"; do

@@ -492,6 +492,76 @@ static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *pa
     (void)hdrlen;
 }
 
+/* ---- early arrival (transports that see a header before its payload) ---- */
+
+/* Token of a claimed DATA fragment: the request with its low bit set (an
+ * EAGER claim passes the bare request). */
+#define CLAIM_DATA ((uintptr_t)1)
+
+/* The header of an EAGER or DATA message is in and its payload is not: if a
+ * posted receive takes it, say where the payload goes. An EAGER is matched
+ * now (nothing else from this peer can arrive before its payload, so the
+ * order holds); a buffer the payload cannot land in directly (non-contiguous
+ * type, truncation) gets a bounce copy in r->tmp. A DATA fragment goes into
+ * its place in a contiguous buffer, else it takes the normal path. */
+static void *on_claim(int peer, const void *hdrp, size_t hdrlen, size_t len, void **token)
+{
+    const rd_msg_hdr_t *h = hdrp;
+    (void)hdrlen;
+    if (h->type == RD_MSG_DATA) {
+        rd_request_t *r = (rd_request_t *)(uintptr_t)h->rreq;
+        if (!rd_dt_is_contig(r->dt, r->count) || h->len > r->st_bytes ||
+            len > r->st_bytes - h->len)
+            return NULL;
+        /* Counted now: the fragment is complete before the next header from
+         * this peer is read, and on_claimed checks for the last one. */
+        r->offset += len;
+        *token = (void *)((uintptr_t)r | CLAIM_DATA);
+        return (char *)rd_dt_contig_ptr(r->buf, r->dt) + h->len;
+    }
+    if (h->type != RD_MSG_EAGER)
+        return NULL;
+    rd_match_q_t *q = queue_of(h->ctx);
+    if (!q)
+        out_of_memory();
+    rd_match_elem_t *e = rd_match_arrive(q, NULL, h->src, h->tag);
+    if (!e)
+        return NULL;
+    rd_request_t *r = rd_container_of(e, rd_request_t, match);
+    set_status(r, h->src, h->tag, len);
+    r->state = RD_RS_RECV_DATA;
+    r->peer_world = peer;
+    r->remote = (h->flags & RD_MSG_F_SYNC) ? h->sreq : 0;
+    *token = r;
+    if (rd_dt_is_contig(r->dt, r->count) && len <= r->bytes)
+        return rd_dt_contig_ptr(r->buf, r->dt);
+    r->tmp = malloc(len);
+    if (!r->tmp)
+        out_of_memory();
+    return r->tmp;
+}
+
+/* The payload of a claimed message is all in. */
+static void on_claimed(void *token, int status)
+{
+    rd_request_t *r = (rd_request_t *)((uintptr_t)token & ~CLAIM_DATA);
+    if ((uintptr_t)token & CLAIM_DATA) {
+        if (status != RD_OK)
+            r->error = status;
+        if (r->offset >= r->remote)
+            rd_req_complete(r, r->error);
+        return;
+    }
+    if (r->tmp) {
+        rd_dt_unpack(r->buf, r->count, r->dt, 0, r->tmp, r->st_bytes);
+        free(r->tmp);
+        r->tmp = NULL;
+    }
+    if (r->remote && status == RD_OK)
+        send_ctrl(r->peer_world, RD_MSG_ACK, r->remote, 0);
+    rd_req_complete(r, status != RD_OK ? status : r->error);
+}
+
 int rd_p2p_irecv(rd_request_t *r, int coll)
 {
     rd_match_q_t *q = coll ? r->comm->mq_coll : r->comm->mq;
@@ -699,6 +769,8 @@ int rd_p2p_init(const rd_boot_info_t *boot)
 
     env.boot = boot;
     env.recv = on_message;
+    env.claim = on_claim;
+    env.claimed = on_claimed;
     rd_self_set_recv(on_message, boot->rank);
     const char *want = rd_env_str("RDMPI_TRANSPORTS", RD_TRANSPORTS_DEFAULT);
     int rc = check_transport_names(want);

@@ -59,3 +59,13 @@ test_unit_test_scratch_SOURCES = test/unit/test_scratch.c src/util/scratch.c src
 test_unit_test_scratch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_scratch_LDADD = $(CUNIT_LIBS)
 # --- end scratch ---
+
+# --- TCP frame parser (test_tcp_parse; fuzzed by test/fuzz) ---
+check_PROGRAMS += test/unit/test_tcp_parse
+TESTS += test/unit/test_tcp_parse
+UNIT_TESTS += test/unit/test_tcp_parse
+test_unit_test_tcp_parse_SOURCES = test/unit/test_tcp_parse.c \
+	src/transport/tcp/tcp_parse.c src/transport/tcp/tcp_parse.h src/transport/tcp/tcp_wire.h
+test_unit_test_tcp_parse_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_tcp_parse_LDADD = $(CUNIT_LIBS)
+# --- end TCP frame parser ---
