@@ -154,11 +154,19 @@ else
     fail "srun --mpi=none: each rank fails with a clear message (exit $rc)" "$out"
 fi
 
-# 4. The MPI test lists through runtests.sh.
+# 4. The MPI test lists through runtests.sh, each case a job step of one
+# allocation of both nodes (as in a batch job; a job per case costs more).
+jobid=$(in_ctl salloc --no-shell -N 2 --exclusive -J rdmpi-check 2>&1 |
+    sed -n 's/.*Granted job allocation \([0-9][0-9]*\).*/\1/p')
+if [ -n "$jobid" ]; then
+    pass "salloc -N 2: job $jobid for the MPI programs"
+else
+    fail "salloc -N 2 (the MPI programs run as separate jobs instead)"
+fi
 run_list() {
     local label=$1 nodes=$2 dist=$3 list=$4 dir=$5 line
     [ -n "$pattern" ] && set -- -k "$pattern" || set --
-    RD_SLURM_NS=$slurm_ns_ctl RD_SLURM_NODES=$nodes RD_SLURM_DIST=$dist \
+    RD_SLURM_NS=$slurm_ns_ctl RD_SLURM_NODES=$nodes RD_SLURM_DIST=$dist RD_SLURM_JOBID=$jobid \
         SLURM_CONF=$slurm_dir/slurm.conf MPIRUN="$here/srun-np.sh" MPIRUN_TIMEOUT_OPT= \
         MPI_TEST_DIR=$dir RUNTESTS_TIMEOUT=60 \
         bash "$top_src/test/mpi/runtests.sh" -l "$list" "$@" >"$out" 2>&1
@@ -202,6 +210,8 @@ if command -v mpicc.mpich >/dev/null && [ -e "$build/.libs/libmpi.so.12" ]; then
     LD_LIBRARY_PATH=$slurm_dir/mpich/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
         run_list "2 nodes mpich binary" 2 block "$slurm_dir/mpich/list" "$slurm_dir/mpich/bin"
 fi
+
+[ -n "$jobid" ] && in_ctl scancel "$jobid"
 
 echo "# check-slurm: $(( $(date +%s) - start )) s"
 if [ $failed -eq 0 ]; then echo "check-slurm: PASS"; else echo "check-slurm: FAIL"; fi

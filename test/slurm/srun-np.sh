@@ -6,6 +6,7 @@
 #   SLURM_CONF      the cluster's slurm.conf
 #   RD_SLURM_NODES  nodes to spread the ranks over (fewer if N is smaller)
 #   RD_SLURM_DIST   block (default: ranks 0..k-1 on the first node) or cyclic
+#   RD_SLURM_JOBID  an allocation to run in as a job step (else a job per run)
 set -u
 if [ $# -lt 3 ] || [ "$1" != -np ]; then
     echo "usage: $0 -np N PROGRAM [ARGS...]" >&2
@@ -18,5 +19,6 @@ nodes=${RD_SLURM_NODES:-1}
 per_node=$(( (np + nodes - 1) / nodes ))
 # --kill-on-bad-exit: one rank failing ends the job, as with rdmpi's mpirun.
 exec nsenter --net="/run/netns/$RD_SLURM_NS" \
-    srun --quiet --mpi=pmix --kill-on-bad-exit=1 -N "$nodes" -n "$np" \
+    srun --quiet --mpi=pmix --kill-on-bad-exit=1 ${RD_SLURM_JOBID:+--jobid="$RD_SLURM_JOBID"} \
+    -N "$nodes" -n "$np" \
     --ntasks-per-node="$per_node" --distribution="${RD_SLURM_DIST:-block}" "$@"
