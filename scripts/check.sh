@@ -1,8 +1,10 @@
 #!/bin/sh
 # README command 2 (and CI): the whole test suite from a clean checkout.
 #  1. dependencies, 2. a -Werror build and `make check` (unit tests, MPI tests
-#  at np 1/2/4/5, ABI and MPICH-binary tests, launcher tests), 3. the unit
-#  tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#  at np 1/2/4/5 on shm and tcp, ABI and MPICH-binary tests, launcher tests),
+#  3. a bounded fuzz run of the TCP parser, 4. MPI programs across three
+#  network-namespace hosts (a representative part of check-multihost),
+#  5. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -22,6 +24,21 @@ if [ $status -ne 0 ]; then
     grep -q -E '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "---- $f"; tail -n 60 "$f"; }
   done
 fi
+
+# An extra suite: its result becomes one PASS:/FAIL: line in check.out.
+extra() {
+  name=$1; shift
+  if "$@"; then r=PASS; else r=FAIL; status=1; fi
+  echo "$r: $name" | tee -a "$top/_build-check/check.out"
+}
+
+echo "== fuzzing the TCP message parser (60 s, ASan/UBSan)"
+extra check-fuzz make -s check-fuzz FUZZ_SECONDS=60
+
+echo "== several hosts: network namespaces, mpirun --launch-agent 'ip netns exec'"
+extra check-multihost make -s check-multihost \
+  MH_PATTERN='^(p2p_modes|p2p_order|coll_bcast|coll_reduce|coll_allgather) [2-6]$' \
+  MH_FPATTERN='^f_(p2p|coll) 4$'
 cd "$top"
 
 echo "== unit tests under ASan/UBSan"

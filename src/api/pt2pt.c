@@ -42,12 +42,13 @@ static inline int fast_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatyp
                                 (unsigned)tag <= (unsigned)RD_TAG_UB, 1);
 }
 
-static int check_send(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int dest,
-                      int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+/* The detailed checks, out of line: check_send / check_recv inline only
+ * fast_ok into their callers. */
+static int __attribute__((noinline, cold))
+check_send_all(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               rd_comm_t **c, rd_datatype_t **dt, const char *fn)
 {
     int err;
-    if (fast_ok(comm, buf, count, datatype, dest, tag, c, dt))
-        return MPI_SUCCESS;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_count(*c, count, fn)) ||
         (err = rd_api_check_dt(*c, datatype, dt, fn)) ||
@@ -57,12 +58,11 @@ static int check_send(MPI_Comm comm, const void *buf, int count, MPI_Datatype da
     return MPI_SUCCESS;
 }
 
-static int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int source,
-                      int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+static int __attribute__((noinline, cold))
+check_recv_all(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int source,
+               int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
 {
     int err;
-    if (fast_ok(comm, buf, count, datatype, source, tag, c, dt))
-        return MPI_SUCCESS;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_count(*c, count, fn)) ||
         (err = rd_api_check_dt(*c, datatype, dt, fn)) ||
@@ -70,6 +70,23 @@ static int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype da
         (err = rd_api_check_source(*c, source, fn)) || (err = rd_api_check_tag(*c, tag, 1, fn)))
         return err;
     return MPI_SUCCESS;
+}
+
+static inline int check_send(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
+                             int dest, int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+{
+    if (fast_ok(comm, buf, count, datatype, dest, tag, c, dt))
+        return MPI_SUCCESS;
+    return check_send_all(comm, buf, count, datatype, dest, tag, c, dt, fn);
+}
+
+static inline int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
+                             int source, int tag, rd_comm_t **c, rd_datatype_t **dt,
+                             const char *fn)
+{
+    if (fast_ok(comm, buf, count, datatype, source, tag, c, dt))
+        return MPI_SUCCESS;
+    return check_recv_all(comm, buf, count, datatype, source, tag, c, dt, fn);
 }
 
 /* Takes a request from the pool, or initializes the caller's local one. */
@@ -162,20 +179,33 @@ static int finish_blocking(rd_request_t *r, MPI_Status *status, const char *fn)
     return rd_api_status_error(c, rc, fn);
 }
 
-static int blocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, int mode, const char *fn)
+/* Inlined into each of the four entry points, so that MPI_Send's mode
+ * tests fold away. */
+static inline __attribute__((always_inline)) int
+blocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              int mode, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_request_t *r, local;
+    int rc;
     int err = check_send(comm, buf, count, datatype, dest, tag, &c, &dt, fn);
     if (err)
         return err;
     rd_api_lock();
-    if (mode == RD_MODE_BUFFERED)
+    if (mode == RD_MODE_BUFFERED) {
         err = rd_api_bsend_start(c, buf, count, dt, dest, tag, fn);
-    else if ((err = start_send(c, buf, count, dt, dest, tag, mode, &r, &local, fn)) == MPI_SUCCESS)
+    } else if (mode != RD_MODE_SYNC && dest != MPI_PROC_NULL &&
+               (rc = rd_p2p_send_now(c, buf, (size_t)count, dt, dest, tag)) != RD_EAGAIN) {
+        /* Sent at once: no request needed (a standard or ready send is
+         * complete once the data is out of the user's buffer). */
+        if (rc != RD_OK)
+            err = rd_api_error(c, rd_api_class_of(rc), fn, "cannot send to rank %d: %s", dest,
+                               rd_status_str(rc));
+    } else if ((err = start_send(c, buf, count, dt, dest, tag, mode, &r, &local, fn)) ==
+               MPI_SUCCESS) {
         err = finish_blocking(r, MPI_STATUS_IGNORE, fn);
+    }
     rd_api_unlock();
     return err;
 }

@@ -49,6 +49,7 @@ typedef struct rd_request {
     uint8_t mode;              /* enum rd_send_mode */
     uint8_t state;             /* enum rd_req_state */
     uint8_t cancelled;
+    uint8_t keyed;             /* rendezvous: transport keys to release (p2p.c) */
     volatile int done;         /* set once by rd_req_complete */
     int user_freed;            /* MPI_Request_free while active: free on completion */
     int error;                 /* internal status at completion */
@@ -70,6 +71,7 @@ typedef struct rd_request {
     rd_match_elem_t match;     /* posted receive */
     size_t bytes;              /* packed message length (send) / capacity (recv) */
     size_t offset;             /* rendezvous: bytes moved so far */
+    size_t key_off, key_len;   /* rendezvous: the part of buf keyed for a peer's put */
     void *tmp;                 /* packed copy for non-contiguous data, or NULL */
     uint64_t remote;           /* rendezvous: the peer's request id */
     int parts;                 /* rendezvous: completions still awaited (get/put halves) */

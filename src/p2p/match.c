@@ -99,7 +99,7 @@ void rd_match_q_destroy(rd_match_q_t *q)
     q->nsrc = 0;
 }
 
-rd_match_elem_t *rd_match_post(rd_match_q_t *q, rd_match_elem_t *r, int src, int tag)
+rd_match_elem_t *rd_match_post_slow(rd_match_q_t *q, rd_match_elem_t *r, int src, int tag)
 {
     rd_match_elem_t *m = first_unexp(q, src, tag);
     if (m) {
@@ -115,7 +115,7 @@ rd_match_elem_t *rd_match_post(rd_match_q_t *q, rd_match_elem_t *r, int src, int
     return NULL;
 }
 
-rd_match_elem_t *rd_match_arrive(rd_match_q_t *q, rd_match_elem_t *m, int src, int tag)
+rd_match_elem_t *rd_match_arrive_slow(rd_match_q_t *q, rd_match_elem_t *m, int src, int tag)
 {
     assert(src >= 0 && src < q->nsrc && tag >= 0);
     /* The first fitting receive naming src, then the first fitting ANY_SOURCE

@@ -51,13 +51,47 @@ void rd_match_q_destroy(rd_match_q_t *q);
 /* A receive for (src, tag) is posted. If an unexpected message fits, it is
  * removed and returned (r is not queued); otherwise r is queued as posted and
  * NULL is returned. */
-rd_match_elem_t *rd_match_post(rd_match_q_t *q, rd_match_elem_t *r, int src, int tag);
+rd_match_elem_t *rd_match_post_slow(rd_match_q_t *q, rd_match_elem_t *r, int src, int tag);
+static inline rd_match_elem_t *rd_match_post(rd_match_q_t *q, rd_match_elem_t *r, int src,
+                                             int tag)
+{
+    /* Nothing unexpected to look through (the usual case): queue it. */
+    if (q->n_unexp == 0) {
+        r->src = src;
+        r->tag = tag;
+        r->seq = q->post_seq++;
+        rd_list_push_back(src == RD_ANY_SOURCE ? &q->posted_any : &q->posted[src], &r->link);
+        q->n_posted++;
+        return NULL;
+    }
+    return rd_match_post_slow(q, r, src, tag);
+}
 
 /* A message from src with tag arrives. If a posted receive fits, it is removed
  * and returned (m is not queued); otherwise m is queued as unexpected and NULL
  * is returned. m may be NULL: then nothing is queued, so the caller can look
  * for a receive first and allocate the unexpected element only when needed. */
-rd_match_elem_t *rd_match_arrive(rd_match_q_t *q, rd_match_elem_t *m, int src, int tag);
+rd_match_elem_t *rd_match_arrive_slow(rd_match_q_t *q, rd_match_elem_t *m, int src, int tag);
+static inline rd_match_elem_t *rd_match_arrive(rd_match_q_t *q, rd_match_elem_t *m, int src,
+                                               int tag)
+{
+    /* No ANY_SOURCE receive competes and the oldest receive naming src fits
+     * (the usual case): that one is the match. */
+    rd_list_t *head = &q->posted[src];
+    if (rd_list_empty(&q->posted_any) && !rd_list_empty(head)) {
+        rd_match_elem_t *r = rd_list_entry(head->next, rd_match_elem_t, link);
+        if (r->tag == tag || r->tag == RD_ANY_TAG) {
+            rd_list_remove(&r->link);
+            q->n_posted--;
+            if (m) {
+                rd_list_init(&m->link);
+                rd_list_init(&m->all_link);
+            }
+            return r;
+        }
+    }
+    return rd_match_arrive_slow(q, m, src, tag);
+}
 
 /* The unexpected message a receive for (src, tag) would match, left queued;
  * NULL if none (MPI_Probe / MPI_Iprobe). */

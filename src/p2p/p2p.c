@@ -4,8 +4,13 @@
  * Send side: a message that fits the transport's eager limit goes out whole;
  * a larger one sends an RTS and waits. If the transport can read remote
  * memory (RD_TP_CAP_GET) and both buffers are contiguous, the receiver reads
- * the data straight into the user buffer and answers FIN; otherwise it answers
- * CTS and the sender streams DATA fragments that are unpacked in place.
+ * the data straight into the user buffer and answers FIN (RDMPI_RNDV=get or
+ * auto; auto splits large ones, see proto.h). With RDMPI_RNDV=put and a
+ * transport that writes remote memory (RD_TP_CAP_PUT), the receiver answers
+ * with the key of its buffer and the sender writes the whole message, then
+ * PUT_FIN. Otherwise the receiver answers CTS and the sender streams DATA
+ * fragments that are unpacked in place (non-contiguous buffers, truncated
+ * receives on the put path, transports without get or put).
  *
  * Ordering: everything for one peer goes through that peer's send queue once
  * the transport has pushed back (RD_EAGAIN), so messages leave in the order
@@ -44,6 +49,12 @@ typedef struct qmsg {
     rd_msg_hdr_t hdr;
 } qmsg_t;
 
+/* Key bits in rd_request_t.keyed: which memory this side keyed for the peer. */
+enum {
+    RD_KEYED_SEND = 1 << 0,     /* the sender's whole buffer (RTS with F_GET) */
+    RD_KEYED_PART = 1 << 1,     /* the receiver's part the sender writes (PUT): r->key_off, key_len */
+};
+
 #define RD_TP_MAX 8   /* transports compiled in, at most */
 
 typedef struct peer {
@@ -77,19 +88,26 @@ static struct {
     size_t scratch_len;
     unsigned spin;                     /* idle polls before yielding */
     size_t split_min;                  /* RDMPI_RNDV_SPLIT: smallest split rendezvous */
+    int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
     int nhooks;
 } p2p;
+
+/* RDMPI_RNDV: how rendezvous data moves when the transport can do both. */
+enum rndv_mode {
+    RNDV_AUTO,   /* the receiver reads; large messages split get + put (today's default) */
+    RNDV_GET,    /* the receiver reads the whole message */
+    RNDV_PUT,    /* the sender writes the whole message into the receiver's buffer */
+};
 
 int rd_p2p_world_rank(void) { return p2p.rank; }
 int rd_p2p_world_size(void) { return p2p.size; }
 
 /* ---- matching queues by context id ---- */
 
-static rd_match_q_t *queue_of(uint32_t ctx)
+/* Creates the queue of context ctx on first use. */
+static rd_match_q_t *queue_new(uint32_t ctx)
 {
-    if (ctx < p2p.nqueues && p2p.queues[ctx])
-        return p2p.queues[ctx];
     if (ctx >= p2p.nqueues) {
         uint32_t n = p2p.nqueues ? p2p.nqueues : 64;
         while (n <= ctx)
@@ -108,6 +126,13 @@ static rd_match_q_t *queue_of(uint32_t ctx)
     }
     p2p.queues[ctx] = q;
     return q;
+}
+
+static inline rd_match_q_t *queue_of(uint32_t ctx)
+{
+    if (__builtin_expect(ctx < p2p.nqueues && p2p.queues[ctx] != NULL, 1))
+        return p2p.queues[ctx];
+    return queue_new(ctx);
 }
 
 int rd_p2p_attach(rd_comm_t *c)
@@ -185,6 +210,28 @@ static void eager_sent(rd_request_t *r)
         rd_req_complete(r, RD_OK);
 }
 
+int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const rd_datatype_t *dt,
+                    int rank, int tag)
+{
+    int dst = rd_comm_world(c, rank);
+    peer_t *p = &p2p.peers[dst];
+    const rd_transport_t *tp = p->tp;
+    size_t bytes = count * dt->size;
+    /* Queued messages go first (non-overtaking); the rest needs a request. */
+    if (!tp || bytes > tp->eager_max || !rd_dt_is_contig(dt, count) || !rd_list_empty(&p->sendq))
+        return RD_EAGAIN;
+    rd_msg_hdr_t h;
+    h.type = RD_MSG_EAGER;
+    h.flags = 0;
+    h.keylen = 0;
+    h.version = RD_PROTO_VERSION;
+    h.ctx = c->ctx;
+    h.src = c->rank;
+    h.tag = tag;
+    h.len = bytes;
+    return tp->send(dst, &h, RD_HDR_EAGER_LEN, rd_dt_contig_ptr(buf, dt), bytes);
+}
+
 int rd_p2p_isend(rd_request_t *r, int coll)
 {
     int dst = rd_comm_world(r->comm, r->peer);
@@ -229,22 +276,27 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     fill_hdr(&h, RD_MSG_RTS, r, coll);
     h.sreq = (uint64_t)(uintptr_t)r;
     size_t keylen = 0;
-    if ((tp->caps & RD_TP_CAP_GET) && contig) {
+    if (p2p.rndv == RNDV_PUT && (tp->caps & RD_TP_CAP_PUT) && contig) {
+        h.flags = RD_MSG_F_PUT;   /* the receiver answers with its key */
+    } else if ((tp->caps & RD_TP_CAP_GET) && contig) {
         const void *base = rd_dt_contig_ptr(r->buf, r->dt);
         keylen = sizeof(h.key);
         if (tp->mem_key(base, r->bytes, h.key, &keylen) == RD_OK) {
             h.flags = RD_MSG_F_GET;
             h.keylen = (uint8_t)keylen;
+            r->keyed = RD_KEYED_SEND;
             h.addr = (uint64_t)(uintptr_t)base;
         } else {
             keylen = 0;
         }
     }
     r->state = RD_RS_WAIT_CTS;
-    r->parts = 1; /* the FIN; a split adds the sender's own put */
+    r->parts = 1; /* the FIN, or our whole put; a split adds our put of its half */
     rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     return rc == RD_EAGAIN ? RD_OK : rc;
 }
+
+static void release_keys(rd_request_t *r);
 
 /* Pushes DATA fragments of a streaming send until done or the transport is full.
  * Returns 1 if the request finished. */
@@ -274,12 +326,14 @@ static int stream(rd_request_t *r)
             return 0;
         if (rc != RD_OK) {
             rd_list_remove(&r->link);
+            release_keys(r);
             rd_req_complete(r, rc);
             return 1;
         }
         r->offset += n;
     }
     rd_list_remove(&r->link);
+    release_keys(r);
     rd_req_complete(r, RD_OK);
     return 1;
 }
@@ -299,10 +353,29 @@ static void deliver_eager(rd_request_t *r, int peer, int src, int tag, int flags
                           uint64_t sreq, const void *payload, size_t len)
 {
     set_status(r, src, tag, len);
-    rd_dt_unpack(r->buf, r->count, r->dt, 0, payload, r->st_bytes);
+    if (r->dt->contig)
+        memcpy(rd_dt_contig_ptr(r->buf, r->dt), payload, r->st_bytes);
+    else
+        rd_dt_unpack(r->buf, r->count, r->dt, 0, payload, r->st_bytes);
     if (flags & RD_MSG_F_SYNC)
         send_ctrl(peer, RD_MSG_ACK, sreq, 0);
     rd_req_complete(r, r->error);
+}
+
+/* The rendezvous is over: lets the transport drop what backs our keys. */
+static void release_keys(rd_request_t *r)
+{
+    if (!r->keyed)
+        return;
+    const rd_transport_t *tp = p2p.peers[r->peer_world].tp;
+    if (tp->mem_release) {
+        char *base = rd_dt_contig_ptr(r->buf, r->dt);
+        if (r->keyed & RD_KEYED_SEND)
+            tp->mem_release(base, r->bytes);
+        if (r->keyed & RD_KEYED_PART)
+            tp->mem_release(base + r->key_off, r->key_len);
+    }
+    r->keyed = 0;
 }
 
 /* One part of a rendezvous finished (the receiver's get, the sender's put,
@@ -312,8 +385,10 @@ static void part_done(rd_request_t *r, int status)
 {
     if (status != RD_OK)
         r->error = status;
-    if (--r->parts <= 0)
+    if (--r->parts <= 0) {
+        release_keys(r);
         rd_req_complete(r, r->error);
+    }
 }
 
 static void get_done(void *ctx, int status)
@@ -330,32 +405,53 @@ static void put_done(void *ctx, int status)
     part_done(s, status);
 }
 
-/* Asks the sender to write bytes [split, len) of a matched RTS straight into
- * the user buffer while we read [0, split): on a node both cores copy. Returns
- * the split point, or len when the message is not split. */
-static size_t ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t len,
-                      uint64_t sreq)
+/* Asks the sender of a matched RTS to write bytes [off, len) straight into
+ * the (contiguous) user buffer: a PUT with the key of that part. flags is 0
+ * (a split: we read [0, off) ourselves) or RD_MSG_F_WHOLE (off is 0). On
+ * RD_OK one more part (the PUT_FIN) is awaited. */
+static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t len,
+                   uint64_t sreq, size_t off, int flags)
 {
-    /* len is the whole message; a truncated receive is read, not split. */
-    if (!(tp->caps & RD_TP_CAP_PUT) || len < p2p.split_min || len != r->st_bytes)
-        return r->st_bytes;
-    size_t split = (len / 2) & ~(size_t)63;
     char *base = rd_dt_contig_ptr(r->buf, r->dt);
     rd_msg_hdr_t h;
     memset(&h, 0, offsetof(rd_msg_hdr_t, key));
     size_t keylen = sizeof(h.key);
-    if (tp->mem_key(base + split, len - split, h.key, &keylen) != RD_OK)
-        return len;
+    int rc = tp->mem_key(base + off, len - off, h.key, &keylen);
+    if (rc != RD_OK)
+        return rc;
     h.type = RD_MSG_PUT;
+    h.flags = (uint8_t)flags;
     h.version = RD_PROTO_VERSION;
     h.keylen = (uint8_t)keylen;
-    h.len = split;
+    h.len = off;
     h.sreq = sreq;
     h.rreq = (uint64_t)(uintptr_t)r;
-    h.addr = (uint64_t)(uintptr_t)(base + split);
-    if (post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL) < 0)
-        return len;
+    h.addr = (uint64_t)(uintptr_t)(base + off);
+    r->keyed |= RD_KEYED_PART;
+    r->key_off = off;
+    r->key_len = len - off;
+    rc = post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
+    if (rc < 0) {
+        release_keys(r);
+        return rc;
+    }
     r->parts++;
+    return RD_OK;
+}
+
+/* RDMPI_RNDV=auto: asks the sender to write the second half of a large
+ * message while we read [0, split): on a node both cores copy. Returns the
+ * split point, or the bytes to read when the message is not split. */
+static size_t split_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t len,
+                        uint64_t sreq)
+{
+    /* len is the whole message; a truncated receive is read, not split. */
+    if (p2p.rndv != RNDV_AUTO || !(tp->caps & RD_TP_CAP_PUT) || len < p2p.split_min ||
+        len != r->st_bytes)
+        return r->st_bytes;
+    size_t split = (len / 2) & ~(size_t)63;
+    if (split == 0 || ask_put(tp, r, peer, len, sreq, split, 0) != RD_OK)
+        return len;
     return split;
 }
 
@@ -368,9 +464,19 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
     r->peer_world = peer;
     r->remote = sreq;
     r->state = RD_RS_RECV_DATA;
-    if ((flags & RD_MSG_F_GET) && rd_dt_is_contig(r->dt, r->count)) {
+    int contig = rd_dt_is_contig(r->dt, r->count);
+    /* The sender writes the whole message if it offered to and we prefer
+     * it (or it offered nothing else); not into a truncated receive, whose
+     * buffer is shorter than what the sender would write. */
+    if ((flags & RD_MSG_F_PUT) && contig && (tp->caps & RD_TP_CAP_PUT) && len == r->st_bytes &&
+        (p2p.rndv == RNDV_PUT || !(flags & RD_MSG_F_GET))) {
+        r->parts = 0;
+        if (ask_put(tp, r, peer, len, sreq, 0, RD_MSG_F_WHOLE) == RD_OK)
+            return;
+    }
+    if ((flags & RD_MSG_F_GET) && contig) {
         r->parts = 1;
-        size_t mine = ask_put(tp, r, peer, len, sreq);
+        size_t mine = split_put(tp, r, peer, len, sreq);
         int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), addr, key, keylen, mine,
                          get_done, r);
         if (rc == RD_OK)
@@ -478,7 +584,9 @@ static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *pa
         rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
         const char *base = rd_dt_contig_ptr(s->buf, s->dt);
         s->remote = h->rreq;
-        s->parts++;
+        /* A split adds our put to the FIN we wait for; a whole put replaces it. */
+        if (!(h->flags & RD_MSG_F_WHOLE))
+            s->parts++;
         int rc = p2p.peers[peer].tp->put(peer, base + h->len, h->addr, h->key, h->keylen,
                                          s->bytes - h->len, put_done, s);
         if (rc != RD_OK)
@@ -656,6 +764,17 @@ static int push_queues(void)
     return n;
 }
 
+/* What rd_progress does beyond polling the transports. */
+static int __attribute__((noinline)) progress_more(void)
+{
+    int n = 0;
+    if (!rd_list_empty(&p2p.busy_peers) || !rd_list_empty(&p2p.streaming))
+        n += push_queues();
+    for (int i = 0; i < p2p.nhooks; i++)
+        n += p2p.hooks[i]();
+    return n;
+}
+
 int rd_progress(void)
 {
     int n = 0;
@@ -664,10 +783,9 @@ int rd_progress(void)
         if (k > 0)
             n += k;
     }
-    if (!rd_list_empty(&p2p.busy_peers) || !rd_list_empty(&p2p.streaming))
-        n += push_queues();
-    for (int i = 0; i < p2p.nhooks; i++)
-        n += p2p.hooks[i]();
+    if (__builtin_expect(p2p.nhooks || !rd_list_empty(&p2p.busy_peers) ||
+                             !rd_list_empty(&p2p.streaming), 0))
+        n += progress_more();
     return n;
 }
 
@@ -755,6 +873,17 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     long spin_default = cores > 0 && boot->local_size > cores ? 10 : 2000;
     p2p.spin = (unsigned)rd_env_long("RDMPI_SPIN_COUNT", spin_default);
     p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 256 * 1024);
+    const char *rndv = rd_env_str("RDMPI_RNDV", "auto");
+    if (strcmp(rndv, "auto") == 0) {
+        p2p.rndv = RNDV_AUTO;
+    } else if (strcmp(rndv, "get") == 0) {
+        p2p.rndv = RNDV_GET;
+    } else if (strcmp(rndv, "put") == 0) {
+        p2p.rndv = RNDV_PUT;
+    } else {
+        fprintf(stderr, "rdmpi: RDMPI_RNDV=%s: expected get, put or auto\n", rndv);
+        return RD_EINVAL;
+    }
     if (p2p.spin == 0)
         p2p.spin = 1;
     rd_list_init(&p2p.busy_peers);

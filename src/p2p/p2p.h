@@ -27,6 +27,13 @@ void rd_p2p_finalize(void);
 /* Attaches the matching queues of c->ctx and c->ctx + 1 to c. */
 int rd_p2p_attach(rd_comm_t *c);
 
+/* A blocking standard send's fast path: if (buf, count, dt) is contiguous,
+ * fits the peer's eager limit and nothing is queued for the peer, sends it
+ * now with no request and returns RD_OK (the buffer may be reused). Returns
+ * RD_EAGAIN when the message needs the full path (rd_p2p_isend), or a
+ * negative status. rank is a rank of c's remote group, not MPI_PROC_NULL. */
+int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const struct rd_datatype *dt,
+                    int rank, int tag);
 /* Starts a send (r->kind RD_REQ_SEND; buf, count, dt, comm, peer, tag, mode
  * set; peer is a rank, not MPI_PROC_NULL). coll selects the collective context.
  * Returns RD_OK or a negative status; completion comes through r->done. */

@@ -1,5 +1,5 @@
 /*
- * The p2p wire header, version 1: the bytes p2p gives a transport in front of
+ * The p2p wire header, version 2: the bytes p2p gives a transport in front of
  * every payload. One packed struct; each message type sends only the prefix
  * it needs, so an eager message costs 24 header bytes.
  *
@@ -11,12 +11,13 @@
  *  +-------------------------------+-------------------------------+
  *  |  len: message bytes (EAGER,   |  sreq: sender's request id    |  <- EAGER ends at 24,
  *  |  RTS) or offset (DATA)        |  (SYNC EAGER, RTS, CTS, FIN,  |     SYNC EAGER at 32
- *  |                               |   ACK)                        |
+ *  |                               |   ACK, PUT)                   |
  *  +-------------------------------+-------------------------------+
  *  32                              40                              48
  *  +-------------------------------+-------------------------------+---------------...
- *  |  rreq: receiver's request id  |  addr: sender buffer address  | key (keylen bytes)
- *  |  (CTS, DATA)                  |  (RTS with F_GET)             | (RTS with F_GET)
+ *  |  rreq: receiver's request id  |  addr: buffer address         | key (keylen bytes)
+ *  |  (CTS, DATA, PUT, PUT_FIN)    |  (RTS with F_GET: sender's;   | (RTS with F_GET,
+ *  |                               |   PUT: receiver's)            |  PUT)
  *  +-------------------------------+-------------------------------+---------------...
  *   CTS, DATA, FIN, ACK, PUT_FIN end at 40;  RTS and PUT end at 48 + keylen.
  *
@@ -27,7 +28,13 @@
  *              buffer from split on); the receiver get()s [0, split) while the
  *              sender put()s [split, end), both cores copying at once; then
  *              FIN (receiver's half done) and PUT_FIN (sender's half done)
+ *  rndv put    RTS(F_PUT) -> PUT(F_WHOLE, len = 0, addr, key of the receiver's
+ *              buffer): the sender put()s the whole message -> PUT_FIN
+ *              (RDMPI_RNDV=put; the receiver reads nothing and sends no FIN)
  *  rndv copy   RTS -> CTS(rreq) -> DATA(offset)+payload ... until len bytes
+ * RDMPI_RNDV selects what a sender offers (auto, get: F_GET; put: F_PUT, or
+ * F_GET on a transport without put) and what a receiver prefers; the
+ * receiver decides from the flags it gets, so every pair works.
  * Request ids are the requests' addresses on the side that owns them; they
  * only travel back to that side.
  */
@@ -39,7 +46,7 @@
 
 #include "transport/transport.h"
 
-#define RD_PROTO_VERSION 1
+#define RD_PROTO_VERSION 2
 
 enum rd_msg_type {
     RD_MSG_EAGER = 1,    /* a whole message */
@@ -48,13 +55,15 @@ enum rd_msg_type {
     RD_MSG_DATA = 4,     /* a fragment of a rendezvous message */
     RD_MSG_FIN = 5,      /* receiver has read the sender's buffer: sreq is done */
     RD_MSG_ACK = 6,      /* a synchronous eager message was matched: sreq is done */
-    RD_MSG_PUT = 7,      /* write bytes [len, end) of sreq into addr/key (split rndv) */
+    RD_MSG_PUT = 7,      /* write bytes [len, end) of sreq into addr/key (split or put rndv) */
     RD_MSG_PUT_FIN = 8,  /* the sender's half of a split rendezvous is written */
 };
 
 enum {
     RD_MSG_F_SYNC = 1 << 0,   /* EAGER: the sender waits for an ACK */
     RD_MSG_F_GET = 1 << 1,    /* RTS: addr/key let the receiver read the data */
+    RD_MSG_F_PUT = 1 << 2,    /* RTS: the sender can write into the receiver's memory */
+    RD_MSG_F_WHOLE = 1 << 3,  /* PUT: the receiver reads nothing; no FIN follows */
 };
 
 typedef struct __attribute__((packed)) rd_msg_hdr {

@@ -15,7 +15,12 @@
 #   MPI_TEST_DIR     directory holding the test programs
 #   RUNTESTS_IMPL    name of the MPI under test (e.g. mpich), for xfail=IMPL
 #   RUNTESTS_TIMEOUT default per-case timeout in seconds (60)
-# Output: one line per case (PASS/FAIL/XFAIL name np=N), the output tail of
+# Options on a testlist line: expect=fail-nonzero, grep=ERE (stderr of a
+# failing case), env=VAR=VALUE (repeatable), timeout=S, xfail=IMPL, and
+# only=rdmpi for programs that use rdmpi internals (PMIx, its wire formats):
+# build-with.sh does not build them for other MPIs, and a case whose program
+# is missing from the program directory is reported as SKIP.
+# Output: one line per case (PASS/FAIL/XFAIL/SKIP name np=N), the output tail of
 # failures, and a final line "N passed, N failed". Exit 0 iff nothing failed.
 #
 # Under "make check" the current directory is top_builddir: the programs are
@@ -64,13 +69,13 @@ workdir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-tests.XXXXXX") || exit 2
 trap 'rm -rf "$workdir"' EXIT
 
 # Parse the list into arrays.
-names=() nps=() expects=() greps=() envs=() timeouts=() xfails=()
+names=() nps=() expects=() greps=() envs=() timeouts=() xfails=() onlys=()
 while read -r prog np rest; do
     case $prog in ''|'#'*) continue ;; esac
     if [ -n "$pattern" ] && ! echo "$prog $np" | grep -Eq -- "$pattern"; then
         continue
     fi
-    expect=pass grep= env= timeout=$default_timeout xfail=
+    expect=pass grep= env= timeout=$default_timeout xfail= only=
     for opt in $rest; do
         case $opt in
         expect=*) expect=${opt#expect=} ;;
@@ -78,11 +83,12 @@ while read -r prog np rest; do
         env=*) env="$env ${opt#env=}" ;;
         timeout=*) timeout=${opt#timeout=} ;;
         xfail=*) xfail=${opt#xfail=} ;;
+        only=rdmpi) only=rdmpi ;;
         *) echo "testlist: unknown option '$opt' for $prog" >&2; exit 2 ;;
         esac
     done
     names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
-    envs+=("$env") timeouts+=("$timeout") xfails+=("$xfail")
+    envs+=("$env") timeouts+=("$timeout") xfails+=("$xfail") onlys+=("$only")
 done < <(cat $list)
 
 # Run case i; writes $workdir/i.out, i.err, i.verdict ("PASS" or "FAIL reason").
@@ -90,6 +96,10 @@ run_case() {
     local i=$1
     local prog=${names[$i]} np=${nps[$i]} t=${timeouts[$i]}
     local out=$workdir/$i.out err=$workdir/$i.err rc reason=
+    if [ "${onlys[$i]}" = rdmpi ] && [ ! -x "$progdir/$prog" ]; then
+        echo SKIP >"$workdir/$i.verdict"
+        return
+    fi
     local cmd=("$mpirun" -np "$np")
     [ -n "$timeout_opt" ] && cmd+=("$timeout_opt" "$t")
     # shellcheck disable=SC2206
@@ -126,6 +136,10 @@ report() {
     v=$(cat "$workdir/$i.verdict")
     label="${names[$i]} np=${nps[$i]}"
     [ -n "${envs[$i]}" ] && label="$label${envs[$i]}"
+    if [ "$v" = SKIP ]; then
+        echo "SKIP $label (rdmpi-only program, not built for this MPI)"
+        return
+    fi
     if [ "$v" = PASS ]; then
         if [ -n "$impl" ] && [ "${xfails[$i]}" = "$impl" ]; then
             echo "XPASS $label"

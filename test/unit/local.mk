@@ -69,3 +69,13 @@ test_unit_test_tcp_parse_SOURCES = test/unit/test_tcp_parse.c \
 test_unit_test_tcp_parse_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tcp_parse_LDADD = $(CUNIT_LIBS)
 # --- end TCP frame parser ---
+# --- verbs registration cache and its munmap interception (test_rcache; no device needed) ---
+check_PROGRAMS += test/unit/test_rcache
+TESTS += test/unit/test_rcache
+UNIT_TESTS += test/unit/test_rcache
+test_unit_test_rcache_SOURCES = test/unit/test_rcache.c \
+	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
+	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h
+test_unit_test_rcache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_rcache_LDADD = $(CUNIT_LIBS)
+# --- end verbs registration cache ---

@@ -29,10 +29,11 @@
  * next peer: keeps one busy sender from starving the others. */
 #define RD_SHM_RX_BATCH 64
 
-/* Cells whose flags the producer clears ahead of its tail right after it
- * published a record, so the clearing store a record needs before its own
- * publication (see shm.h) is usually already done and off the critical path. */
-#define RD_SHM_CLEAR_AHEAD 4
+/* Cells whose flags the producer clears ahead of its tail after it published
+ * a record, so the clearing store a record needs before its own publication
+ * (see shm.h) is usually already done and off the critical path. Refilled
+ * in one pass when fewer than two cleared cells are left. */
+#define RD_SHM_CLEAR_AHEAD 8
 
 #define RD_SHM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -51,6 +52,7 @@ typedef struct rd_shm_rx {
     _Atomic uint64_t *head;
     uint64_t pos;                /* next byte to read (private) */
     uint64_t released;           /* last value stored into *head */
+    _Atomic uint32_t *next;      /* flag of the cell at pos: the idle poll's word */
     int rank;                    /* job rank of the sender */
 } rd_shm_rx_t;
 
@@ -66,7 +68,8 @@ static struct rd_shm_state {
     uint64_t ring_bytes, ring_mask;
     uint64_t release_bytes;      /* consumer publishes head after this much */
     rd_shm_tx_t *tx;             /* by local index; tx[me] unused */
-    rd_shm_rx_t *rx;             /* nlocal - 1 entries */
+    rd_shm_rx_t *rx;             /* nrx = nlocal - 1 entries */
+    int nrx;
     int in_progress;
 } shm;
 
@@ -238,6 +241,7 @@ static int setup_rings(void)
     rd_shm_ctl_t *ctl = (rd_shm_ctl_t *)(shm.seg + h->ctl_off);
     unsigned char *rings = shm.seg + h->ring_off;
     int k = 0;
+    shm.nrx = n - 1;
     for (int li = 0; li < n; li++) {
         shm.pids[li] = slot_of(li)->pid;
         if (li == shm.me)
@@ -248,6 +252,7 @@ static int setup_rings(void)
         shm.tx[li].head = &ctl[out].head;
         shm.rx[k].ring = rings + in * h->ring_bytes;
         shm.rx[k].head = &ctl[in].head;
+        shm.rx[k].next = &((rd_shm_rec_t *)shm.rx[k].ring)->flag;
         shm.rx[k].rank = slot_of(li)->rank;
         k++;
     }
@@ -360,19 +365,12 @@ static inline _Atomic uint32_t *flag_at(const rd_shm_tx_t *tx, uint64_t pos)
     return &((rd_shm_rec_t *)(tx->ring + (pos & shm.ring_mask)))->flag;
 }
 
-/* Makes sure the flag of the cell at pos (the successor of the record about
- * to be published, inside space the consumer released) reads 0. */
-static inline void clear_flag(rd_shm_tx_t *tx, uint64_t pos)
-{
-    if (pos < tx->clear_end)
-        return;
-    atomic_store_explicit(flag_at(tx, pos), 0, memory_order_relaxed);
-    tx->clear_end = pos + RD_SHM_CELL;
-}
-
-/* After a publication: clears a few more flags past the tail, within the
- * space the consumer released, while nobody is waiting on this rank. */
-static inline void clear_ahead(rd_shm_tx_t *tx)
+/* After a publication, when fewer than two cleared cells are left past the
+ * tail: clears the flags of the next RD_SHM_CLEAR_AHEAD cells (within the
+ * space the consumer released) while nobody waits on this rank, so that the
+ * next sends find their successor's flag already 0. Batched: one pass every
+ * few small sends rather than a store and a loop per send. */
+static void clear_ahead(rd_shm_tx_t *tx)
 {
     uint64_t limit = tx->head_cache + shm.ring_bytes;
     uint64_t want = tx->tail + RD_SHM_CLEAR_AHEAD * RD_SHM_CELL;
@@ -384,13 +382,48 @@ static inline void clear_ahead(rd_shm_tx_t *tx)
         tx->clear_end = want;
 }
 
+/* Copies n bytes into the ring. Headers and small payloads (the latency
+ * case) take a few word moves instead of a libc call; the overlapping
+ * unaligned moves copy exactly n bytes. */
+static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    uint64_t a, b, c, d;
+    if (n > 32) {
+        memcpy(dst, src, n);
+    } else if (n > 16) {
+        memcpy(&a, src, 8);
+        memcpy(&b, src + 8, 8);
+        memcpy(&c, src + n - 16, 8);
+        memcpy(&d, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + 8, &b, 8);
+        memcpy(dst + n - 16, &c, 8);
+        memcpy(dst + n - 8, &d, 8);
+    } else if (n >= 8) {
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, src, 4);
+        memcpy(&y, src + n - 4, 4);
+        memcpy(dst, &x, 4);
+        memcpy(dst + n - 4, &y, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[i];
+    }
+}
+
 static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
-    if (RD_SHM_UNLIKELY((unsigned)peer >= (unsigned)shm.size || !shm.seg ||
-                        hdrlen > RD_SHM_HDR_MAX || len > rd_shm_transport.eager_max))
+    /* shm.size is 0 before init, so an uninitialized transport fails here. */
+    if (RD_SHM_UNLIKELY((unsigned)peer >= (unsigned)shm.size || hdrlen > RD_SHM_HDR_MAX ||
+                        len > rd_shm_transport.eager_max))
         return RD_EINVAL;
     int li = shm.local_of[peer];
-    if (RD_SHM_UNLIKELY(li < 0 || li == shm.me))
+    if (RD_SHM_UNLIKELY(li < 0 || li == shm.me || !shm.seg))
         return RD_EINVAL;
 
     rd_shm_tx_t *tx = &shm.tx[li];
@@ -408,36 +441,42 @@ static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
     }
 
     unsigned char *ring = tx->ring;
+    uint64_t end = tail + skip + rec;
+    /* The successor's flag must read 0 before a record is published; the
+     * cells in [tail, clear_end) are known to be 0. */
+    if (RD_SHM_UNLIKELY(end >= tx->clear_end)) {
+        if (skip && tail + skip >= tx->clear_end)   /* the WRAP filler's successor */
+            atomic_store_explicit(flag_at(tx, tail + skip), 0, memory_order_relaxed);
+        atomic_store_explicit(flag_at(tx, end), 0, memory_order_relaxed);
+        tx->clear_end = end + RD_SHM_CELL;
+    }
     if (RD_SHM_UNLIKELY(skip)) {
-        clear_flag(tx, tail + skip);
         rd_shm_rec_t *w = (rd_shm_rec_t *)(ring + off);
         atomic_store_explicit(&w->flag, rd_shm_flag(RD_SHM_REC_WRAP, 0), memory_order_release);
-        tail += skip;
         off = 0;
     }
 
     rd_shm_rec_t *r = (rd_shm_rec_t *)(ring + off);
     r->len = (uint32_t)len;
-    if (hdrlen)
-        memcpy(r->data, hdr, hdrlen);
-    if (len)
-        memcpy(r->data + rd_shm_payload_off(hdrlen), payload, len);
-    uint64_t end = tail + rec;
-    clear_flag(tx, end);
+    copy_in(r->data, hdr, hdrlen);
+    copy_in(r->data + rd_shm_payload_off(hdrlen), payload, len);
     atomic_store_explicit(&r->flag, rd_shm_flag(RD_SHM_REC_MSG, hdrlen), memory_order_release);
     tx->tail = end;
-    clear_ahead(tx);
+    if (tx->clear_end - end < 2 * RD_SHM_CELL)
+        clear_ahead(tx);
     return RD_OK;
 }
 
-static int shm_progress(void)
+/* Consumes what the rings hold (shm_progress saw a record). Out of line so
+ * that the idle poll is a few loads without a stack frame. */
+static int __attribute__((noinline)) shm_drain(void)
 {
     if (RD_SHM_UNLIKELY(shm.in_progress))
         return RD_EINTERN;   /* called from the upcall: forbidden by transport.h */
     shm.in_progress = 1;
     const uint64_t mask = shm.ring_mask;
     int events = 0, status = RD_OK;
-    for (int i = 0; i < shm.nlocal - 1; i++) {
+    for (int i = 0; i < shm.nrx; i++) {
         rd_shm_rx_t *rx = &shm.rx[i];
         /* The record stays valid during the upcall: head is published only
          * after it returns, so the producer cannot overwrite it. */
@@ -469,6 +508,7 @@ static int shm_progress(void)
             }
         }
         rx->pos = pos;
+        rx->next = &((rd_shm_rec_t *)(rx->ring + (pos & mask)))->flag;
         if (pos != rx->released) {
             rx->released = pos;
             atomic_store_explicit(rx->head, pos, memory_order_release);
@@ -476,6 +516,18 @@ static int shm_progress(void)
     }
     shm.in_progress = 0;
     return status != RD_OK ? status : events;
+}
+
+/* The idle poll reads one word per peer: the flag of the cell where that
+ * peer's next record will start, one cache line that moves only when the
+ * peer writes a record into it. */
+static int shm_progress(void)
+{
+    const rd_shm_rx_t *rx = shm.rx, *end = rx + shm.nrx;
+    for (; rx < end; rx++)
+        if (atomic_load_explicit(rx->next, memory_order_relaxed) != 0)
+            return shm_drain();
+    return 0;
 }
 
 static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen)

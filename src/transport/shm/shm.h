@@ -44,10 +44,12 @@
  * the flag of the cell at its read position with acquire. Because the
  * successor's flag is 0 before a record is published, a stale value (an old
  * flag or payload bytes of an earlier lap) can never be mistaken for a new
- * record. The producer keeps one spare cell free for that flag, and clears a
- * few flags past its tail right after each publication, so that the next
- * send usually finds its successor's flag already cleared and has no extra
- * cache-line transfer before its own publication. A record that does not fit
+ * record. The producer keeps one spare cell free for that flag, and after a
+ * publication that leaves fewer than two cleared cells past its tail clears
+ * the next few in one pass, so that a send usually finds its successor's
+ * flag already cleared and has no extra cache-line transfer before its own
+ * publication. The consumer's idle poll reads only the flag at its read
+ * position (one line per peer). A record that does not fit
  * before the end of the ring is preceded by a WRAP record filling the rest,
  * and goes at offset 0.
  *
