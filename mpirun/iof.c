@@ -37,6 +37,9 @@ typedef struct slot {
 static struct {
     int nranks;
     int tag;
+    int stdin_rank0;
+    rd_mpirun_iof_sink_t sink;
+    void *sink_arg;
     out_stream_t *out;      /* 2 per rank: [2r] stdout, [2r+1] stderr */
     in_stream_t in;
     slot_t *slots;          /* parallel to the last rd_mpirun_iof_fill */
@@ -70,6 +73,10 @@ static void emit(out_stream_t *s, const char *data, size_t len)
 
     if (len == 0)
         return;
+    if (iof.sink) {
+        iof.sink(s->rank, s->dst, data, len, iof.sink_arg);
+        return;
+    }
     if (!iof.tag) {
         write_all(s->dst, data, len);
         return;
@@ -126,11 +133,21 @@ static void out_read(out_stream_t *s)
     }
 }
 
-int rd_mpirun_iof_init(int nranks, int tag_output)
+void rd_mpirun_iof_emit(int rank, int stream, const char *data, size_t len)
+{
+    out_stream_t s = { .fd = -1, .child_fd = -1, .dst = stream == 2 ? 2 : 1, .rank = rank };
+    emit(&s, data, len);
+}
+
+int rd_mpirun_iof_init(int nranks, int tag_output, int stdin_rank0,
+                       rd_mpirun_iof_sink_t sink, void *sink_arg)
 {
     iof.nranks = nranks;
     iof.tag = tag_output;
-    iof.in.src = 0;
+    iof.stdin_rank0 = stdin_rank0;
+    iof.sink = sink;
+    iof.sink_arg = sink_arg;
+    iof.in.src = stdin_rank0 ? 0 : -1;
     iof.in.dst = -1;
     iof.in.child_fd = -1;
     iof.out = calloc(2 * (size_t)nranks, sizeof(*iof.out));
@@ -167,7 +184,7 @@ int rd_mpirun_iof_setup_rank(int rank, int fds[3])
         s->child_fd = p[1];
         fds[1 + k] = p[1];
     }
-    if (rank == 0) {
+    if (rank == 0 && iof.stdin_rank0) {
         if (pipe2(p, O_CLOEXEC) != 0)
             goto err;
         fcntl(p[1], F_SETFL, O_NONBLOCK);

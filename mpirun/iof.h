@@ -11,11 +11,23 @@
 #define RD_MPIRUN_IOF_H
 
 #include <poll.h>
+#include <stddef.h>
 
 /* Longest line kept whole; a longer one is written in pieces of this size. */
 #define RD_MPIRUN_IOF_LINE_MAX 65536
 
-int rd_mpirun_iof_init(int nranks, int tag_output);
+/* Where a host daemon's output goes instead of its stdout/stderr: each
+ * line (or piece of a line) of rank, stream being 1 or 2. */
+typedef void (*rd_mpirun_iof_sink_t)(int rank, int stream, const char *data, size_t len, void *arg);
+
+/* nranks: the job's ranks (indexes of rd_mpirun_iof_setup_rank). stdin_rank0:
+ * whether rank 0 runs here and gets our stdin (else every rank reads
+ * /dev/null). sink: NULL to write to our own stdout/stderr. */
+int rd_mpirun_iof_init(int nranks, int tag_output, int stdin_rank0,
+                       rd_mpirun_iof_sink_t sink, void *sink_arg);
+
+/* Writes output that arrived from another host as rank's own would be. */
+void rd_mpirun_iof_emit(int rank, int stream, const char *data, size_t len);
 
 /* Creates rank's pipes and returns in fds[0..2] the descriptors the child
  * must install as its stdin, stdout and stderr. Returns 0, or -1 with a

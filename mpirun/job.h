@@ -1,12 +1,19 @@
 /*
- * One job from start to end: starts the ranks, runs the event loop (rank
- * exits, PMIx events, mpirun's signals, output, the timeout) and decides
- * when and how the job ends and with which exit status.
+ * One job from start to end: starts the ranks of this host, runs the event
+ * loop (rank exits, PMIx events, mpirun's signals, output, the timeout,
+ * the connections between the head mpirun and its host daemons) and
+ * decides when and how the job ends and with which exit status.
+ *
+ * The head (the mpirun the user started) decides; a host daemon (mpirun
+ * --rd-daemon on another host) runs the ranks of its host and reports
+ * everything to the head: output, rank exits, aborts, fence data.
  */
 #ifndef RD_MPIRUN_JOB_H
 #define RD_MPIRUN_JOB_H
 
+#include "hosts.h"
 #include "options.h"
+#include "wire.h"
 
 /* Grace between SIGTERM (or a forwarded signal) and SIGKILL, in ms. */
 #define RD_MPIRUN_KILL_GRACE_MS 500
@@ -17,12 +24,40 @@
 #define RD_MPIRUN_FINALIZE_GRACE_MS 300
 /* Exit status when --timeout ends the job (as timeout(1)). */
 #define RD_MPIRUN_EXIT_TIMEOUT 124
+/* Heartbeat between head and daemons: a message at least this often... */
+#define RD_MPIRUN_PING_MS 1000
+/* ...and a connection silent for this long is lost. */
+#define RD_MPIRUN_SILENCE_MS 5000
+/* How long a host daemon may take to connect back after its launch. */
+#define RD_MPIRUN_LAUNCH_TIMEOUT_MS 60000
+/* After the job, how long launch agents get to exit before SIGKILL. */
+#define RD_MPIRUN_AGENT_GRACE_MS 3000
+
+/* What the head needs to start and reach its host daemons. */
+typedef struct rd_mpirun_head_cfg {
+    const char *agent;      /* --launch-agent */
+    const char *self_exe;   /* this mpirun, as the remote hosts run it */
+    int lfd;                /* listening socket */
+    int port;
+    const char *addrs;      /* our addresses, for the daemons */
+    const char *secret;
+    const char *nspace;
+} rd_mpirun_head_cfg_t;
 
 /* Signals mpirun handles in its loop; blocked before any thread starts. */
 int rd_mpirun_job_block_signals(void);
 
-/* Runs program path as o->np ranks of the job whose PMIx server is up.
- * Returns mpirun's exit status. Every rank process is gone on return. */
-int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const char *path);
+/* Head: runs the job of plan (ranks of host plan->self here, path being
+ * the program; the other hosts' through daemons started as head says,
+ * head NULL when every rank is here). Returns mpirun's exit status. Every
+ * rank process and agent is gone on return. */
+int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, const char *path,
+                      const rd_mpirun_head_cfg_t *head);
+
+/* Host daemon: runs the ranks of host plan->self, reporting to the head
+ * over conn (its JOB message already read). Returns the daemon's exit
+ * status. */
+int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
+                             const char *path, rd_mpirun_conn_t *conn);
 
 #endif

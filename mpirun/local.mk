@@ -9,6 +9,11 @@ mpirun_mpirun_SOURCES = \
 	mpirun/server.c mpirun/server.h \
 	mpirun/procs.c mpirun/procs.h \
 	mpirun/iof.c mpirun/iof.h \
-	mpirun/job.c mpirun/job.h
+	mpirun/job.c mpirun/job.h \
+	mpirun/hosts.c mpirun/hosts.h \
+	mpirun/wire.c mpirun/wire.h \
+	mpirun/launch.c mpirun/launch.h \
+	mpirun/guard.c mpirun/guard.h \
+	mpirun/daemon.c mpirun/daemon.h
 mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 mpirun_mpirun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread

@@ -1,29 +1,61 @@
 /*
- * mpirun / mpiexec: starts an MPI job on this host. It hosts a PMIx server
- * for its ranks, forks and execs them (bound to cores when there are enough),
- * forwards their stdio, and stops the whole job as soon as one rank fails.
+ * mpirun / mpiexec: starts an MPI job on this host or on several. It hosts
+ * a PMIx server for the ranks of its own host, forks and execs them (bound
+ * to cores when there are enough), starts a host daemon (mpirun
+ * --rd-daemon) on every other host through the launch agent, forwards
+ * stdio, and stops the whole job as soon as one rank or host fails.
  * This file strings the modules together and owns the cleanup that must
  * happen on every way out: no process and no file is left behind.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "binding.h"
+#include "daemon.h"
+#include "hosts.h"
 #include "iof.h"
 #include "job.h"
+#include "launch.h"
 #include "options.h"
 #include "procs.h"
 #include "server.h"
 #include "session.h"
 
+/* Where ranks go: the hosts given, or all on this host. */
+static int make_plan(const rd_mpirun_opts_t *o, rd_mpirun_plan_t *plan)
+{
+    char me[RD_MPIRUN_HOST_MAX + 1], *names[1] = { me };
+    int slots[1] = { o->np };
+
+    if (o->nhosts > 0)
+        return rd_mpirun_plan_make(plan, o->np, o->hosts, o->slots, o->nhosts, o->ppn, o->map_by_node);
+    if (gethostname(me, sizeof(me)) != 0)
+        strcpy(me, "localhost");
+    me[sizeof(me) - 1] = '\0';
+    if (rd_mpirun_plan_make(plan, o->np, names, slots, 1, 0, 0) != 0)
+        return -1;
+    plan->self = 0;
+    plan->hosts[0].local = 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     rd_mpirun_opts_t opts;
     rd_mpirun_session_t session = { { 0 } };
-    char *path = NULL;
-    int status = 1;
-    int rc = rd_mpirun_opts_parse(argc, argv, &opts);
+    rd_mpirun_plan_t plan = { .self = -1 };
+    rd_mpirun_head_cfg_t head = { .lfd = -1 };
+    char secret[RD_MPIRUN_SECRET_LEN + 1], self_exe[PATH_MAX];
+    char *path = NULL, *addrs = NULL;
+    int status = 1, rc;
 
+    if (argc > 1 && !strcmp(argv[1], RD_MPIRUN_DAEMON_ARG))
+        return rd_mpirun_daemon_main(argc, argv);
+
+    rc = rd_mpirun_opts_parse(argc, argv, &opts);
     if (rc != 0) {
         rd_mpirun_opts_free(&opts);
         return rc == 1 ? 0 : rc < 0 ? 1 : rc;
@@ -32,6 +64,10 @@ int main(int argc, char **argv)
     if (!path) {
         rd_mpirun_opts_free(&opts);
         return 127;
+    }
+    if (make_plan(&opts, &plan) != 0) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        goto out;
     }
 
     /* Before PMIx starts its thread, which must inherit the mask. */
@@ -45,25 +81,47 @@ int main(int argc, char **argv)
      * sets PMIX_MCA_gds explicitly keeps their choice. */
     setenv("PMIX_MCA_gds", "hash", 0);
 
-    if (rd_mpirun_session_open(&session) != 0)
+    if (rd_mpirun_session_open(&session, NULL) != 0)
         goto out;
-    if (rd_mpirun_binding_init(opts.bind, opts.np) != 0)
-        goto out;
-    if (rd_mpirun_server_init(session.tmpdir, session.nspace) != 0)
-        goto out;
-    if (rd_mpirun_server_register_job(opts.np) != 0)
-        goto out;
-    if (rd_mpirun_iof_init(opts.np, opts.tag_output) != 0)
+    if (plan.self < 0 || plan.nhosts > 1) {
+        ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+        if (n <= 0) {
+            perror("mpirun: /proc/self/exe");
+            goto out;
+        }
+        self_exe[n] = '\0';
+        if (rd_mpirun_make_secret(secret) != 0 || !(addrs = rd_mpirun_addresses()) ||
+            (head.lfd = rd_mpirun_listen(&head.port)) < 0)
+            goto out;
+        head.agent = opts.agent;
+        head.self_exe = self_exe;
+        head.addrs = addrs;
+        head.secret = secret;
+        head.nspace = session.nspace;
+    }
+    if (plan.self >= 0) {
+        if (rd_mpirun_binding_init(opts.bind, plan.hosts[plan.self].nranks) != 0)
+            goto out;
+        if (rd_mpirun_server_init(session.tmpdir, session.nspace, plan.hosts[plan.self].name) != 0)
+            goto out;
+        if (rd_mpirun_server_register_job(&plan) != 0)
+            goto out;
+    }
+    if (rd_mpirun_iof_init(opts.np, opts.tag_output, plan.host_of[0] == plan.self, NULL, NULL) != 0)
         goto out;
 
-    status = rd_mpirun_job_run(&opts, path);
+    status = rd_mpirun_job_run(&opts, &plan, path, head.lfd >= 0 ? &head : NULL);
 
 out:
     rd_mpirun_iof_fini();
     rd_mpirun_server_finalize();
     rd_mpirun_session_clean(&session);
     rd_mpirun_binding_fini();
+    if (head.lfd >= 0)
+        close(head.lfd);
+    rd_mpirun_plan_free(&plan);
     rd_mpirun_opts_free(&opts);
+    free(addrs);
     free(path);
     fflush(stdout);
     return status;

@@ -4,6 +4,8 @@
 #endif
 #include "options.h"
 
+#include "hosts.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <pmix.h>
@@ -24,7 +26,8 @@ static const char usage_text[] =
     "Usage: mpirun [options] program [args...]\n"
     "       mpiexec [options] program [args...]\n"
     "\n"
-    "Starts N copies of program as the ranks of one MPI job on this host.\n"
+    "Starts N copies of program as the ranks of one MPI job, on this host or on\n"
+    "the hosts given.\n"
     "\n"
     "Options:\n"
     "  -n N, -np N, --np N     number of ranks to start (default 1)\n"
@@ -36,6 +39,14 @@ static const char usage_text[] =
     "  --bind-to core|none     bind each rank to one core, or not at all\n"
     "                          (default: core when there are at least as many\n"
     "                          cores as ranks, none otherwise)\n"
+    "  -hosts H1,H2,...        run on these hosts (H:N gives H N slots); also --host\n"
+    "  -hostfile FILE          hosts from FILE, one per line: \"host [slots=N]\"\n"
+    "  -ppn N                  N ranks per host (sets every host's slots)\n"
+    "  --map-by slot|node      fill each host's slots in turn (slot, the default),\n"
+    "                          or one rank per host in turn (node)\n"
+    "  --launch-agent CMD      start remote daemons as \"CMD HOST command...\"\n"
+    "                          (default ssh)\n"
+    "                          -n defaults to the hosts' slots when hosts are given\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n"
     "  --                      end of options: the next word is the program\n"
@@ -152,6 +163,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
     memset(o, 0, sizeof(*o));
     o->np = 1;
     o->bind = RD_MPIRUN_BIND_AUTO;
+    o->agent = RD_MPIRUN_AGENT_DEFAULT;
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -180,6 +192,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
             if (parse_long(val, 1, RD_MPIRUN_NP_MAX, &v))
                 return usage_error("bad number of ranks '%s' (expected 1 to 65535)", val);
             o->np = (int)v;
+            o->np_given = 1;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--timeout", "-timeout"), &val)) != 0) {
@@ -208,6 +221,47 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
                 return rc;
             continue;
         }
+        if ((m = match_valued(argc, argv, &i, NAMES("-hosts", "--hosts", "-host", "--host"), &val)) != 0) {
+            if (m < 0)
+                return usage_error("option '%s' needs a list of hosts", a);
+            if ((rc = rd_mpirun_hosts_parse_list(val, &o->hosts, &o->slots, &o->nhosts)) != 0)
+                return rc;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("-hostfile", "--hostfile", "-f", "-machinefile", "--machinefile"), &val)) != 0) {
+            if (m < 0)
+                return usage_error("option '%s' needs a file name", a);
+            if ((rc = rd_mpirun_hosts_parse_file(val, &o->hosts, &o->slots, &o->nhosts)) != 0)
+                return rc;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("-ppn", "--ppn"), &val)) != 0) {
+            if (m < 0)
+                return usage_error("option '%s' needs a number of ranks per host", a);
+            if (parse_long(val, 1, RD_MPIRUN_NP_MAX, &v))
+                return usage_error("bad -ppn '%s' (expected 1 to 65535)", val);
+            o->ppn = (int)v;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("--map-by", "-map-by"), &val)) != 0) {
+            if (m < 0)
+                return usage_error("option '%s' needs slot or node", a);
+            if (!strcmp(val, "slot"))
+                o->map_by_node = 0;
+            else if (!strcmp(val, "node"))
+                o->map_by_node = 1;
+            else
+                return usage_error("bad --map-by '%s' (expected slot or node)", val);
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("--launch-agent", "-launch-agent", "-launcher-exec", "--launcher-exec"), &val)) != 0) {
+            if (m < 0)
+                return usage_error("option '%s' needs a command", a);
+            if (val[strspn(val, " \t")] == '\0')
+                return usage_error("%s", "--launch-agent: empty command");
+            o->agent = val;
+            continue;
+        }
         if (!strcmp(a, "-genv") || !strcmp(a, "--genv")) {
             if (i + 2 >= argc)
                 return usage_error("option '%s' needs a variable name and a value", a);
@@ -224,6 +278,15 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
     if (i >= argc)
         return usage_error("%s", "no program to run given");
     o->argv = &argv[i];
+    /* Without -n, the hosts' slots (or -ppn per host) say how many. */
+    if (!o->np_given && o->nhosts > 0) {
+        long total = 0;
+        for (int h = 0; h < o->nhosts; h++)
+            total += o->ppn > 0 ? o->ppn : o->slots[h];
+        if (total > RD_MPIRUN_NP_MAX)
+            return usage_error("%s", "the hosts' slots add up to more than 65535 ranks; give -n");
+        o->np = (int)total;
+    }
     return 0;
 }
 
@@ -234,4 +297,11 @@ void rd_mpirun_opts_free(rd_mpirun_opts_t *o)
     free(o->env);
     o->env = NULL;
     o->nenv = 0;
+    for (int h = 0; h < o->nhosts; h++)
+        free(o->hosts[h]);
+    free(o->hosts);
+    free(o->slots);
+    o->hosts = NULL;
+    o->slots = NULL;
+    o->nhosts = 0;
 }

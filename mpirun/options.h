@@ -20,11 +20,21 @@ typedef struct rd_mpirun_opts {
     int tag_output;         /* --tag-output */
     long timeout;           /* --timeout seconds, 0 = none */
     rd_mpirun_bind_t bind;  /* --bind-to */
+    int np_given;           /* -n was given (else hosts' slots decide) */
+    char **hosts;           /* -hosts / -hostfile entries, in order */
+    int *slots;             /* slots of each entry */
+    int nhosts;
+    int ppn;                /* -ppn, 0 = per-host slots */
+    int map_by_node;        /* --map-by node (else slot) */
+    const char *agent;      /* --launch-agent, default "ssh" */
     char **argv;            /* the program and its arguments (NULL-terminated) */
 } rd_mpirun_opts_t;
 
 /* Exit status for usage errors (unknown option, bad value, no program). */
 #define RD_MPIRUN_EXIT_USAGE 2
+
+/* Default launch agent: run as "<agent words> HOST command...". */
+#define RD_MPIRUN_AGENT_DEFAULT "ssh"
 
 /* Parses argv into *o. Returns 0 to go on and run the job, 1 when --help or
  * --version was printed (exit 0), RD_MPIRUN_EXIT_USAGE after printing one

@@ -78,7 +78,7 @@ static void child(const rd_mpirun_proc_t *p, const char *path, char **argv, char
     /* Nothing of mpirun's (other ranks' pipes, PMIx's sockets) leaks in. */
     close_range(3, ~0U, 0);
 
-    if (rd_mpirun_binding_apply(p->rank) != 0)
+    if (rd_mpirun_binding_apply(p->local_rank) != 0)
         say("mpirun: warning: could not bind the rank to its core\n");
     execve(path, argv, env);
     say("mpirun: cannot execute ");
@@ -117,13 +117,15 @@ void rd_mpirun_procs_signal(rd_mpirun_proc_t *procs, int n, int sig)
 }
 
 void rd_mpirun_procs_reap(rd_mpirun_proc_t *procs, int n,
-                          void (*cb)(rd_mpirun_proc_t *p, void *arg), void *arg)
+                          void (*cb)(rd_mpirun_proc_t *p, void *arg),
+                          void (*other)(pid_t pid, int wstatus, void *arg), void *arg)
 {
     int st;
     pid_t pid;
 
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-        for (int i = 0; i < n; i++) {
+        int i;
+        for (i = 0; i < n; i++) {
             if (procs[i].pid == pid && procs[i].alive) {
                 procs[i].alive = 0;
                 procs[i].wstatus = st;
@@ -131,5 +133,7 @@ void rd_mpirun_procs_reap(rd_mpirun_proc_t *procs, int n,
                 break;
             }
         }
+        if (i == n && other)
+            other(pid, st, arg);
     }
 }

@@ -10,6 +10,7 @@
 
 typedef struct rd_mpirun_proc {
     int rank;
+    int local_rank;         /* among the ranks of this host: its core */
     pid_t pid;              /* 0 until started; also its process group */
     int alive;              /* started and not yet reaped */
     int connected;          /* called PMIx_Init */
@@ -30,8 +31,10 @@ int rd_mpirun_proc_spawn(rd_mpirun_proc_t *p, const char *path, char **argv, cha
 void rd_mpirun_procs_signal(rd_mpirun_proc_t *procs, int n, int sig);
 
 /* Reaps every exited child without waiting; for each one of procs,
- * records its status, clears alive and calls cb. */
+ * records its status, clears alive and calls cb; for any other child
+ * (a launch agent) calls other. */
 void rd_mpirun_procs_reap(rd_mpirun_proc_t *procs, int n,
-                          void (*cb)(rd_mpirun_proc_t *p, void *arg), void *arg);
+                          void (*cb)(rd_mpirun_proc_t *p, void *arg),
+                          void (*other)(pid_t pid, int wstatus, void *arg), void *arg);
 
 #endif

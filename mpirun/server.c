@@ -151,8 +151,9 @@ static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs,
     return PMIX_SUCCESS;
 }
 
-/* Every rank is on this host, so PMIx already holds every rank's data;
- * it only asks here for data of ranks on other hosts. */
+/* Ranks always fence with PMIX_COLLECT_DATA (src/boot), after which every
+ * server holds every rank's data; PMIx only asks here for the data of a
+ * rank on another host that was not collected, which rdmpi never needs. */
 static pmix_status_t on_direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
                                      pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
@@ -174,26 +175,21 @@ static void release_fence_data(void *cbdata)
     free(cbdata);
 }
 
-/*
- * The fence's exchange between hosts: each host's server contributes the
- * data of its local ranks and gets back the concatenation over all hosts.
- * With one host the result is our own contribution. A multi-host mpirun
- * sends ev->data to the other hosts' daemons here (an allgather over the
- * launch tree) and calls modex_cb once all contributions have arrived.
- */
-static void fence_exchange(rd_mpirun_event_t *ev)
+void rd_mpirun_server_fence_result(rd_mpirun_event_t *ev, char *data, size_t len)
 {
-    /* The data is handed to PMIx and freed by release_fence_data when
-     * PMIx is done with it. */
-    ev->modex_cb(PMIX_SUCCESS, ev->data, ev->ndata, ev->cbdata, release_fence_data, ev->data);
-    ev->data = NULL;
+    /* PMIx releases data through release_fence_data when done with it. */
+    ev->modex_cb(PMIX_SUCCESS, data, len, ev->cbdata, release_fence_data, data);
+    free(ev->msg);
+    free(ev->data);
+    free(ev);
 }
 
 void rd_mpirun_server_complete(rd_mpirun_event_t *ev)
 {
     switch (ev->type) {
     case RD_MPIRUN_EV_FENCE:
-        fence_exchange(ev);
+        /* Not answered here: an empty result unblocks the ranks. */
+        ev->modex_cb(PMIX_ERR_TIMEOUT, NULL, 0, ev->cbdata, NULL, NULL);
         break;
     case RD_MPIRUN_EV_ABORT:
         if (ev->op_cb)
@@ -246,7 +242,7 @@ static void op_ignore(pmix_status_t status, void *cbdata)
 {
 }
 
-int rd_mpirun_server_init(const char *tmpdir, const char *nspace)
+int rd_mpirun_server_init(const char *tmpdir, const char *nspace, const char *hostname)
 {
     pmix_info_t *info;
     bool no = false;
@@ -254,9 +250,7 @@ int rd_mpirun_server_init(const char *tmpdir, const char *nspace)
     size_t n = 0;
 
     snprintf(srv.nspace, sizeof(srv.nspace), "%s", nspace);
-    if (gethostname(srv.hostname, sizeof(srv.hostname)) != 0)
-        strcpy(srv.hostname, "localhost");
-    srv.hostname[sizeof(srv.hostname) - 1] = '\0';
+    snprintf(srv.hostname, sizeof(srv.hostname), "%s", hostname);
 
     srv.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (srv.efd < 0) {
@@ -266,13 +260,14 @@ int rd_mpirun_server_init(const char *tmpdir, const char *nspace)
 
     /* Everything PMIx writes goes to our private directory, and we serve
      * only our own ranks: no system-wide or tool rendezvous points. */
-    PMIX_INFO_CREATE(info, 4);
+    PMIX_INFO_CREATE(info, 5);
+    PMIX_INFO_LOAD(&info[n], PMIX_HOSTNAME, srv.hostname, PMIX_STRING); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_SERVER_SYSTEM_SUPPORT, &no, PMIX_BOOL); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL); n++;
     rc = PMIx_server_init(&module, info, n);
-    PMIX_INFO_FREE(info, 4);
+    PMIX_INFO_FREE(info, 5);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "mpirun: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
         return -1;
@@ -289,18 +284,17 @@ static void load_array(pmix_info_t *info, const char *key, pmix_data_array_t *ar
     info->value.data.darray = arr;
 }
 
-/* Per-rank data: PMIx requires PMIX_RANK first in each array. All ranks
- * are on this host, so local and node ranks equal the job rank. */
-static pmix_data_array_t *rank_info(int rank)
+/* Per-rank data: PMIx requires PMIX_RANK first in each array. */
+static pmix_data_array_t *rank_info(const rd_mpirun_plan_t *plan, int rank)
 {
     pmix_data_array_t *arr;
     pmix_info_t *pi;
     pmix_rank_t r = (pmix_rank_t)rank;
-    uint16_t lr = (uint16_t)rank;
-    uint32_t zero = 0;
+    uint16_t lr = (uint16_t)plan->local_rank[rank];
+    uint32_t zero = 0, node = (uint32_t)plan->host_of[rank];
     size_t n = 0;
 
-    PMIX_DATA_ARRAY_CREATE(arr, 7, PMIX_INFO);
+    PMIX_DATA_ARRAY_CREATE(arr, 8, PMIX_INFO);
     if (!arr)
         return NULL;
     pi = arr->array;
@@ -310,40 +304,77 @@ static pmix_data_array_t *rank_info(int rank)
     PMIX_INFO_LOAD(&pi[n], PMIX_APP_RANK, &r, PMIX_PROC_RANK); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_GLOBAL_RANK, &r, PMIX_PROC_RANK); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_APPNUM, &zero, PMIX_UINT32); n++;
-    PMIX_INFO_LOAD(&pi[n], PMIX_HOSTNAME, srv.hostname, PMIX_STRING); n++;
+    PMIX_INFO_LOAD(&pi[n], PMIX_HOSTNAME, plan->hosts[node].name, PMIX_STRING); n++;
+    PMIX_INFO_LOAD(&pi[n], PMIX_NODEID, &node, PMIX_UINT32); n++;
     return arr;
 }
 
-/* "0,1,...,np-1": PMIX_LOCAL_PEERS, and the input of the proc map. */
-static char *rank_list(int np)
+/* The node map's input: the host names, comma-separated. */
+static char *host_list(const rd_mpirun_plan_t *plan)
 {
-    size_t cap = (size_t)np * 7 + 1, len = 0;
-    char *s = malloc(cap);
+    size_t len = 1;
+    char *s;
+
+    for (int h = 0; h < plan->nhosts; h++)
+        len += strlen(plan->hosts[h].name) + 1;
+    s = malloc(len);
     if (!s)
         return NULL;
     s[0] = '\0';
-    for (int i = 0; i < np; i++)
-        len += (size_t)snprintf(s + len, cap - len, i ? ",%d" : "%d", i);
+    for (int h = 0; h < plan->nhosts; h++) {
+        if (h)
+            strcat(s, ",");
+        strcat(s, plan->hosts[h].name);
+    }
     return s;
 }
 
-int rd_mpirun_server_register_job(int np)
+/* The proc map's input: each host's ranks, hosts separated by ';'. */
+static char *proc_list(const rd_mpirun_plan_t *plan)
+{
+    size_t cap = (size_t)plan->np * 7 + (size_t)plan->nhosts + 1, len = 0;
+    char *s = malloc(cap);
+
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int h = 0; h < plan->nhosts; h++) {
+        char *ranks = rd_mpirun_plan_ranks_of(plan, h);
+        if (!ranks) {
+            free(s);
+            return NULL;
+        }
+        len += (size_t)snprintf(s + len, cap - len, h ? ";%s" : "%s", ranks);
+        free(ranks);
+    }
+    return s;
+}
+
+int rd_mpirun_server_register_job(const rd_mpirun_plan_t *plan)
 {
     op_wait_t w = OP_WAIT_INIT;
     pmix_info_t *info = NULL;
-    char *peers = NULL, *nodemap = NULL, *procmap = NULL;
+    char *peers = NULL, *hosts = NULL, *procs = NULL, *nodemap = NULL, *procmap = NULL;
+    int np = plan->np, self = plan->self;
     uint32_t unp = (uint32_t)np, one = 1, zero = 0;
+    uint32_t nnodes = (uint32_t)plan->nhosts, nlocal = (uint32_t)plan->hosts[self].nranks;
+    uint32_t nodeid = (uint32_t)self;
     pmix_rank_t leader = 0;
     bool yes = true;
-    size_t n = 0, ninfo = 16 + (size_t)np;
+    size_t n = 0, ninfo = 17 + (size_t)np;
     pmix_status_t rc;
     int ret = -1;
 
-    peers = rank_list(np);
-    if (!peers)
+    peers = rd_mpirun_plan_ranks_of(plan, self);
+    hosts = host_list(plan);
+    procs = proc_list(plan);
+    if (!peers || !hosts || !procs)
         goto out;
-    if ((rc = PMIx_generate_regex(srv.hostname, &nodemap)) != PMIX_SUCCESS ||
-        (rc = PMIx_generate_ppn(peers, &procmap)) != PMIX_SUCCESS) {
+    for (int r = np - 1; r >= 0; r--)
+        if (plan->host_of[r] == self)
+            leader = (pmix_rank_t)r;
+    if ((rc = PMIx_generate_regex(hosts, &nodemap)) != PMIX_SUCCESS ||
+        (rc = PMIx_generate_ppn(procs, &procmap)) != PMIX_SUCCESS) {
         fprintf(stderr, "mpirun: PMIx cannot encode the job map: %s\n", PMIx_Error_string(rc));
         goto out;
     }
@@ -357,24 +388,25 @@ int rd_mpirun_server_register_job(int np)
     PMIX_INFO_LOAD(&info[n], PMIX_MAX_PROCS, &unp, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_JOB_NUM_APPS, &one, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_APPNUM, &zero, PMIX_UINT32); n++;
-    PMIX_INFO_LOAD(&info[n], PMIX_NUM_NODES, &one, PMIX_UINT32); n++;
+    PMIX_INFO_LOAD(&info[n], PMIX_NUM_NODES, &nnodes, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_NODE_MAP, nodemap, PMIX_REGEX); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_PROC_MAP, procmap, PMIX_REGEX); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_HOSTNAME, srv.hostname, PMIX_STRING); n++;
-    PMIX_INFO_LOAD(&info[n], PMIX_LOCAL_SIZE, &unp, PMIX_UINT32); n++;
-    PMIX_INFO_LOAD(&info[n], PMIX_NODE_SIZE, &unp, PMIX_UINT32); n++;
+    PMIX_INFO_LOAD(&info[n], PMIX_NODEID, &nodeid, PMIX_UINT32); n++;
+    PMIX_INFO_LOAD(&info[n], PMIX_LOCAL_SIZE, &nlocal, PMIX_UINT32); n++;
+    PMIX_INFO_LOAD(&info[n], PMIX_NODE_SIZE, &nlocal, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_LOCAL_PEERS, peers, PMIX_STRING); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_LOCALLDR, &leader, PMIX_PROC_RANK); n++;
     /* We remove the session directory ourselves. */
     PMIX_INFO_LOAD(&info[n], PMIX_TDIR_RMCLEAN, &yes, PMIX_BOOL); n++;
     for (int r = 0; r < np; r++) {
-        pmix_data_array_t *arr = rank_info(r);
+        pmix_data_array_t *arr = rank_info(plan, r);
         if (!arr)
             goto out;
         load_array(&info[n++], PMIX_PROC_INFO_ARRAY, arr);
     }
 
-    rc = PMIx_server_register_nspace(srv.nspace, np, info, n, op_done, &w);
+    rc = PMIx_server_register_nspace(srv.nspace, plan->hosts[self].nranks, info, n, op_done, &w);
     if (rc == PMIX_SUCCESS)
         rc = op_wait(&w);
     else if (rc == PMIX_OPERATION_SUCCEEDED)
@@ -389,6 +421,8 @@ out:
     if (info)
         PMIX_INFO_FREE(info, ninfo);
     free(peers);
+    free(hosts);
+    free(procs);
     free(nodemap);
     free(procmap);
     return ret;

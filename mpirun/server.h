@@ -15,6 +15,8 @@
 #include <pmix_server.h>
 #include <stddef.h>
 
+#include "hosts.h"
+
 typedef enum rd_mpirun_event_type {
     RD_MPIRUN_EV_CONNECTED,     /* rank called PMIx_Init */
     RD_MPIRUN_EV_FINALIZED,     /* rank called PMIx_Finalize */
@@ -36,13 +38,16 @@ typedef struct rd_mpirun_event {
     void *cbdata;
 } rd_mpirun_event_t;
 
-/* Starts the PMIx server with its rendezvous files in tmpdir.
- * Returns 0, or -1 with a message printed. */
-int rd_mpirun_server_init(const char *tmpdir, const char *nspace);
+/* Starts the PMIx server with its rendezvous files in tmpdir; hostname is
+ * this host's name in the job (PMIx's node name). Returns 0, or -1 with a
+ * message printed. */
+int rd_mpirun_server_init(const char *tmpdir, const char *nspace, const char *hostname);
 
-/* Describes the job to the server (sizes, maps, per-rank data) for np
- * ranks all on this host. Returns 0, or -1 with a message printed. */
-int rd_mpirun_server_register_job(int np);
+/* Describes the whole job to the server (sizes, node and proc maps, each
+ * rank's host, node id and local rank) as plan places it, this server
+ * serving the ranks of host plan->self. Returns 0, or -1 with a message
+ * printed. */
+int rd_mpirun_server_register_job(const rd_mpirun_plan_t *plan);
 
 /* Registers rank with the server and adds to *env (a malloc'ed,
  * NULL-terminated array, as PMIx's argv helpers use) what the rank needs
@@ -59,9 +64,12 @@ int rd_mpirun_server_fd(void);
  * rd_mpirun_server_complete when done. */
 rd_mpirun_event_t *rd_mpirun_server_next(void);
 
-/* Answers PMIx for ev (a fence goes through the exchange between hosts)
- * and frees ev. */
+/* Answers PMIx for ev and frees ev; not for a fence. */
 void rd_mpirun_server_complete(rd_mpirun_event_t *ev);
+
+/* Completes a fence: data (malloc'ed, len bytes; now PMIx's) is every
+ * host's contribution, concatenated. Frees ev. */
+void rd_mpirun_server_fence_result(rd_mpirun_event_t *ev, char *data, size_t len);
 
 /* Deregisters the job and stops the server; safe after a failed init. */
 void rd_mpirun_server_finalize(void);

@@ -24,12 +24,15 @@ static unsigned int random_tag(void)
     return (unsigned int)(ts.tv_nsec ^ (ts.tv_sec << 20) ^ getpid());
 }
 
-int rd_mpirun_session_open(rd_mpirun_session_t *s)
+int rd_mpirun_session_open(rd_mpirun_session_t *s, const char *nspace)
 {
     const char *base = getenv("TMPDIR");
 
     memset(s, 0, sizeof(*s));
-    snprintf(s->nspace, sizeof(s->nspace), "mpirun.%ld.%08x", (long)getpid(), random_tag());
+    if (nspace)
+        snprintf(s->nspace, sizeof(s->nspace), "%s", nspace);
+    else
+        snprintf(s->nspace, sizeof(s->nspace), "mpirun.%ld.%08x", (long)getpid(), random_tag());
     if (!base || !*base)
         base = "/tmp";
     if (snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/%s.XXXXXX", base, s->nspace) >= (int)sizeof(s->tmpdir)) {

@@ -15,9 +15,10 @@ typedef struct rd_mpirun_session {
     char tmpdir[256];       /* private mkdtemp directory, "" until created */
 } rd_mpirun_session_t;
 
-/* Chooses the namespace name and creates the private directory under
- * $TMPDIR (or /tmp). Returns 0, or -1 with a message printed. */
-int rd_mpirun_session_open(rd_mpirun_session_t *s);
+/* Chooses the namespace name (or takes nspace, a host daemon's, given by
+ * the head) and creates the private directory under $TMPDIR (or /tmp).
+ * Returns 0, or -1 with a message printed. */
+int rd_mpirun_session_open(rd_mpirun_session_t *s, const char *nspace);
 
 /* Removes the private directory with everything in it and the job's
  * /dev/shm segments. Safe to call more than once. */

@@ -155,6 +155,7 @@ static int init_singleton(rd_boot_info_t *info)
     if (!info->local_ranks)
         return RD_ENOMEM;
     info->local_ranks[0] = 0;
+    info->node_id = 0;
     info->universe_size = 1;
     info->appnum = 0;
     info->singleton = 1;
@@ -202,6 +203,9 @@ int rd_boot_init(rd_boot_info_t *info)
     if (get_number(&wild, PMIX_LOCAL_SIZE, &v) == RD_OK && v != info->local_size)
         goto err;
 
+    /* Any identity unique per node will do; the lowest local rank is one
+     * every PMIx server gives us, for servers that do not set PMIX_NODEID. */
+    info->node_id = get_number(&boot.self, PMIX_NODEID, &v) == RD_OK ? (int)v : info->local_ranks[0];
     info->universe_size = get_number(&wild, PMIX_UNIV_SIZE, &v) == RD_OK ? (int)v : info->size;
     info->appnum = get_number(&boot.self, PMIX_APPNUM, &v) == RD_OK ? (int)v : 0;
 

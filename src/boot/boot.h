@@ -15,6 +15,10 @@ typedef struct rd_boot_info {
     int local_rank;         /* index of this rank among those on its node */
     int local_size;         /* ranks on this node */
     int *local_ranks;       /* job ranks on this node, ascending, local_size of them */
+    int node_id;            /* this node within the job: equal for the ranks of one
+                             * node, different between nodes (PMIX_NODEID, else the
+                             * lowest job rank on the node); hosts that share
+                             * /dev/shm (network namespaces) tell nodes apart by it */
     int universe_size;      /* PMIX_UNIV_SIZE, or size */
     int appnum;             /* PMIX_APPNUM, or 0 */
     int singleton;          /* 1 when no process manager was found */

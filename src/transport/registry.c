@@ -7,5 +7,6 @@
 
 rd_transport_t *const rd_transports[] = {
     &rd_shm_transport,
+    &rd_tcp_transport,
     NULL
 };

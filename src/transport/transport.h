@@ -30,10 +30,27 @@ typedef void (*rd_tp_recv_fn)(int peer, const void *hdr, size_t hdrlen,
 /* Completion of a get(): status is RD_OK or a negative rd_status. */
 typedef void (*rd_tp_done_fn)(void *ctx, int status);
 
+/* Optional early-arrival upcalls, for a transport that learns a message's
+ * header before its payload (tcp). claim is asked when the header of a
+ * message with len > 0 payload bytes has arrived and the payload has not:
+ * it returns where the len bytes may be written (they then go straight
+ * there, e.g. into a posted receive's buffer) and sets *token, or returns
+ * NULL, and the message then arrives later through recv as usual. After a
+ * non-NULL claim the transport writes exactly len bytes there and calls
+ * claimed(token, RD_OK) once all are in (or a negative status if the
+ * connection failed first); recv is not called for that message. Same
+ * rules as recv: no progress() from inside. A transport that never calls
+ * them pays nothing for them. */
+typedef void *(*rd_tp_claim_fn)(int peer, const void *hdr, size_t hdrlen, size_t len,
+                                void **token);
+typedef void (*rd_tp_claimed_fn)(void *token, int status);
+
 /* What p2p hands a transport at init. */
 typedef struct rd_tp_env {
     const rd_boot_info_t *boot;  /* rank, size, local ranks, job id */
     rd_tp_recv_fn recv;          /* arrival upcall */
+    rd_tp_claim_fn claim;        /* optional (NULL: not offered) */
+    rd_tp_claimed_fn claimed;    /* set whenever claim is */
 } rd_tp_env_t;
 
 enum {

@@ -3,6 +3,7 @@
  * and does what its arguments say, in order, then finalizes and exits 0.
  *
  *   info            print what rd_boot_init reported, one line
+ *   where           print "where <rank> <network namespace>" (/proc/self/ns/net)
  *   exchange        put a key, fence, read every rank's key back and check
  *   fence           rd_boot_fence
  *   echo            one line on stdout and one on stderr
@@ -44,8 +45,9 @@ static void print_info(void)
            info.rank, info.size, info.local_rank, info.local_size);
     for (int i = 0; i < info.local_size; i++)
         printf(i ? ",%d" : "%d", info.local_ranks[i]);
-    printf(" univ %d appnum %d singleton %d job_id %s host %s\n",
-           info.universe_size, info.appnum, info.singleton, info.job_id, info.hostname);
+    printf(" univ %d appnum %d singleton %d job_id %s host %s node %d\n",
+           info.universe_size, info.appnum, info.singleton, info.job_id, info.hostname,
+           info.node_id);
 }
 
 static void exchange(void)
@@ -113,6 +115,10 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "info")) {
             print_info();
+        } else if (!strcmp(a, "where")) {
+            char ns[64] = "";
+            ssize_t n = readlink("/proc/self/ns/net", ns, sizeof(ns) - 1);
+            printf("where %d %s\n", info.rank, n > 0 ? ns : "unknown");
         } else if (!strcmp(a, "exchange")) {
             exchange();
         } else if (!strcmp(a, "fence")) {

@@ -84,6 +84,7 @@ void fake_boot_child(int rank, rd_boot_info_t *info)
         info->local_ranks[n++] = r;
     }
     info->local_size = n;
+    info->node_id = node;
     info->universe_size = fk->nranks;
     snprintf(info->job_id, sizeof(info->job_id), "%s-n%d", fk->job, node);
     snprintf(info->hostname, sizeof(info->hostname), "fakenode%d", node);

@@ -176,7 +176,7 @@ static int check_fill(const unsigned char *p, size_t n, unsigned a, unsigned b)
 
 static void shm_file(char *buf, size_t n)
 {
-    snprintf(buf, n, "/dev/shm/rdmpi-%s-shm", g_info.job_id);
+    snprintf(buf, n, "/dev/shm/rdmpi-%s-%d-shm", g_info.job_id, g_info.node_id);
 }
 
 /* No /dev/shm entry of this job (any name starting with rdmpi-<job>) exists. */

@@ -294,7 +294,9 @@ static int shm_init(const rd_tp_env_t *env)
             shm.local_of[boot->local_ranks[li]] = li;
     }
     int active = shm.nlocal > 1;
-    snprintf(name, sizeof(name), "/rdmpi-%s-shm", boot->job_id);
+    /* The node id: hosts that share /dev/shm (network namespaces on one
+     * machine) must not meet in one segment. */
+    snprintf(name, sizeof(name), "/rdmpi-%s-%d-shm", boot->job_id, boot->node_id);
 
     if (active && !err && shm.me == 0)
         err = create_segment(name, shm.nlocal, boot);

@@ -7,7 +7,7 @@
  * (local rank 0 writes RD_SHM_VERSION into the segment and the others check
  * it), so the structs need no endianness care, only fixed sizes.
  *
- * One POSIX shm segment per node, /rdmpi-<job_id>-shm, unlinked as soon as
+ * One POSIX shm segment per node, /rdmpi-<job_id>-<node_id>-shm, unlinked as soon as
  * every local rank has mapped it:
  *
  *   offset 0              +---------------------------------------------+

@@ -1,0 +1,225 @@
+/* The host daemon (see daemon.h). */
+#include "daemon.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "binding.h"
+#include "guard.h"
+#include "hosts.h"
+#include "iof.h"
+#include "job.h"
+#include "launch.h"
+#include "procs.h"
+#include "server.h"
+#include "session.h"
+#include "wire.h"
+
+/* How long the head may take to send the job after our HELLO, in ms. */
+#define RD_MPIRUN_JOB_WAIT_MS 30000
+
+/* The job as the head described it; strings point into the JOB message. */
+typedef struct daemon_job {
+    const char *nspace, *cwd, *path;
+    rd_mpirun_opts_t opts;
+    rd_mpirun_plan_t plan;
+} daemon_job_t;
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for the JOB message; returns its payload (in c's buffer) or NULL. */
+static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h)
+{
+    long long until = mono_ms() + RD_MPIRUN_JOB_WAIT_MS;
+    const char *payload;
+    int rc;
+
+    for (;;) {
+        while ((rc = rd_mpirun_conn_next(c, h, &payload)) == 1) {
+            if (h->type == RD_MPIRUN_MSG_JOB)
+                return payload;
+            if (h->type != RD_MPIRUN_MSG_PING)
+                return NULL;
+        }
+        long long left = until - mono_ms();
+        struct pollfd p = { .fd = c->fd, .events = POLLIN };
+        if (rc < 0 || left <= 0 || poll(&p, 1, (int)left) < 0 || rd_mpirun_conn_read(c, mono_ms()) != 0)
+            return NULL;
+    }
+}
+
+static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self)
+{
+    rd_mpirun_unpack_t u = { payload, len, 0 };
+    const char **names = NULL;
+    int *host_of = NULL, rc = -1;
+    uint32_t nhosts, np, argc, nenv;
+
+    memset(dj, 0, sizeof(*dj));
+    dj->plan.self = -1;
+    dj->nspace = rd_mpirun_unpack_str(&u);
+    dj->cwd = rd_mpirun_unpack_str(&u);
+    dj->opts.bind = (rd_mpirun_bind_t)rd_mpirun_unpack_u32(&u);
+    nhosts = rd_mpirun_unpack_u32(&u);
+    if (u.err || nhosts == 0 || nhosts > len || !(names = calloc(nhosts, sizeof(*names))))
+        goto out;
+    for (uint32_t h = 0; h < nhosts; h++)
+        names[h] = rd_mpirun_unpack_str(&u);
+    np = rd_mpirun_unpack_u32(&u);
+    if (u.err || np == 0 || np > len || !(host_of = calloc(np, sizeof(*host_of))))
+        goto out;
+    for (uint32_t r = 0; r < np; r++)
+        host_of[r] = (int)rd_mpirun_unpack_u32(&u);
+    dj->path = rd_mpirun_unpack_str(&u);
+    argc = rd_mpirun_unpack_u32(&u);
+    if (u.err || argc == 0 || argc > len || !(dj->opts.argv = calloc(argc + 1, sizeof(char *))))
+        goto out;
+    for (uint32_t a = 0; a < argc; a++)
+        dj->opts.argv[a] = (char *)rd_mpirun_unpack_str(&u);
+    nenv = rd_mpirun_unpack_u32(&u);
+    if (u.err || nenv > len || !(dj->opts.env = calloc(nenv + 1, sizeof(char *))))
+        goto out;
+    /* opts.env entries are freed by rd_mpirun_opts_free: copy them. */
+    for (uint32_t e = 0; e < nenv; e++) {
+        const char *v = rd_mpirun_unpack_str(&u);
+        if (!v || !(dj->opts.env[e] = strdup(v)))
+            goto out;
+        dj->opts.nenv++;
+    }
+    if (u.err || !dj->nspace[0] || strlen(dj->nspace) >= 64 || strchr(dj->nspace, '/'))
+        goto out;
+    dj->opts.np = (int)np;
+    rc = rd_mpirun_plan_from_map(&dj->plan, (int)np, names, (int)nhosts, host_of, self);
+out:
+    free(names);
+    free(host_of);
+    return rc;
+}
+
+static void send_error(rd_mpirun_conn_t *c, int status, const char *msg)
+{
+    rd_mpirun_pack_t p = { 0 };
+    rd_mpirun_pack_u32(&p, (uint32_t)status);
+    rd_mpirun_pack_str(&p, msg);
+    if (!p.err)
+        rd_mpirun_conn_send(c, RD_MPIRUN_MSG_ERROR, 0, p.buf, p.len);
+    free(p.buf);
+}
+
+/* The program: the head's path when it exists here, else the name looked
+ * up in our PATH (from the head's working directory, when we have it). */
+static char *find_here(const daemon_job_t *dj, rd_mpirun_conn_t *c)
+{
+    char *path;
+
+    if (access(dj->path, X_OK) == 0)
+        return strdup(dj->path);
+    path = rd_mpirun_find_program(dj->opts.argv[0]);
+    if (!path) {
+        char msg[512];
+        snprintf(msg, sizeof(msg), "host %s: cannot run '%s'",
+                 dj->plan.hosts[dj->plan.self].name, dj->opts.argv[0]);
+        send_error(c, 127, msg);
+    }
+    return path;
+}
+
+int rd_mpirun_daemon_main(int argc, char **argv)
+{
+    rd_mpirun_session_t session = { { 0 } };
+    rd_mpirun_conn_t conn = { .fd = -1 };
+    rd_mpirun_wire_hdr_t h;
+    daemon_job_t dj;
+    rd_mpirun_pack_t hello = { 0 };
+    const char *payload;
+    char *path = NULL, *end, *jobmsg = NULL;
+    long port, self;
+    int fd, status = 1, have_job = 0;
+
+    memset(&dj, 0, sizeof(dj));
+    dj.plan.self = -1;
+    if (argc != 6 || (port = strtol(argv[2], &end, 10)) <= 0 || *end || port > 65535 ||
+        (self = strtol(argv[4], &end, 10)) < 0 || *end || strlen(argv[5]) != RD_MPIRUN_SECRET_LEN) {
+        fprintf(stderr, "mpirun: %s is for mpirun's own use: %s PORT ADDRESSES HOST SECRET\n",
+                RD_MPIRUN_DAEMON_ARG, RD_MPIRUN_DAEMON_ARG);
+        return 2;
+    }
+    /* First, while we are one thread and hold nothing. */
+    if (rd_mpirun_guard_start() != 0)
+        return 1;
+    if (rd_mpirun_job_block_signals() != 0) {
+        perror("mpirun: sigprocmask");
+        goto out;
+    }
+    setenv("PMIX_MCA_gds", "hash", 0);
+
+    fd = rd_mpirun_connect_head(argv[3], (int)port);
+    if (fd < 0)
+        goto out;
+    rd_mpirun_conn_init(&conn, fd, mono_ms());
+    rd_mpirun_pack_str(&hello, argv[5]);
+    rd_mpirun_pack_u32(&hello, (uint32_t)getpid());
+    if (hello.err || rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
+        fprintf(stderr, "mpirun: host daemon: cannot reach mpirun: %s\n", strerror(errno));
+        goto out;
+    }
+    payload = wait_job(&conn, &h);
+    /* The parsed job points into its own copy: the connection's buffer
+     * moves as more messages arrive. */
+    if (payload && (jobmsg = malloc(h.len ? h.len : 1)) != NULL)
+        memcpy(jobmsg, payload, h.len);
+    if (!jobmsg || parse_job(&dj, jobmsg, h.len, (int)self) != 0) {
+        fprintf(stderr, "mpirun: host daemon: no valid job from mpirun\n");
+        goto out;
+    }
+    have_job = 1;
+    /* Ranks start where the user started mpirun, when that exists here. */
+    if (chdir(dj.cwd) != 0 && chdir("/") != 0) {
+        /* Stay where the agent started us. */
+    }
+    path = find_here(&dj, &conn);
+    if (!path) {
+        status = 127;
+        goto out;
+    }
+    if (rd_mpirun_session_open(&session, dj.nspace) != 0) {
+        send_error(&conn, 1, "a host daemon cannot create its directory");
+        goto out;
+    }
+    rd_mpirun_guard_session(session.nspace, session.tmpdir);
+    if (rd_mpirun_binding_init(dj.opts.bind, dj.plan.hosts[self].nranks) != 0 ||
+        rd_mpirun_server_init(session.tmpdir, session.nspace, dj.plan.hosts[self].name) != 0 ||
+        rd_mpirun_server_register_job(&dj.plan) != 0) {
+        send_error(&conn, 1, "a host daemon cannot start its PMIx server");
+        goto out;
+    }
+    status = rd_mpirun_job_run_daemon(&dj.opts, &dj.plan, path, &conn);
+
+out:
+    rd_mpirun_iof_fini();
+    rd_mpirun_server_finalize();
+    rd_mpirun_session_clean(&session);
+    rd_mpirun_binding_fini();
+    rd_mpirun_guard_release();
+    rd_mpirun_conn_close(&conn);
+    /* argv's strings live in jobmsg; env's are copies. */
+    free(dj.opts.argv);
+    dj.opts.argv = NULL;
+    rd_mpirun_opts_free(&dj.opts);
+    if (have_job)
+        rd_mpirun_plan_free(&dj.plan);
+    free(jobmsg);
+    free(hello.buf);
+    free(path);
+    return status;
+}

@@ -1,0 +1,219 @@
+/* Sockets, addresses and the launch agent (see launch.h). */
+#include "launch.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Connections waiting to be accepted. */
+#define RD_MPIRUN_LISTEN_BACKLOG 128
+/* Words of a --launch-agent command. */
+#define RD_MPIRUN_AGENT_WORDS_MAX 32
+
+int rd_mpirun_listen(int *port)
+{
+    struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+    struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
+    struct sockaddr_storage got;
+    socklen_t len = sizeof(got);
+    int zero = 0;
+    /* Both IPv6 and IPv4 on one dual-stack socket when the host has IPv6. */
+    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    if (fd >= 0 && (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) != 0 ||
+                    bind(fd, (struct sockaddr *)&a6, sizeof(a6)) != 0)) {
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0) {
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0 && bind(fd, (struct sockaddr *)&a4, sizeof(a4)) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (fd < 0 || listen(fd, RD_MPIRUN_LISTEN_BACKLOG) != 0 ||
+        getsockname(fd, (struct sockaddr *)&got, &len) != 0) {
+        fprintf(stderr, "mpirun: cannot listen for the host daemons: %s\n", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    *port = ntohs(got.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&got)->sin6_port
+                                            : ((struct sockaddr_in *)&got)->sin_port);
+    return fd;
+}
+
+static int append(char **s, size_t *len, const char *word)
+{
+    size_t n = strlen(word);
+    char *ns = realloc(*s, *len + n + 2);
+    if (!ns)
+        return -1;
+    *s = ns;
+    if (*len)
+        ns[(*len)++] = ',';
+    memcpy(ns + *len, word, n + 1);
+    *len += n;
+    return 0;
+}
+
+char *rd_mpirun_addresses(void)
+{
+    struct ifaddrs *ifs, *i;
+    char *s = NULL, buf[INET6_ADDRSTRLEN];
+    size_t len = 0;
+
+    if (getifaddrs(&ifs) != 0) {
+        fprintf(stderr, "mpirun: cannot list this host's addresses: %s\n", strerror(errno));
+        return NULL;
+    }
+    /* Pass 0: the other interfaces; pass 1: loopback, for daemons on this
+     * very host (another user's account through ssh localhost, say). */
+    for (int pass = 0; pass < 2; pass++) {
+        for (i = ifs; i; i = i->ifa_next) {
+            if (!i->ifa_addr || !(i->ifa_flags & IFF_UP) || !!(i->ifa_flags & IFF_LOOPBACK) != pass)
+                continue;
+            if (i->ifa_addr->sa_family == AF_INET) {
+                inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf, sizeof(buf));
+            } else if (i->ifa_addr->sa_family == AF_INET6) {
+                struct in6_addr *a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+                if (IN6_IS_ADDR_LINKLOCAL(a))
+                    continue;       /* needs a scope that differs per host */
+                inet_ntop(AF_INET6, a, buf, sizeof(buf));
+            } else {
+                continue;
+            }
+            if (append(&s, &len, buf)) {
+                freeifaddrs(ifs);
+                free(s);
+                fprintf(stderr, "mpirun: out of memory\n");
+                return NULL;
+            }
+        }
+    }
+    freeifaddrs(ifs);
+    if (!s)
+        fprintf(stderr, "mpirun: this host has no network address for the daemons to reach\n");
+    return s;
+}
+
+int rd_mpirun_make_secret(char *secret)
+{
+    unsigned char r[RD_MPIRUN_SECRET_LEN / 2];
+
+    if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+        fprintf(stderr, "mpirun: no random bytes for the job secret: %s\n", strerror(errno));
+        return -1;
+    }
+    for (size_t k = 0; k < sizeof(r); k++)
+        snprintf(secret + 2 * k, 3, "%02x", r[k]);
+    return 0;
+}
+
+pid_t rd_mpirun_spawn_agent(const char *agent, const char *host, const char *self,
+                            int port, const char *addrs, int hostidx, const char *secret)
+{
+    char *words = strdup(agent), *save = NULL, *w;
+    char *argv[RD_MPIRUN_AGENT_WORDS_MAX + 8];
+    char sport[16], sidx[16];
+    int n = 0;
+    pid_t pid;
+
+    if (!words)
+        return -1;
+    for (w = strtok_r(words, " \t", &save); w && n < RD_MPIRUN_AGENT_WORDS_MAX;
+         w = strtok_r(NULL, " \t", &save))
+        argv[n++] = w;
+    snprintf(sport, sizeof(sport), "%d", port);
+    snprintf(sidx, sizeof(sidx), "%d", hostidx);
+    argv[n++] = (char *)host;
+    argv[n++] = (char *)self;
+    argv[n++] = RD_MPIRUN_DAEMON_ARG;
+    argv[n++] = sport;
+    argv[n++] = (char *)addrs;
+    argv[n++] = sidx;
+    argv[n++] = (char *)secret;
+    argv[n] = NULL;
+
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "mpirun: cannot start the launch agent for host %s: %s\n", host, strerror(errno));
+        free(words);
+        return -1;
+    }
+    if (pid == 0) {
+        sigset_t none;
+        int null = open("/dev/null", O_RDONLY);
+        /* Its own group: a ^C on the terminal reaches mpirun, which stops
+         * the job through the daemons, not the agents directly. */
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (null < 0 || dup2(null, 0) < 0 || dup2(2, 1) < 0)
+            _exit(127);
+        close_range(3, ~0U, 0);
+        execvp(argv[0], argv);
+        fprintf(stderr, "mpirun: cannot run the launch agent '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    free(words);
+    return pid;
+}
+
+/* Non-blocking connect with a bound on the wait. */
+static int try_connect(const char *addr, int port)
+{
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+    struct addrinfo *ai;
+    char sport[16];
+    int fd, err = 0;
+    socklen_t elen = sizeof(err);
+
+    snprintf(sport, sizeof(sport), "%d", port);
+    if (getaddrinfo(addr, sport, &hints, &ai) != 0)
+        return -1;
+    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+        struct pollfd p = { .fd = fd, .events = POLLOUT };
+        if (errno != EINPROGRESS || poll(&p, 1, RD_MPIRUN_CONNECT_TIMEOUT_MS) != 1 ||
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0 || err != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(ai);
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+int rd_mpirun_connect_head(const char *addrs, int port)
+{
+    char *copy = strdup(addrs), *save = NULL, *a;
+    int fd = -1;
+
+    if (!copy)
+        return -1;
+    for (a = strtok_r(copy, ",", &save); a && fd < 0; a = strtok_r(NULL, ",", &save))
+        fd = try_connect(a, port);
+    free(copy);
+    if (fd < 0)
+        fprintf(stderr, "mpirun: host daemon: cannot reach mpirun at any of %s port %d\n", addrs, port);
+    return fd;
+}

@@ -1,0 +1,43 @@
+/*
+ * Reaching the other hosts: the head's listening socket and the addresses
+ * it can be reached at, the job secret, the launch agent that starts a
+ * host daemon ("AGENT HOST mpirun --rd-daemon ..."), and the daemon's
+ * connection back to the head.
+ */
+#ifndef RD_MPIRUN_LAUNCH_H
+#define RD_MPIRUN_LAUNCH_H
+
+#include <sys/types.h>
+
+/* The hidden first argument that makes mpirun a host daemon:
+ * mpirun --rd-daemon PORT ADDRESSES HOST SECRET */
+#define RD_MPIRUN_DAEMON_ARG "--rd-daemon"
+/* Hex digits of the job secret (128 bits). */
+#define RD_MPIRUN_SECRET_LEN 32
+/* How long a daemon tries each of the head's addresses, in ms. */
+#define RD_MPIRUN_CONNECT_TIMEOUT_MS 5000
+
+/* Listens on a free TCP port on every address. Returns the socket and
+ * sets *port, or -1 with a message printed. */
+int rd_mpirun_listen(int *port);
+
+/* This host's addresses, comma-separated, loopback last (malloc'ed), or
+ * NULL with a message printed. */
+char *rd_mpirun_addresses(void);
+
+/* Fills secret with RD_MPIRUN_SECRET_LEN random hex digits and a NUL.
+ * Returns 0, or -1 with a message printed. */
+int rd_mpirun_make_secret(char *secret);
+
+/* Starts "agent host self --rd-daemon port addrs hostidx secret", the
+ * agent split at blanks, in its own process group with stdin from
+ * /dev/null and stdout to our stderr. Returns its pid, or -1 with a
+ * message printed. */
+pid_t rd_mpirun_spawn_agent(const char *agent, const char *host, const char *self,
+                            int port, const char *addrs, int hostidx, const char *secret);
+
+/* In a daemon: connects to the first of the comma-separated addresses
+ * that answers on port. Returns the socket, or -1 with a message printed. */
+int rd_mpirun_connect_head(const char *addrs, int port);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * The connection between the head mpirun and its host daemons: the message
+ * format, framing over a TCP stream, and packing of the payloads.
+ *
+ * Every message is a 16-byte header and `len` payload bytes; all integers
+ * are little-endian.
+ *
+ *   0               4       6       8               12              16
+ *   +---------------+-------+-------+---------------+---------------+
+ *   | magic "RDMH"  |version| type  |      arg      |      len      |
+ *   +---------------+-------+-------+---------------+---------------+
+ *   | payload (len bytes) ...
+ *
+ * arg is the rank a message is about, or the fence number; payloads are
+ * sequences of u32 and strings (u32 length, the bytes, a NUL).
+ *
+ *   type     direction      arg     payload
+ *   HELLO    daemon->head   host    secret (string), daemon pid (u32)
+ *   JOB      head->daemon   -       nspace, cwd, bind, nhosts, host names,
+ *                                   np, host of each rank, argc, argv,
+ *                                   nenv, env ("VAR=VALUE")
+ *   FENCE    both           number  daemon->head: the host's contribution;
+ *                                   head->daemon: all hosts' contributions
+ *   OUT      daemon->head   rank    stream (1 or 2), then raw bytes
+ *   EXITED   daemon->head   rank    pid, wait status, connected, finalized
+ *   ABORT    daemon->head   rank    pid, code (i32 as u32), message
+ *   ERROR    daemon->head   -       exit status, message
+ *   STOP     head->daemon   -       signal for the ranks (SIGKILL: no grace)
+ *   DONE     daemon->head   -       -  (every local rank reaped, output sent)
+ *   PING     both           -       -  (heartbeat)
+ */
+#ifndef RD_MPIRUN_WIRE_H
+#define RD_MPIRUN_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_MPIRUN_WIRE_MAGIC 0x484d4452u    /* "RDMH" read as little-endian */
+#define RD_MPIRUN_WIRE_VERSION 1
+/* Largest payload accepted: bounds the memory a bad peer can make us use. */
+#define RD_MPIRUN_WIRE_MAX (256u << 20)
+
+typedef struct __attribute__((packed)) rd_mpirun_wire_hdr {
+    uint32_t magic;
+    uint16_t version;
+    uint16_t type;
+    uint32_t arg;
+    uint32_t len;
+} rd_mpirun_wire_hdr_t;
+
+typedef enum rd_mpirun_msg {
+    RD_MPIRUN_MSG_HELLO = 1,
+    RD_MPIRUN_MSG_JOB,
+    RD_MPIRUN_MSG_FENCE,
+    RD_MPIRUN_MSG_OUT,
+    RD_MPIRUN_MSG_EXITED,
+    RD_MPIRUN_MSG_ABORT,
+    RD_MPIRUN_MSG_ERROR,
+    RD_MPIRUN_MSG_STOP,
+    RD_MPIRUN_MSG_DONE,
+    RD_MPIRUN_MSG_PING,
+} rd_mpirun_msg_t;
+
+/* One end of a connection. */
+typedef struct rd_mpirun_conn {
+    int fd;                 /* -1 when closed */
+    char *buf;              /* received bytes not yet consumed */
+    size_t len, cap;
+    size_t used;            /* bytes of the message returned last by next() */
+    long long last_rx;      /* ms (CLOCK_MONOTONIC) of the last bytes received */
+} rd_mpirun_conn_t;
+
+/* Takes a connected socket: sets the send timeout (a peer that stops
+ * reading fails our sends instead of blocking us) and TCP_NODELAY. */
+void rd_mpirun_conn_init(rd_mpirun_conn_t *c, int fd, long long now_ms);
+
+void rd_mpirun_conn_close(rd_mpirun_conn_t *c);
+
+/* Sends one message. Returns 0, or -1 when the connection is broken. */
+int rd_mpirun_conn_send(rd_mpirun_conn_t *c, rd_mpirun_msg_t type, uint32_t arg,
+                        const void *payload, size_t len);
+
+/* Reads what the socket holds. Returns 0, or -1 on end of file or error
+ * (errno says which; 0 for end of file). */
+int rd_mpirun_conn_read(rd_mpirun_conn_t *c, long long now_ms);
+
+/* The next whole received message: 1 with *hdr and *payload set (valid
+ * until the next call), 0 when none is complete, -1 on a malformed header. */
+int rd_mpirun_conn_next(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *hdr, const char **payload);
+
+/* Building a payload. On allocation failure err is set and later calls do
+ * nothing. */
+typedef struct rd_mpirun_pack {
+    char *buf;
+    size_t len, cap;
+    int err;
+} rd_mpirun_pack_t;
+
+void rd_mpirun_pack_u32(rd_mpirun_pack_t *p, uint32_t v);
+void rd_mpirun_pack_str(rd_mpirun_pack_t *p, const char *s);
+void rd_mpirun_pack_bytes(rd_mpirun_pack_t *p, const void *b, size_t n);
+
+/* Reading a payload; err is set (and zeros/NULL returned) past its end. */
+typedef struct rd_mpirun_unpack {
+    const char *p;
+    size_t left;
+    int err;
+} rd_mpirun_unpack_t;
+
+uint32_t rd_mpirun_unpack_u32(rd_mpirun_unpack_t *u);
+/* A NUL-terminated string inside the payload, or NULL. */
+const char *rd_mpirun_unpack_str(rd_mpirun_unpack_t *u);
+
+#endif

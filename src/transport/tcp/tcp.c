@@ -1,0 +1,992 @@
+/*
+ * TCP transport: moves p2p messages between ranks over TCP sockets, for
+ * peers no faster transport reaches (other hosts without RDMA), or every
+ * peer with RDMPI_TRANSPORTS=tcp. Wire format and connection set-up are
+ * drawn in tcp_wire.h; the frame parser lives in tcp_parse.c.
+ *
+ * One connection per pair of ranks, opened on the first send with the
+ * address the peer published through PMIx and authenticated by the key it
+ * published next to it (another user's process cannot inject messages).
+ *
+ * Receive side (the O2G lesson): one edge-triggered epoll set over every
+ * socket; each readable socket is drained into its own parser state, so no
+ * socket waits behind another and a full socket never deadlocks. A message
+ * whose payload is already in the read buffer goes to p2p straight from
+ * there; one whose payload is still on its way is offered to p2p (claim) as
+ * soon as its header is in, and when a posted receive matches, the payload
+ * is read from the socket directly into the user buffer.
+ *
+ * Send side: writev of frame header, p2p header and payload with no copy
+ * when the socket takes it all; the rest is copied to the peer's queue,
+ * which progress writes out as the socket drains. A peer's queue is bounded
+ * (RDMPI_TCP_SENDQ_MAX): beyond it send() says RD_EAGAIN and p2p keeps the
+ * message. Payloads are at most eager_max (64 KiB), so a large message is
+ * streamed by p2p as fragments and never holds up other peers for long.
+ *
+ * A peer whose connection ends without a BYE died: the job is aborted with
+ * a message naming both ranks, never left hanging.
+ */
+#include "transport/tcp/tcp.h"
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transport/tcp/tcp_parse.h"
+#include "transport/tcp/tcp_wire.h"
+#include "transport/transport.h"
+#include "util/env.h"
+#include "util/list.h"
+#include "util/status.h"
+
+#define RD_TCP_EAGER_MAX_DEFAULT (64 * 1024)
+#define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
+/* Read buffer shared by all connections (each drain leaves it empty). */
+#define RD_TCP_RXBUF 65536
+/* epoll events taken per progress call. */
+#define RD_TCP_EVENTS 64
+/* Reads from one socket per pass before the others get their turn. */
+#define RD_TCP_READS_PER_PASS 8
+/* Queued frames written by one writev. */
+#define RD_TCP_IOV 64
+/* How long finalize waits for peers' BYEs (they are all finalizing after
+ * MPI_Finalize's barrier, so this only bounds a failure). */
+#define RD_TCP_FINALIZE_WAIT_MS 10000
+
+enum conn_state {
+    C_CONNECTING,     /* outgoing: connect() in progress */
+    C_HELLO_SENT,     /* outgoing: HELLO sent, waiting for ACK or NACK */
+    C_WAIT_HELLO,     /* incoming: accepted, waiting for HELLO */
+    C_UP,             /* authenticated: carries the peer's messages */
+    C_CLOSED,         /* fd closed; freed at the end of progress */
+};
+
+/* Bytes queued for a peer: whole frames, or the unsent tail of one. */
+typedef struct out {
+    rd_list_t link;
+    size_t len, off;
+    unsigned char data[];
+} out_t;
+
+typedef struct conn {
+    int fd;
+    int state;                 /* enum conn_state */
+    int peer;                  /* job rank; -1 for an incoming one before HELLO */
+    unsigned char ctl[RD_TCP_FRAME_LEN + sizeof(rd_tcp_hello_t)];  /* HELLO/ACK/NACK */
+    size_t ctl_len, ctl_off;   /* written before any queued data */
+    rd_tcp_parser_t ps;
+    unsigned char *asm_buf;    /* payload assembly when p2p did not claim it */
+    size_t asm_cap;
+    int claimed;               /* the current payload goes where claim said */
+    void *token;
+    rd_list_t link;            /* in tcp.conns or tcp.dead */
+    rd_list_t ready;           /* in tcp.ready while not drained */
+} conn_t;
+
+typedef struct tpeer {
+    conn_t *conn;              /* outgoing attempt or the UP connection */
+    rd_list_t q;               /* out_t, in send order */
+    size_t qbytes;
+    int have_addr;             /* addr fetched from PMIx */
+    int bye;                   /* the peer sent BYE (it is finalizing) or is gone */
+    int bye_queued;            /* finalize: our BYE is in q */
+    rd_tcp_addr_t addr;
+} tpeer_t;
+
+static struct rd_tcp_state {
+    rd_tp_env_t env;
+    int rank, size;
+    int ep, lfd;               /* epoll set, listening socket */
+    tpeer_t *peers;
+    rd_list_t conns, dead;
+    rd_list_t ready;           /* readable connections left for the next pass */
+    rd_tcp_addr_t me;          /* what this rank published */
+    size_t sendq_max;
+    int finalizing;
+    int in_progress;
+    unsigned char rx[RD_TCP_RXBUF];
+} tcp;
+
+static int tcp_init(const rd_tp_env_t *env);
+static void tcp_finalize(void);
+static int tcp_reachable(int peer);
+static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+static int tcp_progress(void);
+
+rd_transport_t rd_tcp_transport = {
+    .name = "tcp",
+    .caps = 0,
+    .hdr_max = RD_TCP_HDR_MAX,
+    .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
+    .fence_after_init = 1,
+    .init = tcp_init,
+    .finalize = tcp_finalize,
+    .reachable = tcp_reachable,
+    .send = tcp_send,
+    .progress = tcp_progress,
+    .mem_key = NULL,
+    .get = NULL,
+    .put = NULL,
+};
+
+/* ---- choosing the address to publish ---- */
+
+/* Is the address of ifa inside CIDR spec ("10.0.0.0/8", "fd00::/8")? */
+static int in_cidr(const struct sockaddr *sa, const char *spec, size_t speclen)
+{
+    char buf[INET6_ADDRSTRLEN + 8];
+    if (speclen >= sizeof(buf))
+        return 0;
+    memcpy(buf, spec, speclen);
+    buf[speclen] = '\0';
+    char *slash = strchr(buf, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    char *end;
+    long bits = strtol(slash + 1, &end, 10);
+    unsigned char net[16];
+    const unsigned char *a;
+    int maxbits;
+    if (sa->sa_family == AF_INET && inet_pton(AF_INET, buf, net) == 1) {
+        a = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
+        maxbits = 32;
+    } else if (sa->sa_family == AF_INET6 && inet_pton(AF_INET6, buf, net) == 1) {
+        a = (const unsigned char *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+        maxbits = 128;
+    } else {
+        return 0;
+    }
+    if (*end || end == slash + 1 || bits < 0 || bits > maxbits)
+        return 0;
+    for (long i = 0; i < bits; i++) {
+        unsigned m = 0x80u >> (i % 8);
+        if ((a[i / 8] & m) != (net[i / 8] & m))
+            return 0;
+    }
+    return 1;
+}
+
+static int usable(const struct ifaddrs *ifa)
+{
+    if (!ifa->ifa_addr || !(ifa->ifa_flags & IFF_UP))
+        return 0;
+    if (ifa->ifa_addr->sa_family == AF_INET)
+        return 1;
+    /* Link-local IPv6 needs a scope a peer cannot know: not published. */
+    return ifa->ifa_addr->sa_family == AF_INET6 &&
+           !IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)ifa->ifa_addr)->sin6_addr);
+}
+
+static void take_addr(rd_tcp_addr_t *out, const struct sockaddr *sa)
+{
+    memset(out->addr, 0, sizeof(out->addr));
+    if (sa->sa_family == AF_INET) {
+        out->family = 4;
+        memcpy(out->addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+    } else {
+        out->family = 6;
+        memcpy(out->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+    }
+}
+
+/* RDMPI_TCP_IF: comma-separated interface names or CIDR blocks, tried in
+ * order (for a name, its IPv4 address before IPv6). Unset: the first
+ * non-loopback interface that is up with IPv4, else 127.0.0.1. */
+static int choose_addr(rd_tcp_addr_t *out)
+{
+    const char *want = rd_env_str("RDMPI_TCP_IF", NULL);
+    struct ifaddrs *all = NULL;
+    if (getifaddrs(&all) != 0)
+        all = NULL;
+    int found = 0;
+    if (want) {
+        for (const char *p = want; *p && !found;) {
+            size_t n = strcspn(p, ",");
+            int cidr = memchr(p, '/', n) != NULL;
+            for (int fam = 0; fam < 2 && !found; fam++)
+                for (struct ifaddrs *ifa = all; ifa && !found; ifa = ifa->ifa_next) {
+                    if (!usable(ifa) || (ifa->ifa_addr->sa_family == AF_INET) != (fam == 0))
+                        continue;
+                    int hit = cidr ? in_cidr(ifa->ifa_addr, p, n)
+                                   : strlen(ifa->ifa_name) == n && strncmp(ifa->ifa_name, p, n) == 0;
+                    if (hit) {
+                        take_addr(out, ifa->ifa_addr);
+                        found = 1;
+                    }
+                }
+            p += n;
+            if (*p == ',')
+                p++;
+        }
+        if (!found) {
+            freeifaddrs(all);
+            fprintf(stderr, "rdmpi: RDMPI_TCP_IF=%s: no interface that is up has an address "
+                    "matching it\n", want);
+            return RD_EINVAL;
+        }
+    } else {
+        for (struct ifaddrs *ifa = all; ifa && !found; ifa = ifa->ifa_next)
+            if (usable(ifa) && ifa->ifa_addr->sa_family == AF_INET &&
+                !(ifa->ifa_flags & IFF_LOOPBACK)) {
+                take_addr(out, ifa->ifa_addr);
+                found = 1;
+            }
+        if (!found) {
+            uint32_t lo = htonl(INADDR_LOOPBACK);
+            out->family = 4;
+            memset(out->addr, 0, sizeof(out->addr));
+            memcpy(out->addr, &lo, 4);
+        }
+    }
+    if (all)
+        freeifaddrs(all);
+    return RD_OK;
+}
+
+/* The socket address of a published record; returns its length. */
+static socklen_t sockaddr_of(const rd_tcp_addr_t *a, struct sockaddr_storage *ss)
+{
+    memset(ss, 0, sizeof(*ss));
+    if (a->family == 4) {
+        struct sockaddr_in *s = (struct sockaddr_in *)ss;
+        s->sin_family = AF_INET;
+        s->sin_port = a->port;
+        memcpy(&s->sin_addr, a->addr, 4);
+        return sizeof(*s);
+    }
+    struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
+    s->sin6_family = AF_INET6;
+    s->sin6_port = a->port;
+    memcpy(&s->sin6_addr, a->addr, 16);
+    return sizeof(*s);
+}
+
+/* ---- connections ---- */
+
+static void set_nodelay(int fd)
+{
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+static conn_t *conn_new(int fd, int state, int peer)
+{
+    conn_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->fd = fd;
+    c->state = state;
+    c->peer = peer;
+    rd_list_init(&c->ready);
+    rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
+    if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        free(c);
+        return NULL;
+    }
+    rd_list_push_back(&tcp.conns, &c->link);
+    return c;
+}
+
+/* Closes c now; the memory goes at the end of progress (events of the
+ * current batch may still point at it). */
+static void conn_close(conn_t *c)
+{
+    if (c->state == C_CLOSED)
+        return;
+    if (c->claimed && tcp.env.claimed)
+        tcp.env.claimed(c->token, RD_EPEER);
+    c->claimed = 0;
+    close(c->fd);   /* also leaves the epoll set */
+    c->fd = -1;
+    c->state = C_CLOSED;
+    if (c->peer >= 0 && tcp.peers[c->peer].conn == c) {
+        tpeer_t *p = &tcp.peers[c->peer];
+        p->conn = NULL;
+        if (p->bye || tcp.finalizing) {
+            /* Finalizing, or the peer is: nothing queued will be read. */
+            p->bye = 1;
+            while (!rd_list_empty(&p->q)) {
+                out_t *o = rd_list_entry(p->q.next, out_t, link);
+                rd_list_remove(&o->link);
+                free(o);
+            }
+            p->qbytes = 0;
+        }
+    }
+    if (!rd_list_empty(&c->ready)) {
+        rd_list_remove(&c->ready);
+        rd_list_init(&c->ready);
+    }
+    rd_list_remove(&c->link);
+    rd_list_push_back(&tcp.dead, &c->link);
+}
+
+static void free_dead(void)
+{
+    while (!rd_list_empty(&tcp.dead)) {
+        conn_t *c = rd_list_entry(tcp.dead.next, conn_t, link);
+        rd_list_remove(&c->link);
+        free(c->asm_buf);
+        free(c);
+    }
+}
+
+/* The connection to peer ended (what says how). Before finalize that is a
+ * dead rank: the job ends, naming both ranks. */
+static void peer_lost(conn_t *c, const char *what)
+{
+    int peer = c->peer;
+    /* Only the connection carrying the peer's traffic matters; a losing
+     * duplicate or an unauthenticated one just goes. */
+    int current = peer >= 0 && tcp.peers[peer].conn == c;
+    int bye = peer >= 0 && tcp.peers[peer].bye;
+    conn_close(c);
+    if (tcp.finalizing || bye || !current)
+        return;
+    char msg[256];
+    snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
+             "before rank %d finalized", tcp.rank, peer, what, peer);
+    rd_boot_abort(1, msg);
+}
+
+static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
+{
+    rd_tcp_frame_t f = { .type = (uint8_t)type, .version = RD_TCP_WIRE_VERSION,
+                         .hdrlen = htole16((uint16_t)bodylen), .len = 0 };
+    memcpy(c->ctl, &f, sizeof(f));
+    if (bodylen)
+        memcpy(c->ctl + sizeof(f), body, bodylen);
+    c->ctl_len = sizeof(f) + bodylen;
+    c->ctl_off = 0;
+}
+
+/* Writes what c has to write: its control frame, then (once UP) the peer's
+ * queue, until done or the socket is full. Returns -1 if c failed. */
+static int conn_flush(conn_t *c)
+{
+    while (c->ctl_off < c->ctl_len) {
+        ssize_t n = send(c->fd, c->ctl + c->ctl_off, c->ctl_len - c->ctl_off, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        if (n < 0) {
+            peer_lost(c, strerror(errno));
+            return -1;
+        }
+        c->ctl_off += (size_t)n;
+    }
+    if (c->state != C_UP)
+        return 0;
+    tpeer_t *p = &tcp.peers[c->peer];
+    while (!rd_list_empty(&p->q)) {
+        struct iovec iov[RD_TCP_IOV];
+        int k = 0;
+        for (rd_list_t *e = p->q.next; e != &p->q && k < RD_TCP_IOV; e = e->next, k++) {
+            out_t *o = rd_list_entry(e, out_t, link);
+            iov[k].iov_base = o->data + o->off;
+            iov[k].iov_len = o->len - o->off;
+        }
+        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)k };
+        ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        if (n < 0) {
+            peer_lost(c, strerror(errno));
+            return -1;
+        }
+        size_t left = (size_t)n;
+        while (left) {
+            out_t *o = rd_list_entry(p->q.next, out_t, link);
+            size_t k2 = o->len - o->off;
+            if (left < k2) {
+                o->off += left;
+                p->qbytes -= left;
+                break;
+            }
+            left -= k2;
+            p->qbytes -= k2;
+            rd_list_remove(&o->link);
+            free(o);
+        }
+    }
+    return 0;
+}
+
+static int fetch_addr(int peer)
+{
+    tpeer_t *p = &tcp.peers[peer];
+    if (p->have_addr)
+        return 1;
+    size_t len = sizeof(p->addr);
+    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK || len != sizeof(p->addr) ||
+        p->addr.version != RD_TCP_WIRE_VERSION || (p->addr.family != 4 && p->addr.family != 6))
+        return 0;
+    p->have_addr = 1;
+    return 1;
+}
+
+/* Opens the connection to peer and queues its HELLO. */
+static int start_connect(int peer)
+{
+    tpeer_t *p = &tcp.peers[peer];
+    if (!fetch_addr(peer))
+        return RD_EPEER;
+    struct sockaddr_storage ss;
+    socklen_t sl = sockaddr_of(&p->addr, &ss);
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return RD_ESYS;
+    set_nodelay(fd);
+    int state = C_HELLO_SENT;
+    if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
+        if (errno != EINPROGRESS) {
+            close(fd);
+            return RD_EPEER;
+        }
+        state = C_CONNECTING;
+    }
+    conn_t *c = conn_new(fd, state, peer);
+    if (!c) {
+        close(fd);
+        return RD_ENOMEM;
+    }
+    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC), .src = (int32_t)htole32((uint32_t)tcp.rank),
+                         .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
+    memcpy(h.key, tcp.me.key, sizeof(h.key));
+    ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
+    p->conn = c;
+    if (state == C_HELLO_SENT)
+        conn_flush(c);
+    return RD_OK;
+}
+
+/* Constant-time comparison: a wrong key takes as long however much matched. */
+static int key_equal(const uint8_t *a, const uint8_t *b)
+{
+    unsigned d = 0;
+    for (int i = 0; i < RD_TCP_KEY_LEN; i++)
+        d |= (unsigned)(a[i] ^ b[i]);
+    return d == 0;
+}
+
+/* Queues a frame for peer (copying header and payload), bypassing the bound. */
+static int enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
+                   const void *payload, size_t len, size_t skip)
+{
+    size_t total = sizeof(*f) + hdrlen + len;
+    out_t *o = malloc(sizeof(*o) + total - skip);
+    if (!o)
+        return RD_ENOMEM;
+    unsigned char tmp[RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX];
+    memcpy(tmp, f, sizeof(*f));
+    if (hdrlen)
+        memcpy(tmp + sizeof(*f), hdr, hdrlen);
+    size_t head = sizeof(*f) + hdrlen;
+    unsigned char *d = o->data;
+    if (skip < head) {
+        memcpy(d, tmp + skip, head - skip);
+        d += head - skip;
+        if (len)
+            memcpy(d, payload, len);
+    } else if (len) {
+        memcpy(d, (const char *)payload + (skip - head), len - (skip - head));
+    }
+    o->len = total - skip;
+    o->off = 0;
+    rd_list_push_back(&p->q, &o->link);
+    p->qbytes += o->len;
+    return RD_OK;
+}
+
+/* HELLO on an incoming connection: authenticate, then settle which of the
+ * pair's connections carries the traffic (tcp_wire.h). */
+static void on_hello(conn_t *c)
+{
+    rd_tcp_hello_t h;
+    memcpy(&h, rd_tcp_parser_hdr(&c->ps), sizeof(h));
+    int src = (int32_t)le32toh((uint32_t)h.src);
+    int dst = (int32_t)le32toh((uint32_t)h.dst);
+    if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != tcp.rank || src < 0 ||
+        src >= tcp.size || src == tcp.rank || !fetch_addr(src) ||
+        !key_equal(h.key, tcp.peers[src].addr.key)) {
+        conn_close(c);   /* not one of ours: no answer */
+        return;
+    }
+    tpeer_t *p = &tcp.peers[src];
+    conn_t *old = p->conn;
+    if (old && (old->state == C_UP || src > tcp.rank)) {
+        /* Ours wins: tell the peer so it waits for ours instead. */
+        ctl_frame(c, RD_TCP_F_NACK, NULL, 0);
+        (void)send(c->fd, c->ctl, c->ctl_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        conn_close(c);
+        return;
+    }
+    if (old)
+        conn_close(old);   /* the lower rank's connection wins */
+    c->peer = src;
+    c->state = C_UP;
+    p->conn = c;
+    ctl_frame(c, RD_TCP_F_ACK, NULL, 0);
+    if (tcp.finalizing && !p->bye_queued) {
+        rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
+        if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK) {
+            conn_close(c);
+            return;
+        }
+        p->bye_queued = 1;
+    }
+    conn_flush(c);
+}
+
+/* A whole frame is in. Returns -1 if c was closed. */
+static int on_frame(conn_t *c, const void *payload)
+{
+    const rd_tcp_parser_t *ps = &c->ps;
+    switch (c->state) {
+    case C_WAIT_HELLO:
+        if (ps->type != RD_TCP_F_HELLO) {
+            conn_close(c);
+            return -1;
+        }
+        on_hello(c);
+        return c->state == C_CLOSED ? -1 : 0;
+    case C_HELLO_SENT:
+        if (ps->type == RD_TCP_F_ACK) {
+            c->state = C_UP;
+            return conn_flush(c);
+        }
+        if (ps->type == RD_TCP_F_NACK) {
+            /* The peer's own connection is on its way and will carry the queue. */
+            conn_close(c);
+            return -1;
+        }
+        break;
+    case C_UP:
+        if (ps->type == RD_TCP_F_MSG) {
+            if (c->claimed) {
+                c->claimed = 0;
+                tcp.env.claimed(c->token, RD_OK);
+            } else if (!tcp.finalizing) {
+                tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
+            }
+            return c->state == C_CLOSED ? -1 : 0;
+        }
+        if (ps->type == RD_TCP_F_BYE) {
+            tcp.peers[c->peer].bye = 1;
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    peer_lost(c, "protocol error");
+    return -1;
+}
+
+/* A MSG header whose payload is not all in the read buffer: claim it for a
+ * posted receive, or assemble it. Returns -1 if c was closed. */
+static int payload_dst(conn_t *c)
+{
+    size_t len = c->ps.len;
+    void *dst = NULL;
+    if (tcp.env.claim && !tcp.finalizing) {
+        dst = tcp.env.claim(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, len, &c->token);
+        c->claimed = dst != NULL;
+    }
+    if (!dst) {
+        if (c->asm_cap < len) {
+            void *b = realloc(c->asm_buf, len);
+            if (!b) {
+                peer_lost(c, "out of memory");
+                return -1;
+            }
+            c->asm_buf = b;
+            c->asm_cap = len;
+        }
+        dst = c->asm_buf;
+    }
+    rd_tcp_parser_set_dst(&c->ps, dst);
+    return 0;
+}
+
+/* Runs the parser over rx[0, n). Returns -1 if c was closed. */
+static int parse_buf(conn_t *c, const unsigned char *rx, size_t n, int *events)
+{
+    size_t off = 0;
+    while (off < n) {
+        size_t used;
+        int ev = rd_tcp_parse(&c->ps, rx + off, n - off, &used);
+        off += used;
+        switch (ev) {
+        case RD_TCP_PARSE_MORE:
+            break;
+        case RD_TCP_PARSE_HEADER:
+            if (c->state != C_UP) {
+                peer_lost(c, "protocol error");
+                return -1;
+            }
+            if (n - off >= c->ps.len) {
+                /* All there: p2p reads it from the buffer. */
+                if (!tcp.finalizing)
+                    tcp.env.recv(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, rx + off,
+                                 c->ps.len);
+                off += c->ps.len;
+                rd_tcp_parser_skip(&c->ps);
+                (*events)++;
+                if (c->state == C_CLOSED)
+                    return -1;   /* the upcall's send found the peer gone */
+            } else if (payload_dst(c) != 0) {
+                return -1;
+            }
+            break;
+        case RD_TCP_PARSE_FRAME:
+            (*events)++;
+            if (on_frame(c, c->ps.dst) != 0)
+                return -1;
+            break;
+        default:
+            if (c->state == C_WAIT_HELLO)
+                conn_close(c);
+            else
+                peer_lost(c, "bad frame");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Drains c: reads until the socket is empty, payloads that are still
+ * missing going straight to their destination. */
+static int conn_read(conn_t *c)
+{
+    int events = 0;
+    for (int reads = 0;; reads++) {
+        if (reads == RD_TCP_READS_PER_PASS) {
+            /* Others' turn; edge-triggered epoll will not tell us again. */
+            if (rd_list_empty(&c->ready))
+                rd_list_push_back(&tcp.ready, &c->ready);
+            return events;
+        }
+        struct iovec iov[2];
+        int k = 0;
+        void *where;
+        size_t want = rd_tcp_parser_want(&c->ps, &where);
+        if (want) {
+            iov[k].iov_base = where;
+            iov[k++].iov_len = want;
+        }
+        iov[k].iov_base = tcp.rx;
+        iov[k++].iov_len = sizeof(tcp.rx);
+        size_t asked = want + sizeof(tcp.rx);
+        ssize_t n = readv(c->fd, iov, k);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return events;
+        if (n <= 0) {
+            if (c->state == C_WAIT_HELLO || (c->state == C_UP && tcp.peers[c->peer].bye))
+                conn_close(c);
+            else
+                peer_lost(c, n == 0 ? "end of file" : strerror(errno));
+            return events;
+        }
+        size_t direct = (size_t)n < want ? (size_t)n : want;
+        if (direct) {
+            if (rd_tcp_parser_wrote(&c->ps, direct) == RD_TCP_PARSE_FRAME) {
+                events++;
+                if (on_frame(c, c->ps.dst) != 0)
+                    return events;
+            }
+        }
+        if ((size_t)n > direct && parse_buf(c, tcp.rx, (size_t)n - direct, &events) != 0)
+            return events;
+        if ((size_t)n < asked)
+            break;   /* short read: the socket is empty */
+    }
+    if (!rd_list_empty(&c->ready)) {
+        rd_list_remove(&c->ready);
+        rd_list_init(&c->ready);
+    }
+    return events;
+}
+
+static void on_writable(conn_t *c)
+{
+    if (c->state == C_CONNECTING) {
+        int err = 0;
+        socklen_t l = sizeof(err);
+        if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l) != 0)
+            err = errno;
+        if (err) {
+            peer_lost(c, strerror(err));
+            return;
+        }
+        c->state = C_HELLO_SENT;
+    }
+    conn_flush(c);
+}
+
+static void accept_all(void)
+{
+    for (;;) {
+        int fd = accept4(tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            return;   /* EAGAIN, or out of descriptors: try again later */
+        }
+        set_nodelay(fd);
+        if (!conn_new(fd, C_WAIT_HELLO, -1))
+            close(fd);
+    }
+}
+
+/* One pass over the ready sockets; timeout_ms as for epoll_wait. */
+static int poll_once(int timeout_ms)
+{
+    struct epoll_event evs[RD_TCP_EVENTS];
+    int events = 0;
+    if (!rd_list_empty(&tcp.ready)) {
+        /* Sockets a previous pass left with data: take them first. */
+        rd_list_t later;
+        rd_list_init(&later);
+        while (!rd_list_empty(&tcp.ready)) {
+            conn_t *c = rd_list_entry(tcp.ready.next, conn_t, ready);
+            rd_list_remove(&c->ready);
+            rd_list_push_back(&later, &c->ready);
+        }
+        while (!rd_list_empty(&later)) {
+            conn_t *c = rd_list_entry(later.next, conn_t, ready);
+            rd_list_remove(&c->ready);
+            rd_list_init(&c->ready);
+            if (c->state != C_CLOSED)
+                events += conn_read(c);
+        }
+        timeout_ms = 0;
+    }
+    int n = epoll_wait(tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
+    if (n <= 0) {
+        free_dead();
+        return events;
+    }
+    for (int i = 0; i < n; i++) {
+        conn_t *c = evs[i].data.ptr;
+        if (!c) {
+            accept_all();
+            continue;
+        }
+        if (c->state == C_CLOSED)
+            continue;
+        if (evs[i].events & (EPOLLOUT | EPOLLERR) && c->state != C_WAIT_HELLO)
+            on_writable(c);
+        if (c->state != C_CLOSED && c->state != C_CONNECTING &&
+            (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+            events += conn_read(c);
+    }
+    free_dead();
+    return events;
+}
+
+static int tcp_progress(void)
+{
+    if (tcp.in_progress)
+        return RD_EINTERN;   /* called from an upcall: forbidden by transport.h */
+    tcp.in_progress = 1;
+    int n = poll_once(0);
+    tcp.in_progress = 0;
+    return n;
+}
+
+/* ---- the transport interface ---- */
+
+static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    if ((unsigned)peer >= (unsigned)tcp.size || peer == tcp.rank || !tcp.peers ||
+        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.eager_max)
+        return RD_EINVAL;
+    tpeer_t *p = &tcp.peers[peer];
+    if (p->bye || tcp.finalizing)
+        return RD_EPEER;
+    rd_tcp_frame_t f = { .type = RD_TCP_F_MSG, .version = RD_TCP_WIRE_VERSION,
+                         .hdrlen = htole16((uint16_t)hdrlen), .len = htole32((uint32_t)len) };
+    size_t total = sizeof(f) + hdrlen + len;
+    conn_t *c = p->conn;
+    size_t sent = 0;
+    if (c && c->state == C_UP && p->qbytes == 0 && c->ctl_off == c->ctl_len) {
+        struct iovec iov[3] = {
+            { &f, sizeof(f) }, { (void *)hdr, hdrlen }, { (void *)payload, len },
+        };
+        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 3 : 2 };
+        ssize_t n;
+        do
+            n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+        while (n < 0 && errno == EINTR);
+        if (n == (ssize_t)total)
+            return RD_OK;
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            peer_lost(c, strerror(errno));
+            return RD_EPEER;
+        }
+        if (n > 0)
+            sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
+    } else if (p->qbytes > 0 && p->qbytes + total > tcp.sendq_max) {
+        return RD_EAGAIN;
+    }
+    int rc = enqueue(p, &f, hdr, hdrlen, payload, len, sent);
+    if (rc != RD_OK)
+        return rc;
+    if (!p->conn && (rc = start_connect(peer)) != RD_OK) {
+        if (rc == RD_EPEER && !tcp.finalizing) {
+            char msg[160];
+            snprintf(msg, sizeof(msg), "rdmpi: rank %d: cannot connect to rank %d over TCP",
+                     tcp.rank, peer);
+            rd_boot_abort(1, msg);
+        }
+        return rc;
+    }
+    return RD_OK;
+}
+
+static int tcp_reachable(int peer)
+{
+    return tcp.peers && peer >= 0 && peer < tcp.size && peer != tcp.rank && fetch_addr(peer);
+}
+
+static int tcp_init(const rd_tp_env_t *env)
+{
+    memset(&tcp, 0, offsetof(struct rd_tcp_state, rx));
+    tcp.env = *env;
+    tcp.rank = env->boot->rank;
+    tcp.size = env->boot->size;
+    tcp.ep = tcp.lfd = -1;
+    rd_list_init(&tcp.conns);
+    rd_list_init(&tcp.dead);
+    rd_list_init(&tcp.ready);
+    long long eager = rd_env_size("RDMPI_TCP_EAGER_MAX", RD_TCP_EAGER_MAX_DEFAULT);
+    if (eager < 1)
+        eager = 1;
+    if (eager > RD_TCP_LEN_LIMIT)
+        eager = RD_TCP_LEN_LIMIT;
+    rd_tcp_transport.eager_max = (size_t)eager;
+    tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
+    if (tcp.size < 2)
+        return RD_OK;   /* no peers: nothing to listen for */
+
+    int rc = choose_addr(&tcp.me);
+    if (rc != RD_OK)
+        return rc;
+    tcp.me.version = RD_TCP_WIRE_VERSION;
+    if (getrandom(tcp.me.key, sizeof(tcp.me.key), 0) != (ssize_t)sizeof(tcp.me.key))
+        return RD_ESYS;
+    struct sockaddr_storage ss;
+    socklen_t sl = sockaddr_of(&tcp.me, &ss);
+    tcp.lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (tcp.lfd < 0)
+        return RD_ESYS;
+    rc = RD_ESYS;
+    if (bind(tcp.lfd, (struct sockaddr *)&ss, sl) != 0 || listen(tcp.lfd, SOMAXCONN) != 0 ||
+        getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
+        goto err;
+    tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                          : ((struct sockaddr_in6 *)&ss)->sin6_port;
+    tcp.ep = epoll_create1(EPOLL_CLOEXEC);
+    if (tcp.ep < 0)
+        goto err;
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = NULL };
+    if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, tcp.lfd, &ev) != 0)
+        goto err;
+    rc = RD_ENOMEM;
+    tcp.peers = calloc((size_t)tcp.size, sizeof(*tcp.peers));
+    if (!tcp.peers)
+        goto err;
+    for (int i = 0; i < tcp.size; i++)
+        rd_list_init(&tcp.peers[i].q);
+    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, sizeof(tcp.me))) != RD_OK)
+        goto err;
+    return RD_OK;
+err:
+    tcp_finalize();
+    return rc;
+}
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Is anything still owed to or by peer p before its connection may close? */
+static int pending(const tpeer_t *p)
+{
+    if (p->conn)
+        return !rd_list_empty(&p->q) || !p->bye || p->conn->ctl_off < p->conn->ctl_len;
+    return !rd_list_empty(&p->q);   /* waiting for the peer's own connection */
+}
+
+/* After MPI_Finalize's barrier: writes out every queue followed by a BYE,
+ * reads until each connected peer's BYE (frames after the barrier are
+ * dropped), then closes. A peer that is gone ends the wait early; a bound
+ * keeps a stuck one from hanging us. */
+static void tcp_finalize(void)
+{
+    if (tcp.peers) {
+        tcp.finalizing = 1;
+        for (int i = 0; i < tcp.size; i++) {
+            tpeer_t *p = &tcp.peers[i];
+            if (!p->conn && rd_list_empty(&p->q))
+                continue;
+            rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
+            if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK)
+                continue;
+            p->bye_queued = 1;
+            if (p->conn && p->conn->state == C_UP)
+                conn_flush(p->conn);
+        }
+        long deadline = now_ms() + RD_TCP_FINALIZE_WAIT_MS;
+        for (;;) {
+            int busy = 0;
+            for (int i = 0; i < tcp.size && !busy; i++)
+                busy = pending(&tcp.peers[i]);
+            long left = deadline - now_ms();
+            if (!busy || left <= 0)
+                break;
+            poll_once(left < 100 ? (int)left : 100);
+        }
+        while (!rd_list_empty(&tcp.conns))
+            conn_close(rd_list_entry(tcp.conns.next, conn_t, link));
+        free_dead();
+        for (int i = 0; i < tcp.size; i++)
+            while (!rd_list_empty(&tcp.peers[i].q)) {
+                out_t *o = rd_list_entry(tcp.peers[i].q.next, out_t, link);
+                rd_list_remove(&o->link);
+                free(o);
+            }
+        free(tcp.peers);
+        tcp.peers = NULL;
+    }
+    if (tcp.lfd >= 0)
+        close(tcp.lfd);
+    if (tcp.ep >= 0)
+        close(tcp.ep);
+    tcp.lfd = tcp.ep = -1;
+    tcp.finalizing = 0;
+}

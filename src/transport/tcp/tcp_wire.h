@@ -1,0 +1,113 @@
+/*
+ * The TCP transport's wire format, version 1: what travels on a connection
+ * between two ranks, and the address record each rank publishes through PMIx.
+ * Multi-byte fields are little-endian.
+ *
+ * A connection carries a stream of frames. Every frame starts with this
+ * 8-byte header, followed by hdrlen bytes of upper header (p2p's rd_msg_hdr_t
+ * prefix for MSG, the hello for HELLO) and len bytes of payload:
+ *
+ *  0       1       2               4                               8
+ *  +-------+-------+---------------+-------------------------------+
+ *  | type  |version|    hdrlen     |   len: payload bytes          |
+ *  +-------+-------+---------------+-------------------------------+
+ *  | hdrlen bytes of upper header ... | len bytes of payload ...     |
+ *  +----------------------------------+----------------------------+
+ *
+ * Frame types and the lengths each must have (anything else is a protocol
+ * error and closes the connection):
+ *  HELLO  hdrlen = sizeof(rd_tcp_hello_t), len = 0   first frame of the
+ *         connecting side: who it is and its secret key
+ *  ACK    hdrlen = 0, len = 0    the accepting side takes the connection
+ *  NACK   hdrlen = 0, len = 0    the accepting side keeps its own connection
+ *                                (both sides connected at once; see below)
+ *  MSG    1 <= hdrlen <= RD_TCP_HDR_MAX, len <= RD_TCP_LEN_LIMIT
+ *  BYE    hdrlen = 0, len = 0    last frame: the sender is finalizing
+ *
+ * Connection set-up (one connection per pair of ranks, made on first send):
+ *   connector                            acceptor
+ *   HELLO(src, dst, key of src) ------->  checks dst == self and the key
+ *                                         against what src published
+ *                              <-------  ACK: data flows both ways
+ * When both ranks connect at once, the connection made by the lower rank
+ * wins: the higher rank ACKs the lower rank's HELLO and drops its own
+ * attempt; the lower rank answers the higher rank's HELLO with NACK. Data
+ * is queued, not sent, until the connector sees ACK, so nothing is lost.
+ * A connection whose HELLO has a wrong key is closed without an answer.
+ *
+ * Finalize: each side sends BYE after its last frame and closes once it
+ * has read the peer's BYE. EOF or a reset without a BYE means the peer died.
+ */
+#ifndef RD_TRANSPORT_TCP_TCP_WIRE_H
+#define RD_TRANSPORT_TCP_TCP_WIRE_H
+
+#include <stdint.h>
+
+#define RD_TCP_WIRE_VERSION 1
+
+enum rd_tcp_frame_type {
+    RD_TCP_F_HELLO = 1,
+    RD_TCP_F_ACK = 2,
+    RD_TCP_F_NACK = 3,
+    RD_TCP_F_MSG = 4,
+    RD_TCP_F_BYE = 5,
+};
+
+typedef struct __attribute__((packed)) rd_tcp_frame {
+    uint8_t type;
+    uint8_t version;
+    uint16_t hdrlen;
+    uint32_t len;
+} rd_tcp_frame_t;
+
+#define RD_TCP_FRAME_LEN sizeof(rd_tcp_frame_t)
+
+/* Largest upper header of a MSG frame (p2p's header is at most 80 bytes). */
+#define RD_TCP_HDR_MAX 128
+/* Largest payload of any frame a receiver accepts; senders clamp their
+ * eager limit (RDMPI_TCP_EAGER_MAX) to it. */
+#define RD_TCP_LEN_LIMIT (16u << 20)
+
+#define RD_TCP_KEY_LEN 16
+#define RD_TCP_HELLO_MAGIC 0x50544452u   /* "RDTP" */
+
+/*
+ * HELLO body:
+ *  0               4               8               12              16
+ *  +---------------+---------------+---------------+---------------+
+ *  |  magic "RDTP" |  src rank     |  dst rank     |  reserved (0) |
+ *  +---------------+---------------+---------------+---------------+
+ *  |  key: 16 random bytes src published under RD_TCP_BOOT_KEY    |
+ *  +---------------------------------------------------------------+
+ */
+typedef struct __attribute__((packed)) rd_tcp_hello {
+    uint32_t magic;
+    int32_t src;
+    int32_t dst;
+    uint32_t reserved;
+    uint8_t key[RD_TCP_KEY_LEN];
+} rd_tcp_hello_t;
+
+/*
+ * Address record every rank publishes with rd_boot_put(RD_TCP_BOOT_KEY):
+ *  0       1       2               4
+ *  +-------+-------+---------------+-------------------------------+
+ *  |version|family |  port (BE)    |  addr: IPv4 in the first 4    |
+ *  +-------+-------+---------------+  bytes, or IPv6 (16 bytes)     |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+ 20
+ *  |  key: the rank's 16 random bytes (its HELLO must carry them)  |
+ *  +---------------------------------------------------------------+ 36
+ * family is 4 or 6; port is in network byte order.
+ */
+typedef struct __attribute__((packed)) rd_tcp_addr {
+    uint8_t version;
+    uint8_t family;
+    uint16_t port;
+    uint8_t addr[16];
+    uint8_t key[RD_TCP_KEY_LEN];
+} rd_tcp_addr_t;
+
+#define RD_TCP_BOOT_KEY "rdmpi.tcp.addr"
+
+#endif
