@@ -44,6 +44,12 @@ typedef struct qmsg {
     rd_msg_hdr_t hdr;
 } qmsg_t;
 
+/* Key bits in rd_request_t.keyed: which memory this side keyed for the peer. */
+enum {
+    RD_KEYED_SEND = 1 << 0,     /* the sender's whole buffer (RTS with F_GET) */
+    RD_KEYED_SPLIT = 1 << 1,    /* the receiver's upper part (split rendezvous) */
+};
+
 #define RD_TP_MAX 8   /* transports compiled in, at most */
 
 typedef struct peer {
@@ -235,6 +241,7 @@ int rd_p2p_isend(rd_request_t *r, int coll)
         if (tp->mem_key(base, r->bytes, h.key, &keylen) == RD_OK) {
             h.flags = RD_MSG_F_GET;
             h.keylen = (uint8_t)keylen;
+            r->keyed = RD_KEYED_SEND;
             h.addr = (uint64_t)(uintptr_t)base;
         } else {
             keylen = 0;
@@ -245,6 +252,8 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     return rc == RD_EAGAIN ? RD_OK : rc;
 }
+
+static void release_keys(rd_request_t *r);
 
 /* Pushes DATA fragments of a streaming send until done or the transport is full.
  * Returns 1 if the request finished. */
@@ -274,12 +283,14 @@ static int stream(rd_request_t *r)
             return 0;
         if (rc != RD_OK) {
             rd_list_remove(&r->link);
+            release_keys(r);
             rd_req_complete(r, rc);
             return 1;
         }
         r->offset += n;
     }
     rd_list_remove(&r->link);
+    release_keys(r);
     rd_req_complete(r, RD_OK);
     return 1;
 }
@@ -305,6 +316,24 @@ static void deliver_eager(rd_request_t *r, int peer, int src, int tag, int flags
     rd_req_complete(r, r->error);
 }
 
+/* The rendezvous is over: lets the transport drop what backs our keys. */
+static void release_keys(rd_request_t *r)
+{
+    if (!r->keyed)
+        return;
+    const rd_transport_t *tp = p2p.peers[r->peer_world].tp;
+    if (tp->mem_release) {
+        char *base = rd_dt_contig_ptr(r->buf, r->dt);
+        if (r->keyed & RD_KEYED_SEND)
+            tp->mem_release(base, r->bytes);
+        if (r->keyed & RD_KEYED_SPLIT) {
+            size_t split = (r->st_bytes / 2) & ~(size_t)63;
+            tp->mem_release(base + split, r->st_bytes - split);
+        }
+    }
+    r->keyed = 0;
+}
+
 /* One part of a rendezvous finished (the receiver's get, the sender's put,
  * or a FIN / PUT_FIN for the other side's part); the request completes with
  * the last one. */
@@ -312,8 +341,10 @@ static void part_done(rd_request_t *r, int status)
 {
     if (status != RD_OK)
         r->error = status;
-    if (--r->parts <= 0)
+    if (--r->parts <= 0) {
+        release_keys(r);
         rd_req_complete(r, r->error);
+    }
 }
 
 static void get_done(void *ctx, int status)
@@ -353,8 +384,11 @@ static size_t ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_
     h.sreq = sreq;
     h.rreq = (uint64_t)(uintptr_t)r;
     h.addr = (uint64_t)(uintptr_t)(base + split);
-    if (post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL) < 0)
+    r->keyed |= RD_KEYED_SPLIT;
+    if (post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL) < 0) {
+        release_keys(r);
         return len;
+    }
     r->parts++;
     return split;
 }

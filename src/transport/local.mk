@@ -3,3 +3,13 @@ libmpi_la_SOURCES += src/transport/transport.h src/transport/registry.c \
 	src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/tcp/tcp.c src/transport/tcp/tcp.h src/transport/tcp/tcp_wire.h \
 	src/transport/tcp/tcp_parse.c src/transport/tcp/tcp_parse.h
+
+if RD_HAVE_VERBS
+# verbs: common/ (device, addresses, QP setup, registration cache) and rc/
+libmpi_la_SOURCES += src/transport/verbs/common/verbs.c src/transport/verbs/common/verbs.h \
+	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
+	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h \
+	src/transport/verbs/rc/rc.c src/transport/verbs/rc/rc.h
+libmpi_la_CPPFLAGS += $(IBVERBS_CFLAGS)
+libmpi_la_LIBADD += $(IBVERBS_LIBS)
+endif

@@ -105,6 +105,11 @@ typedef struct rd_transport {
      * argument is returned instead (done is then not called). Upcalls may
      * call get and put. */
     int (*mem_key)(const void *buf, size_t len, void *key, size_t *keylen);
+    /* Optional (NULL when keys hold nothing): the key mem_key made for
+     * exactly [buf, buf+len) will not be used again (the rendezvous it
+     * served is over), so the transport may drop what backs it (verbs: the
+     * registration's reference in the pin-down cache). */
+    void (*mem_release)(const void *buf, size_t len);
     int (*get)(int peer, void *local, uint64_t remote_addr, const void *key,
                size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
     int (*put)(int peer, const void *local, uint64_t remote_addr, const void *key,

@@ -59,3 +59,14 @@ test_unit_test_scratch_SOURCES = test/unit/test_scratch.c src/util/scratch.c src
 test_unit_test_scratch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_scratch_LDADD = $(CUNIT_LIBS)
 # --- end scratch ---
+
+# --- verbs registration cache and its munmap interception (test_rcache; no device needed) ---
+check_PROGRAMS += test/unit/test_rcache
+TESTS += test/unit/test_rcache
+UNIT_TESTS += test/unit/test_rcache
+test_unit_test_rcache_SOURCES = test/unit/test_rcache.c \
+	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
+	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h
+test_unit_test_rcache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_rcache_LDADD = $(CUNIT_LIBS)
+# --- end verbs registration cache ---
