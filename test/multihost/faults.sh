@@ -1,0 +1,136 @@
+#!/bin/bash
+# Failures across hosts: kill -9 of a rank on another host, kill -9 of a
+# host daemon, a host's network interface taken down. Each must end the
+# whole job with a non-zero status and one message naming what failed,
+# within a bound, leaving nothing behind on any host. The bounds are
+# generous (loaded CI machines); the heartbeat declares a silent host lost
+# after 5 s.
+. "${srcdir:-.}/test/multihost/lib.sh"
+
+MARK=mark=$TEST_NAME-$$
+
+# start_job ARGS...: mpirun in the background; sets PID (the head mpirun).
+start_job() {
+    START=$(now_ms)
+    "$MPIRUN_MH" "$@" </dev/null >"$T/out" 2>"$T/err" &
+    PID=$!
+}
+
+# wait_job WHAT BOUND_MS: waits for the head; sets RC; checks the bound.
+wait_job() {
+    local i
+    for i in $(seq 1 $(( $2 / 100 + 100 ))); do
+        kill -0 $PID 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 $PID 2>/dev/null; then
+        fail "$1: mpirun still running after $(( $(now_ms) - START )) ms"
+        kill -9 $PID
+    fi
+    wait $PID
+    RC=$?
+    local took=$(( $(now_ms) - T0 ))
+    echo "measured: $1: $took ms from the fault to mpirun's end"
+    if [ $took -le "$2" ]; then pass "$1: ended within $2 ms"; else fail "$1: took $took ms"; fi
+}
+
+# Job id and the pids of the test's ranks on a host.
+job_id() {
+    sed -n 's/.* job_id \([^ ]*\) .*/\1/p' "$T/out" | head -1
+}
+ranks_on() {
+    local ns=$1 p
+    for p in $(ip netns pids "$ns"); do
+        grep -qa -- "$MARK" /proc/$p/cmdline 2>/dev/null && echo $p
+    done
+}
+
+# Waits until every rank printed its info line (the job is up everywhere).
+wait_up() {
+    local i
+    for i in $(seq 1 100); do
+        [ "$(grep -c '^rank ' "$T/out" 2>/dev/null)" -ge "$1" ] && return 0
+        sleep 0.1
+    done
+    fail "the job did not start"; cat "$T/err"
+    return 1
+}
+
+expect_nonzero_and_msg() {
+    if [ "$RC" -ne 0 ]; then pass "$1: exit status $RC"; else fail "$1: exit status 0"; fi
+    if grep -Eq -- "$2" "$T/err"; then
+        pass "$1: message"
+    else
+        fail "$1: no line matching '$2' on stderr:"; sed 's/^/    | /' "$T/err"
+    fi
+}
+
+# 1. kill -9 of a rank on another host.
+start_job -n 6 "$CLIENT" $MARK info fence sleep=60
+wait_up 6
+id=$(job_id)
+victim=$(ranks_on "$H1" | head -1)
+T0=$(now_ms)
+kill -9 $victim
+wait_job "rank killed" 5000
+expect_nonzero_and_msg "rank killed" "^mpirun: rank [0-9]+ \\(pid $victim\\) on host $H1 was killed by signal 9 \\(Killed\\); stopping the job\$"
+check_leftovers "rank killed" "$id"
+
+# 2. kill -9 of the daemon on host 2: its guard kills its ranks and removes
+# its files; the head stops the others.
+start_job -n 6 "$CLIENT" $MARK info fence sleep=60
+wait_up 6
+id=$(job_id)
+daemon=""
+for p in $(ip netns pids "$H2"); do
+    if grep -qa -- rd-daemon /proc/$p/cmdline 2>/dev/null && [ "$(ps -o ppid= -p $p | tr -d ' ')" = "$PID" ]; then
+        daemon=$p
+    fi
+done
+T0=$(now_ms)
+kill -9 $daemon
+wait_job "daemon killed" 5000
+expect_nonzero_and_msg "daemon killed" "^mpirun: .*daemon on host $H2.*; stopping the job\$"
+check_leftovers "daemon killed" "$id"
+
+# 3. Host 1's interface goes down: nothing arrives from it any more.
+start_job -n 6 "$CLIENT" $MARK info fence sleep=60
+wait_up 6
+id=$(job_id)
+T0=$(now_ms)
+ip -n "$H1" link set eth0 down
+wait_job "interface down" 15000
+expect_nonzero_and_msg "interface down" "^mpirun: lost the connection to the daemon on host $H1 \\(no message for 5 s\\); stopping the job\$"
+check_leftovers "interface down" "$id"
+ip -n "$H1" link set eth0 up
+
+# 4. A remote rank that calls MPI_Abort, and one that exits without
+# finalizing: the same messages as on one host, with the host.
+start_job -n 4 "$CLIENT" $MARK fence abort@2=42 sleep=60
+T0=$(now_ms)
+wait_job "abort" 10000
+expect_nonzero_and_msg "abort" "^mpirun: rank 2 \\(pid [0-9]+\\) on host $H2 called MPI_Abort with code 42: "
+[ "$RC" -eq 42 ] && pass "abort: status 42" || fail "abort: status $RC"
+start_job -n 4 "$CLIENT" $MARK fence nofin@1=0 sleep=60
+T0=$(now_ms)
+wait_job "no finalize" 10000
+expect_nonzero_and_msg "no finalize" "^mpirun: rank 1 \\(pid [0-9]+\\) on host $H1 exited with status 0 without calling MPI_Finalize"
+
+# 5. SIGTERM to mpirun reaches the ranks on every host.
+start_job -n 6 "$CLIENT" $MARK info fence sleep=60
+wait_up 6
+id=$(job_id)
+T0=$(now_ms)
+kill -TERM $PID
+wait_job "SIGTERM" 5000
+[ "$RC" -eq 143 ] && pass "SIGTERM: status 143" || fail "SIGTERM: status $RC"
+check_leftovers "SIGTERM" "$id"
+
+# 6. A host that cannot be reached: the launch agent fails.
+MH_HOSTS="$H0,${MH_PREFIX}-nonexistent" start_job -n 2 "$CLIENT" $MARK
+T0=$(now_ms)
+wait_job "bad host" 10000
+expect_nonzero_and_msg "bad host" "daemon on host ${MH_PREFIX}-nonexistent"
+check_leftovers "bad host"
+
+finish

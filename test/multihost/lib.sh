@@ -1,0 +1,94 @@
+# Shared setup of the test/multihost scripts: three network namespaces as
+# hosts (netns.sh), removed on every exit path, and a launcher wrapper that
+# runs mpirun in the first one with ranks on all three.
+set -u
+
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${abs_top_builddir:-$(pwd)}
+MPIRUN_BIN=$builddir/mpirun/mpirun
+CLIENT=$builddir/test/launcher/boot_client
+for f in "$MPIRUN_BIN" "$CLIENT"; do
+    if [ ! -x "$f" ]; then
+        echo "FAIL: $f is not built (run make check-multihost)"
+        exit 99
+    fi
+done
+. "$srcdir/test/multihost/netns.sh"
+
+TEST_NAME=$(basename "$0" .sh)
+T=$builddir/test/multihost/$TEST_NAME.dir.$$
+FAILS=0
+
+cleanup() {
+    mh_down
+    rm -f "$T/mpirun-mh"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+mh_up
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+rm -rf "$T"
+mkdir -p "$T"
+
+H0=${MH_PREFIX}0 H1=${MH_PREFIX}1 H2=${MH_PREFIX}2
+HOSTS=$H0,$H1,$H2
+
+# mpirun in host 0 with ranks on HOSTS (default all three); --bind-to none
+# because the three "hosts" share this machine's cores.
+cat >"$T/mpirun-mh" <<EOS
+#!/bin/sh
+exec ip netns exec $H0 "$MPIRUN_BIN" -hosts "\${MH_HOSTS:-$HOSTS}" --launch-agent 'ip netns exec' --bind-to none "\$@"
+EOS
+chmod +x "$T/mpirun-mh"
+MPIRUN_MH=$T/mpirun-mh
+
+fail() {
+    echo "FAIL: $*"
+    FAILS=$((FAILS + 1))
+}
+
+pass() {
+    echo "ok: $*"
+}
+
+now_ms() {
+    date +%s%3N
+}
+
+# Nothing of a job may outlive it, on any host: processes of the test's
+# programs or daemons, the job's directories in /tmp, its /dev/shm files.
+# $1: the job id (mpirun.<pid>.<hex>) when known.
+check_leftovers() {
+    local what=$1 id=${2:-} left i
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        left=$(pgrep -f -- "mark=$TEST_NAME-$$|rd-daemon" || true)
+        [ -z "$left" ] && break
+        sleep 0.3
+    done
+    if [ -n "$left" ]; then
+        fail "$what: processes left behind:"
+        ps -o pid,ppid,args -p "$(echo $left | tr ' ' ',')" | sed 's/^/    /'
+        kill -9 $left 2>/dev/null
+    else
+        pass "$what: no process left behind"
+    fi
+    if [ -n "$id" ]; then
+        left=$(ls /tmp /dev/shm | grep -F -- "$id" || true)
+        if [ -n "$left" ]; then
+            fail "$what: files left behind: $left"
+        else
+            pass "$what: no file of $id left in /tmp or /dev/shm"
+        fi
+    fi
+}
+
+finish() {
+    if [ "$FAILS" -eq 0 ]; then
+        rm -rf "$T"
+        echo "PASS: $TEST_NAME"
+        exit 0
+    fi
+    echo "FAIL: $TEST_NAME: $FAILS check(s) failed; files in $T"
+    exit 1
+}
