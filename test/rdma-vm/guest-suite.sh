@@ -87,8 +87,8 @@ for cfg in "${cfgs[@]}"; do
         [ "$list" = - ] && continue
         echo "== rdma-vm ($where): $name [$vars] $(basename "$list")"
         # shellcheck disable=SC2086
-        env $vars MPI_TEST_DIR="$dir" bash "$top/test/mpi/runtests.sh" -l "$list" >"$out" 2>&1
-        sed "s/^\(PASS\|FAIL\|XFAIL\|XPASS\) /\1 [$name] /" "$out"
+        env $vars MPI_TEST_DIR="$dir" bash "$top/test/mpi/runtests.sh" -l "$list" 2>&1 |
+            tee "$out" | sed -u "s/^\(PASS\|FAIL\|XFAIL\|XPASS\) /\1 [$name] /"
         tally "$out"
     done
 done
