@@ -19,6 +19,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -420,12 +421,41 @@ static int add_rx_chunk(void)
     return RD_OK;
 }
 
+static int poll_send(void);
+static int post_hdr_only(int peer, unsigned kind, int signal);
+
+/* Before the QPs go: waits (bounded) until every posted send is known
+ * complete, i.e. acknowledged by the peer. A send returns as soon as its data
+ * is copied or inlined, so the last messages before MPI_Finalize (the final
+ * barrier's) may still be on the wire; destroying the QP would drop them. */
+static void drain_sends(void)
+{
+    if (!rc.data_ready)
+        return;
+    for (int i = 0; i < rc.size; i++) {
+        rc_peer_t *p = &rc.peers[i];
+        if (p->state == RC_READY && p->done_seq != p->post_seq && p->unsignaled)
+            post_hdr_only(i, RD_RC_IMM_FLUSH, 1);
+    }
+    double end = now_s() + 10.0;
+    for (;;) {
+        int busy = 0;
+        for (int i = 0; i < rc.size && !busy; i++)
+            busy = rc.peers[i].state == RC_READY && rc.peers[i].done_seq != rc.peers[i].post_seq;
+        if (!busy || now_s() > end)
+            return;
+        if (poll_send() == 0)
+            sched_yield();
+    }
+}
+
 static void rc_finalize(void)
 {
     if (!rc.dev) {
         memset(&rc, 0, sizeof(rc));
         return;
     }
+    drain_sends();
     for (int i = 0; rc.peers && i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
         if (p->qp)
@@ -603,7 +633,6 @@ static int connect_qp(int peer, const rd_rc_cm_msg_t *m)
     return RD_OK;
 }
 
-static int post_hdr_only(int peer, unsigned kind, int signal);
 static void issue_ops(int peer);
 
 static void set_ready(int peer)
@@ -1084,22 +1113,21 @@ static int poll_send(void)
     return status ? status : n;
 }
 
+/* End of a pass: peers still owed half their credits (nothing went their
+ * way to carry them) get a CREDIT message. */
 static void send_due_credits(void)
 {
     int keep = 0;
     for (int i = 0; i < rc.ndue; i++) {
         int peer = rc.due[i];
         rc_peer_t *p = &rc.peers[peer];
-        if (p->rx_unreported < rc.credits / 2 || p->state != RC_READY) {
-            p->credit_due = 0;   /* piggybacked meanwhile, or not ours to send yet */
-            if (p->rx_unreported >= rc.credits / 2)
-                rc.due[keep++] = peer, p->credit_due = 1;
-            continue;
-        }
-        if (post_hdr_only(peer, RD_RC_IMM_CREDIT, 0) == RD_OK)
-            p->credit_due = 0;
-        else
+        p->credit_due = 0;
+        if (p->rx_unreported < rc.credits / 2 || p->state == RC_FAILED)
+            continue;   /* piggybacked meanwhile */
+        if (p->state != RC_READY || post_hdr_only(peer, RD_RC_IMM_CREDIT, 0) != RD_OK) {
+            p->credit_due = 1;
             rc.due[keep++] = peer;
+        }
     }
     rc.ndue = keep;
 }
