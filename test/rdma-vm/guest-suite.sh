@@ -86,8 +86,12 @@ for cfg in "${cfgs[@]}"; do
         if [ $kind = c ]; then list=$clist; dir=$PWD/test/mpi; else list=$flist; dir=$PWD/test/fortran; fi
         [ "$list" = - ] && continue
         echo "== rdma-vm ($where): $name [$vars] $(basename "$list")"
+        # The configuration must reach ranks on other guests too: host
+        # daemons do not pass on mpirun's environment, -x does.
+        xargs=
+        for v in $vars; do xargs="$xargs -x $v"; done
         # shellcheck disable=SC2086
-        env $vars MPI_TEST_DIR="$dir" bash "$top/test/mpi/runtests.sh" -l "$list" 2>&1 |
+        env $vars MPI_TEST_DIR="$dir" MPIRUN_ARGS="$xargs ${MPIRUN_ARGS:-}" bash "$top/test/mpi/runtests.sh" -l "$list" 2>&1 |
             tee "$out" | sed -u "s/^\(PASS\|FAIL\|XFAIL\|XPASS\) /\1 [$name] /"
         tally "$out"
     done

@@ -5,7 +5,7 @@
 # See test/rdma-vm/README.md.
 RD_RDMA_VM_FILES = test/rdma-vm/run-in-vm.sh test/rdma-vm/check-rdma.sh \
 	test/rdma-vm/guest-suite.sh test/rdma-vm/vm-agent.sh test/rdma-vm/vm-runner.sh \
-	test/rdma-vm/rdma.testlist test/rdma-vm/fortran.testlist test/rdma-vm/ci.testlist \
+	test/rdma-vm/rdma.testlist test/rdma-vm/fortran.testlist test/rdma-vm/ci.testlist test/rdma-vm/ci-2.testlist \
 	test/rdma-vm/README.md
 EXTRA_DIST += $(RD_RDMA_VM_FILES)
 
