@@ -14,7 +14,9 @@
 #               each is kept (default 2)
 # Environment: BENCH_LAT_SIZES (default "8 1024 65536"), BENCH_BW_SIZES
 #   (default "65536 1048576"), BENCH_ITERS (latency iterations, default 1000),
-#   BENCH_BW_ITERS (bandwidth iterations, default 200).
+#   BENCH_BW_ITERS (bandwidth iterations, default 20; osu_bw sends a window of
+#   BENCH_WINDOW messages, default 16, per iteration; ib_write_bw sends
+#   BENCH_BW_ITERS x BENCH_WINDOW messages).
 # Output: per configuration, latency rows "size rdmpi_us ib_send_lat_us
 #   ib_write_lat_us rdmpi/send rdmpi/write" (lower ratio = better, 1.0 = raw
 #   verbs) and bandwidth rows "size rdmpi_MBps ib_write_bw_MBps rdmpi/raw"
@@ -51,7 +53,8 @@ ip=${RXE_NODE_IP:-127.0.0.1}
 lat_sizes=${BENCH_LAT_SIZES:-8 1024 65536}
 bw_sizes=${BENCH_BW_SIZES:-65536 1048576}
 iters=${BENCH_ITERS:-1000}
-bw_iters=${BENCH_BW_ITERS:-200}
+bw_iters=${BENCH_BW_ITERS:-20}
+window=${BENCH_WINDOW:-16}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-verbs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 port=18600
@@ -83,13 +86,15 @@ raw_lat() {  # tool size -> mean latency in us
     perf "$1" "$2" "$iters" | awk '{ print $6 }'
 }
 raw_bw() {  # size -> MB/s (1e6)
-    perf ib_write_bw "$1" "$bw_iters" --report_gbits | awk '{ printf "%.2f\n", $4 * 1000 / 8 }'
+    perf ib_write_bw "$1" $((bw_iters * window)) --report_gbits | awk '{ printf "%.2f\n", $4 * 1000 / 8 }'
 }
 osu() {  # vars prog size iters -> value
     local vars=$1 prog=$2 size=$3 n=$4
     # shellcheck disable=SC2086
+    local w=()
+    [ "$prog" = osu_bw ] && w=(-w "$window")
     env $vars ./mpirun/mpirun -np 2 --timeout 900 "bench/$prog" -m "$size:$size" --csv \
-        -i "$n" -I "$n" -x 20 -X 5 2>"$tmp/osu.err" | awk -F, -v s="$size" '$1 == s { print $2 }'
+        -i "$n" -I "$n" -x 20 -X 5 "${w[@]}" 2>"$tmp/osu.err" | awk -F, -v s="$size" '$1 == s { print $2 }'
 }
 best() {  # min|max values...
     local how=$1
