@@ -5,7 +5,9 @@
 #  3. a bounded fuzz run of the TCP parser, 4. MPI programs across three
 #  network-namespace hosts (a representative part of check-multihost),
 #  5. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
-#  6. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#  6. a representative part of check-rdma: RC and UD (with packet drops) over
+#  Soft-RoCE in QEMU guests, in one guest and across two,
+#  7. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -43,6 +45,9 @@ extra check-multihost make -s check-multihost \
 
 echo "== Slurm: srun --mpi=pmix on a two-node cluster in network namespaces"
 extra check-slurm make -s check-slurm
+
+echo "== real verbs: RC and UD over Soft-RoCE in QEMU guests (one and two guests)"
+extra check-rdma-ci make -s check-rdma-ci
 cd "$top"
 
 echo "== unit tests under ASan/UBSan"
