@@ -8,7 +8,8 @@
  *   1. a HELLO with the right ranks but a wrong key, then a forged MSG frame
  *      carrying an EAGER message with tag 99;
  *   2. a frame with an unknown wire version;
- *   3. a MSG frame without any HELLO.
+ *   3. a MSG frame without any HELLO;
+ *   4. nothing at all (connects and stays silent).
  * Each must be closed by rank 1 without an answer, rank 1 must never see a
  * tag-99 message, and the job must carry on and finish normally.
  * rdmpi-only: it knows rdmpi's wire format (src/transport/tcp/tcp_wire.h).
@@ -133,6 +134,9 @@ int main(int argc, char **argv)
 
             n = put_forged_msg(buf);
             MT_CHECK(intrude(&a, buf, n), "a MSG without HELLO is rejected");
+
+            /* Closed after RD_TCP_HELLO_TIMEOUT_MS (3 s), well inside the 20 s. */
+            MT_CHECK(intrude(&a, buf, 0), "a connection that never sends is closed");
             PMIX_VALUE_RELEASE(v);
         }
         PMIx_Finalize(NULL, 0);
