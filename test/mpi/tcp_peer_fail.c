@@ -4,14 +4,20 @@
  * expect=fail-nonzero: mpirun still ends the job because rank 1 exited
  * without MPI_Finalize; the testlist greps rank 0's report).
  *
- * Rank 0 sets MPI_ERRORS_RETURN; rank 1 _exit(0)s mid-job. Two ways to die
+ * Rank 0 sets MPI_ERRORS_RETURN; rank 1 goes away mid-job. Two ways
  * (TCP_PEER_FAIL_MODE):
  *   connected   (default) rank 1 exchanges a message with rank 0 first, so
- *               the connection is up when it dies: rank 0 sees EOF without
- *               a BYE;
- *   unconnected rank 1 queues a send to rank 0 and dies at once, before
- *               its connection was made: rank 0 never hears of it unless it
+ *               the connection is up, then _exit(0)s: rank 0 sees EOF
+ *               without a BYE;
+ *   unconnected rank 1 queues a send to rank 0 and at once closes every
+ *               TCP socket it has (its listening socket too), before its
+ *               connection was made, then waits to be killed: to rank 0
+ *               this is a rank that died early under a launcher that does
+ *               not notice (srun), and rank 0 never hears of it unless it
  *               connects itself (a dead rank's listening socket refuses).
+ *               Rank 1 stays alive so that mpirun cannot end the job
+ *               before rank 0 has reported: rank 0's exit is then the
+ *               job's first failure and mpirun exits with its 42.
  * Either way rank 0's blocking receive from rank 1 must return an error of
  * class MPI_ERR_OTHER whose message names both ranks, as must a later send
  * to rank 1, a receive from MPI_ANY_SOURCE and a probe of rank 1. Rank 0
@@ -20,10 +26,12 @@
  */
 #include "mtest.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define EXIT_REPORTED 42
@@ -42,6 +50,30 @@ static void expect_peer_error(int rc, const char *what)
     fprintf(stderr, "tcp_peer_fail: %s: %s\n", what, s);
 }
 
+/* Closes every IPv4/IPv6 stream socket of this process (not PMIx's Unix
+ * socket, nor stdio). */
+static void close_tcp_sockets(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    int fds[256], n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < 256) {
+        int fd = atoi(de->d_name);
+        int dom = 0, type = 0;
+        socklen_t l1 = sizeof(dom), l2 = sizeof(type);
+        if (fd > 2 && fd != dirfd(d) &&
+            getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l1) == 0 &&
+            getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l2) == 0 &&
+            (dom == AF_INET || dom == AF_INET6) && type == SOCK_STREAM)
+            fds[n++] = fd;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+}
+
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -53,6 +85,9 @@ int main(int argc, char **argv)
         MPI_Request r;
         if (unconnected) {
             MT_OK(MPI_Isend(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &r));
+            close_tcp_sockets();
+            for (;;)
+                pause();   /* until mpirun stops the job */
         } else {
             MT_OK(MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD));
             MT_OK(MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));

@@ -54,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "transport/tcp/tcp_addr.h"
 #include "transport/tcp/tcp_parse.h"
 #include "transport/tcp/tcp_wire.h"
 #include "transport/transport.h"
@@ -182,135 +183,71 @@ static long now_ms(void)
 
 /* ---- choosing the address to publish ---- */
 
-/* Is the address of ifa inside CIDR spec ("10.0.0.0/8", "fd00::/8")? */
-static int in_cidr(const struct sockaddr *sa, const char *spec, size_t speclen)
-{
-    char buf[INET6_ADDRSTRLEN + 8];
-    if (speclen >= sizeof(buf))
-        return 0;
-    memcpy(buf, spec, speclen);
-    buf[speclen] = '\0';
-    char *slash = strchr(buf, '/');
-    if (!slash)
-        return 0;
-    *slash = '\0';
-    char *end;
-    long bits = strtol(slash + 1, &end, 10);
-    unsigned char net[16];
-    const unsigned char *a;
-    int maxbits;
-    if (sa->sa_family == AF_INET && inet_pton(AF_INET, buf, net) == 1) {
-        a = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
-        maxbits = 32;
-    } else if (sa->sa_family == AF_INET6 && inet_pton(AF_INET6, buf, net) == 1) {
-        a = (const unsigned char *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
-        maxbits = 128;
-    } else {
-        return 0;
-    }
-    if (*end || end == slash + 1 || bits < 0 || bits > maxbits)
-        return 0;
-    for (long i = 0; i < bits; i++) {
-        unsigned m = 0x80u >> (i % 8);
-        if ((a[i / 8] & m) != (net[i / 8] & m))
-            return 0;
-    }
-    return 1;
-}
-
-static int usable(const struct ifaddrs *ifa)
-{
-    if (!ifa->ifa_addr || !(ifa->ifa_flags & IFF_UP))
-        return 0;
-    if (ifa->ifa_addr->sa_family == AF_INET)
-        return 1;
-    /* Link-local IPv6 needs a scope a peer cannot know: not published. */
-    return ifa->ifa_addr->sa_family == AF_INET6 &&
-           !IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)ifa->ifa_addr)->sin6_addr);
-}
-
-static void take_addr(rd_tcp_addr_t *out, const struct sockaddr *sa)
-{
-    memset(out->addr, 0, sizeof(out->addr));
-    if (sa->sa_family == AF_INET) {
-        out->family = 4;
-        memcpy(out->addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
-    } else {
-        out->family = 6;
-        memcpy(out->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
-    }
-}
-
-/* RDMPI_TCP_IF: comma-separated interface names or CIDR blocks, tried in
- * order (for a name, its IPv4 address before IPv6). Unset: the first
- * non-loopback interface that is up with IPv4, else 127.0.0.1. */
-static int choose_addr(rd_tcp_addr_t *out)
+/* RDMPI_TCP_IF (tcp_addr.h says how it is read). */
+static int choose_addrs(rd_tcp_addr_t *out)
 {
     const char *want = rd_env_str("RDMPI_TCP_IF", NULL);
     struct ifaddrs *all = NULL;
     if (getifaddrs(&all) != 0)
         all = NULL;
-    int found = 0;
-    if (want) {
-        for (const char *p = want; *p && !found;) {
-            size_t n = strcspn(p, ",");
-            int cidr = memchr(p, '/', n) != NULL;
-            for (int fam = 0; fam < 2 && !found; fam++)
-                for (struct ifaddrs *ifa = all; ifa && !found; ifa = ifa->ifa_next) {
-                    if (!usable(ifa) || (ifa->ifa_addr->sa_family == AF_INET) != (fam == 0))
-                        continue;
-                    int hit = cidr ? in_cidr(ifa->ifa_addr, p, n)
-                                   : strlen(ifa->ifa_name) == n && strncmp(ifa->ifa_name, p, n) == 0;
-                    if (hit) {
-                        take_addr(out, ifa->ifa_addr);
-                        found = 1;
-                    }
-                }
-            p += n;
-            if (*p == ',')
-                p++;
-        }
-        if (!found) {
-            freeifaddrs(all);
-            fprintf(stderr, "rdmpi: RDMPI_TCP_IF=%s: no interface that is up has an address "
-                    "matching it\n", want);
-            return RD_EINVAL;
-        }
-    } else {
-        for (struct ifaddrs *ifa = all; ifa && !found; ifa = ifa->ifa_next)
-            if (usable(ifa) && ifa->ifa_addr->sa_family == AF_INET &&
-                !(ifa->ifa_flags & IFF_LOOPBACK)) {
-                take_addr(out, ifa->ifa_addr);
-                found = 1;
-            }
-        if (!found) {
-            uint32_t lo = htonl(INADDR_LOOPBACK);
-            out->family = 4;
-            memset(out->addr, 0, sizeof(out->addr));
-            memcpy(out->addr, &lo, 4);
-        }
-    }
+    int n = rd_tcp_addrs_collect(all, want, out->ent, RD_TCP_ADDRS_MAX);
     if (all)
         freeifaddrs(all);
+    if (n == 0) {
+        fprintf(stderr, "rdmpi: RDMPI_TCP_IF=%s: no interface that is up has an address "
+                "matching it\n", want);
+        return RD_EINVAL;
+    }
+    out->count = (uint8_t)n;
     return RD_OK;
 }
 
-/* The socket address of a published record; returns its length. */
-static socklen_t sockaddr_of(const rd_tcp_addr_t *a, struct sockaddr_storage *ss)
+/* The socket address of entry e with port (network byte order); returns
+ * its length. */
+static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockaddr_storage *ss)
 {
     memset(ss, 0, sizeof(*ss));
-    if (a->family == 4) {
+    if (e->family == 4) {
         struct sockaddr_in *s = (struct sockaddr_in *)ss;
         s->sin_family = AF_INET;
-        s->sin_port = a->port;
-        memcpy(&s->sin_addr, a->addr, 4);
+        s->sin_port = port;
+        memcpy(&s->sin_addr, e->addr, 4);
         return sizeof(*s);
     }
     struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
     s->sin6_family = AF_INET6;
-    s->sin6_port = a->port;
-    memcpy(&s->sin6_addr, a->addr, 16);
+    s->sin6_port = port;
+    memcpy(&s->sin6_addr, e->addr, 16);
     return sizeof(*s);
+}
+
+/* The listening socket: on our one address, else on every address (IPv6
+ * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
+static int listen_socket(const rd_tcp_addr_t *me)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl;
+    int v6 = 0;
+    for (int i = 0; i < me->count; i++)
+        v6 |= me->ent[i].family == 6;
+    if (me->count == 1) {
+        sl = sockaddr_of(&me->ent[0], 0, &ss);
+    } else {
+        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
+        sl = sockaddr_of(&any, 0, &ss);
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (ss.ss_family == AF_INET6 && me->count > 1) {
+        int off = 0;
+        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    }
+    if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 /* ---- connections ---- */
@@ -537,11 +474,26 @@ static int fetch_addr(int peer)
     if (p->have_addr)
         return 1;
     size_t len = sizeof(p->addr);
-    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK || len != sizeof(p->addr) ||
-        p->addr.version != RD_TCP_WIRE_VERSION || (p->addr.family != 4 && p->addr.family != 6))
+    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK ||
+        len < RD_TCP_ADDR_LEN(1) || p->addr.version != RD_TCP_WIRE_VERSION ||
+        p->addr.count < 1 || p->addr.count > RD_TCP_ADDRS_MAX ||
+        len != RD_TCP_ADDR_LEN(p->addr.count))
         return 0;
+    for (int i = 0; i < p->addr.count; i++)
+        if (p->addr.ent[i].family != 4 && p->addr.ent[i].family != 6)
+            return 0;
     p->have_addr = 1;
     return 1;
+}
+
+/* Does peer run on our node? */
+static int same_node(int peer)
+{
+    const rd_boot_info_t *b = tcp.env.boot;
+    for (int i = 0; i < b->local_size; i++)
+        if (b->local_ranks[i] == peer)
+            return 1;
+    return 0;
 }
 
 /* Opens the connection to peer and queues its HELLO. */
@@ -551,7 +503,8 @@ static int start_connect(int peer)
     if (!fetch_addr(peer))
         return RD_EPEER;
     struct sockaddr_storage ss;
-    socklen_t sl = sockaddr_of(&p->addr, &ss);
+    int k = rd_tcp_addr_pick(tcp.me.ent, tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
+    socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return RD_ESYS;
@@ -1051,20 +1004,19 @@ static int tcp_init(const rd_tp_env_t *env)
     if (tcp.size < 2)
         return RD_OK;   /* no peers: nothing to listen for */
 
-    int rc = choose_addr(&tcp.me);
+    int rc = choose_addrs(&tcp.me);
     if (rc != RD_OK)
         return rc;
     tcp.me.version = RD_TCP_WIRE_VERSION;
     if (getrandom(tcp.me.key, sizeof(tcp.me.key), 0) != (ssize_t)sizeof(tcp.me.key))
         return RD_ESYS;
     struct sockaddr_storage ss;
-    socklen_t sl = sockaddr_of(&tcp.me, &ss);
-    tcp.lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    socklen_t sl = sizeof(ss);
+    tcp.lfd = listen_socket(&tcp.me);
     if (tcp.lfd < 0)
         return RD_ESYS;
     rc = RD_ESYS;
-    if (bind(tcp.lfd, (struct sockaddr *)&ss, sl) != 0 || listen(tcp.lfd, SOMAXCONN) != 0 ||
-        getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
+    if (getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
         goto err;
     tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                           : ((struct sockaddr_in6 *)&ss)->sin6_port;
@@ -1082,7 +1034,7 @@ static int tcp_init(const rd_tp_env_t *env)
         rd_list_init(&tcp.peers[i].q);
         rd_list_init(&tcp.peers[i].retry);
     }
-    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, sizeof(tcp.me))) != RD_OK)
+    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, RD_TCP_ADDR_LEN(tcp.me.count))) != RD_OK)
         goto err;
     return RD_OK;
 err:
