@@ -107,6 +107,36 @@ int rd_api_status_error(rd_comm_t *c, int status, const char *fn)
     return rd_api_error(c, rd_api_class_of(status), fn, "%s", rd_status_str(status));
 }
 
+int rd_api_peer_rank(const rd_comm_t *c, int world)
+{
+    for (int i = 0, n = rd_comm_remote_size(c); i < n; i++)
+        if (rd_comm_world(c, i) == world)
+            return i;
+    return -1;
+}
+
+int rd_api_request_error(rd_request_t *w, const char *fn)
+{
+    rd_comm_t *c = w->comm;
+    if (w->error == RD_ETRUNC)
+        return rd_api_error(c, MPI_ERR_TRUNCATE, fn,
+                            "message from rank %d is longer than the receive buffer (%zu bytes)",
+                            w->st_source, w->bytes);
+    if (w->error == RD_EPEER && c) {
+        int gone = rd_api_peer_rank(c, w->peer_world);
+        if (w->kind == RD_REQ_RECV && w->peer == RD_ANY_SOURCE)
+            return rd_api_error(c, MPI_ERR_OTHER, fn,
+                                "rank %d cannot receive from MPI_ANY_SOURCE: rank %d of the "
+                                "communicator (job rank %d) failed or disconnected",
+                                c->rank, gone, w->peer_world);
+        return rd_api_error(c, MPI_ERR_OTHER, fn, "rank %d cannot %s rank %d: rank %d (job rank "
+                            "%d) failed or disconnected", c->rank,
+                            w->kind == RD_REQ_RECV ? "receive from" : "send to", gone, gone,
+                            w->peer_world);
+    }
+    return rd_api_status_error(c, w->error, fn);
+}
+
 int rd_api_unsupported(const char *fn)
 {
     return rd_api_error(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,

@@ -68,6 +68,11 @@ int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Same, for an internal status code from a lower layer. */
 int rd_api_status_error(rd_comm_t *c, int status, const char *fn);
+/* The error of a completed request w (w->error != RD_OK): truncation and a
+ * failed peer get messages naming the ranks involved. */
+int rd_api_request_error(rd_request_t *w, const char *fn);
+/* A failed peer (job rank) as a rank of c's remote group, or -1. */
+int rd_api_peer_rank(const rd_comm_t *c, int world);
 /* Maps an internal status to an MPI error class. */
 int rd_api_class_of(int status);
 /* The failure of a function declared in mpi.h that rdmpi does not implement. */

@@ -120,8 +120,8 @@ static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *d
             int rc = rd_p2p_isend(r, 0);
             if (rc != RD_OK) {
                 rd_req_free(r);
-                return rd_api_error(c, rd_api_class_of(rc), fn, "cannot send to rank %d: %s", dest,
-                                    rd_status_str(rc));
+                return rd_api_error(c, rd_api_class_of(rc), fn, "rank %d cannot send to rank %d: %s",
+                                    c->rank, dest, rd_status_str(rc));
             }
         }
     }
@@ -162,21 +162,11 @@ static int finish_blocking(rd_request_t *r, MPI_Status *status, const char *fn)
     rd_api_wait(r);
     rd_api_set_status(status, r);
     int rc = r->error;
-    rd_comm_t *c = r->comm;
-    int src = r->st_source;
-    size_t bytes = r->bytes;
+    int code = rc == RD_OK ? MPI_SUCCESS : rd_api_request_error(r, fn);
     rd_req_free(r);
-    if (rc == RD_OK)
-        return MPI_SUCCESS;
-    if (rc == RD_ETRUNC) {
-        int code = rd_api_error(c, MPI_ERR_TRUNCATE, fn,
-                                "message from rank %d is longer than the receive buffer (%zu bytes)",
-                                src, bytes);
-        if (status != MPI_STATUS_IGNORE)
-            status->MPI_ERROR = code;
-        return code;
-    }
-    return rd_api_status_error(c, rc, fn);
+    if (rc == RD_ETRUNC && status != MPI_STATUS_IGNORE)
+        status->MPI_ERROR = code;
+    return code;
 }
 
 /* Inlined into each of the four entry points, so that MPI_Send's mode
@@ -200,8 +190,8 @@ blocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         /* Sent at once: no request needed (a standard or ready send is
          * complete once the data is out of the user's buffer). */
         if (rc != RD_OK)
-            err = rd_api_error(c, rd_api_class_of(rc), fn, "cannot send to rank %d: %s", dest,
-                               rd_status_str(rc));
+            err = rd_api_error(c, rd_api_class_of(rc), fn, "rank %d cannot send to rank %d: %s",
+                               c->rank, dest, rd_status_str(rc));
     } else if ((err = start_send(c, buf, count, dt, dest, tag, mode, &r, &local, fn)) ==
                MPI_SUCCESS) {
         err = finish_blocking(r, MPI_STATUS_IGNORE, fn);
@@ -415,6 +405,22 @@ static int check_probe(MPI_Comm comm, int source, int tag, rd_comm_t **c, const 
     return MPI_SUCCESS;
 }
 
+/* A probe whose only possible senders include a failed one (rd_p2p_iprobe
+ * returned rc; st->source is that job rank). Called with the lock held. */
+static int probe_failed(rd_comm_t *c, int source, int rc, const rd_p2p_status_t *st,
+                        const char *fn)
+{
+    int gone = rd_api_peer_rank(c, st->source);
+    if (rc != RD_EPEER)
+        return rd_api_status_error(c, rc, fn);
+    if (source == MPI_ANY_SOURCE)
+        return rd_api_error(c, MPI_ERR_OTHER, fn, "rank %d cannot probe MPI_ANY_SOURCE: rank %d "
+                            "of the communicator (job rank %d) failed or disconnected", c->rank,
+                            gone, st->source);
+    return rd_api_error(c, MPI_ERR_OTHER, fn, "rank %d cannot probe rank %d: rank %d (job rank "
+                        "%d) failed or disconnected", c->rank, gone, gone, st->source);
+}
+
 RD_WEAK_ALIAS(MPI_Iprobe)
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
@@ -432,11 +438,13 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         return MPI_SUCCESS;
     }
     rd_api_lock();
-    rd_p2p_iprobe(c, source, tag, flag, &st);
+    int rc = rd_p2p_iprobe(c, source, tag, flag, &st);
+    if (rc != RD_OK)
+        err = probe_failed(c, source, rc, &st, fn);
     rd_api_unlock();
     if (*flag)
         probe_status(status, &st);
-    return MPI_SUCCESS;
+    return err;
 }
 
 RD_WEAK_ALIAS(MPI_Probe)
@@ -456,7 +464,12 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     }
     rd_api_lock();
     for (;;) {
-        rd_p2p_iprobe(c, source, tag, &flag, &st);
+        int rc = rd_p2p_iprobe(c, source, tag, &flag, &st);
+        if (rc != RD_OK) {
+            err = probe_failed(c, source, rc, &st, fn);
+            rd_api_unlock();
+            return err;
+        }
         if (flag)
             break;
         rd_api_unlock();
@@ -501,8 +514,10 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         return MPI_SUCCESS;
     }
     rd_api_lock();
-    rd_p2p_improbe(c, source, tag, flag, &st, &msg);
-    if (*flag && (err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
+    int rc = rd_p2p_improbe(c, source, tag, flag, &st, &msg);
+    if (rc != RD_OK)
+        err = probe_failed(c, source, rc, &st, fn);
+    else if (*flag && (err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
         probe_status(status, &st);
     rd_api_unlock();
     return err;
@@ -529,7 +544,12 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     }
     rd_api_lock();
     for (;;) {
-        rd_p2p_improbe(c, source, tag, &flag, &st, &msg);
+        int rc = rd_p2p_improbe(c, source, tag, &flag, &st, &msg);
+        if (rc != RD_OK) {
+            err = probe_failed(c, source, rc, &st, fn);
+            rd_api_unlock();
+            return err;
+        }
         if (flag)
             break;
         rd_api_unlock();

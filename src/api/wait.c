@@ -46,11 +46,7 @@ static int code_of(rd_request_t *w, const char *fn)
 {
     if (w->error == RD_OK)
         return MPI_SUCCESS;
-    if (w->error == RD_ETRUNC)
-        return rd_api_error(w->comm, MPI_ERR_TRUNCATE, fn,
-                            "message from rank %d is longer than the receive buffer (%zu bytes)",
-                            w->st_source, w->bytes);
-    return rd_api_status_error(w->comm, w->error, fn);
+    return rd_api_request_error(w, fn);
 }
 
 /* Reports a completed request: fills the status, frees it (or deactivates a

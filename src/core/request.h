@@ -75,7 +75,8 @@ typedef struct rd_request {
     void *tmp;                 /* packed copy for non-contiguous data, or NULL */
     uint64_t remote;           /* rendezvous: the peer's request id */
     int parts;                 /* rendezvous: completions still awaited (get/put halves) */
-    rd_list_t link;            /* p2p lists (streaming sends, bsend list) */
+    rd_list_t link;            /* p2p lists (streaming sends) */
+    rd_list_t wait_link;       /* p2p: waiting on a peer that may fail (next NULL: not) */
 
     /* persistent requests: the active inner request */
     struct rd_request *inner;

@@ -21,6 +21,16 @@
  * the header against the context's posted receives (matching on arrival, so a
  * posted receive is filled straight from the transport's buffer) or keeps the
  * message as unexpected.
+ *
+ * Failed peers: a transport with RD_TP_CAP_FAILS reports a peer that is gone
+ * (on_peer_failed). Every operation that needs it then ends with the error:
+ * queued and future sends to it, receives naming it, requests waiting for
+ * its ACK/CTS/FIN/DATA (kept on the peer's waiting list, only for such
+ * transports), and receives from ANY_SOURCE on a communicator it belongs to
+ * (the sender they wait for may be the dead one; ULFM's rule for blocking
+ * receives, without its acknowledgement calls). Messages that arrived before
+ * the failure can still be received. None of this touches a shm-only job's
+ * fast path beyond one flag test when a receive is posted.
  */
 #include "p2p/p2p.h"
 
@@ -61,6 +71,9 @@ typedef struct peer {
     const rd_transport_t *tp;   /* NULL: unreachable */
     rd_list_t sendq;            /* qmsg_t, in send order */
     rd_list_t busy_link;        /* in busy_peers while sendq is not empty */
+    int track;                  /* tp reports failures: keep the waiting list */
+    int failed;                 /* 0, or the status the peer failed with */
+    rd_list_t waiting;          /* requests (wait_link) waiting on a message from it */
 } peer_t;
 
 /* An unexpected message: an EAGER with its payload copied, or an RTS. */
@@ -91,6 +104,8 @@ static struct {
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
     int nhooks;
+    int recv_check;                    /* a transport watches peers, or a peer failed */
+    int nfailed;                       /* peers reported failed */
 } p2p;
 
 /* RDMPI_RNDV: how rendezvous data moves when the transport can do both. */
@@ -150,6 +165,30 @@ static void mark_busy(peer_t *p)
         rd_list_push_back(&p2p.busy_peers, &p->busy_link);
 }
 
+/* r waits for a message from peer (ACK, CTS, FIN, DATA): if the peer's
+ * transport can report its failure, keep r where on_peer_failed finds it. */
+static inline void track(rd_request_t *r, int peer)
+{
+    peer_t *p = &p2p.peers[peer];
+    if (__builtin_expect(p->track, 0) && !r->wait_link.next)
+        rd_list_push_back(&p->waiting, &r->wait_link);
+}
+
+static inline void untrack(rd_request_t *r)
+{
+    if (__builtin_expect(r->wait_link.next != NULL, 0)) {
+        rd_list_remove(&r->wait_link);
+        r->wait_link.next = NULL;
+    }
+}
+
+/* Completion of a request that may be tracked. */
+static inline void finish(rd_request_t *r, int err)
+{
+    untrack(r);
+    rd_req_complete(r, err);
+}
+
 /* Sends now if nothing is queued for the peer and the transport has room;
  * otherwise queues a copy of the header (the payload stays the caller's until
  * req completes; control messages have none). Returns RD_OK when sent,
@@ -204,9 +243,10 @@ static inline void fill_hdr(rd_msg_hdr_t *h, int type, const rd_request_t *r, in
  * the data; a synchronous one when the receiver acknowledges the match. */
 static void eager_sent(rd_request_t *r)
 {
-    if (r->mode == RD_MODE_SYNC)
+    if (r->mode == RD_MODE_SYNC) {
         r->state = RD_RS_WAIT_ACK;
-    else
+        track(r, r->peer_world);
+    } else
         rd_req_complete(r, RD_OK);
 }
 
@@ -293,7 +333,10 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     r->state = RD_RS_WAIT_CTS;
     r->parts = 1; /* the FIN, or our whole put; a split adds our put of its half */
     rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
-    return rc == RD_EAGAIN ? RD_OK : rc;
+    if (rc < 0)
+        return rc;
+    track(r, dst);
+    return RD_OK;
 }
 
 static void release_keys(rd_request_t *r);
@@ -387,7 +430,7 @@ static void part_done(rd_request_t *r, int status)
         r->error = status;
     if (--r->parts <= 0) {
         release_keys(r);
-        rd_req_complete(r, r->error);
+        finish(r, r->error);
     }
 }
 
@@ -464,6 +507,7 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
     r->peer_world = peer;
     r->remote = sreq;
     r->state = RD_RS_RECV_DATA;
+    track(r, peer);
     int contig = rd_dt_is_contig(r->dt, r->count);
     /* The sender writes the whole message if it offered to and we prefer
      * it (or it offered nothing else); not into a truncated receive, whose
@@ -503,7 +547,7 @@ static void on_data(const rd_msg_hdr_t *h, const void *payload, size_t len)
     }
     r->offset += len;
     if (r->offset >= r->remote)
-        rd_req_complete(r, r->error);
+        finish(r, r->error);
 }
 
 static void from_unexp(rd_request_t *r, unexp_t *u)
@@ -565,6 +609,7 @@ static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *pa
     }
     case RD_MSG_CTS: {
         rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
+        untrack(s);   /* stream() sees the peer's failure itself */
         s->remote = h->rreq;
         s->offset = 0;
         s->state = RD_RS_STREAMING;
@@ -578,7 +623,7 @@ static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *pa
         part_done((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
         break;
     case RD_MSG_ACK:
-        rd_req_complete((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+        finish((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
         break;
     case RD_MSG_PUT: {
         rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
@@ -657,7 +702,7 @@ static void on_claimed(void *token, int status)
         if (status != RD_OK)
             r->error = status;
         if (r->offset >= r->remote)
-            rd_req_complete(r, r->error);
+            finish(r, r->error);
         return;
     }
     if (r->tmp) {
@@ -670,6 +715,100 @@ static void on_claimed(void *token, int status)
     rd_req_complete(r, status != RD_OK ? status : r->error);
 }
 
+/* ---- failed peers ---- */
+
+/* The failed job rank whose loss dooms a receive from src (a rank or
+ * RD_ANY_SOURCE) on c, or -1. */
+static int failed_sender(const rd_comm_t *c, int src)
+{
+    if (src != RD_ANY_SOURCE) {
+        int w = rd_comm_world(c, src);
+        return p2p.peers[w].failed ? w : -1;
+    }
+    for (int i = 0, n = rd_comm_remote_size(c); i < n; i++) {
+        int w = rd_comm_world(c, i);
+        if (p2p.peers[w].failed)
+            return w;
+    }
+    return -1;
+}
+
+/* Ends a posted receive (already out of matching) because peer failed. */
+static void fail_recv(rd_request_t *r, int peer, int status)
+{
+    r->peer_world = peer;
+    r->st_bytes = 0;
+    finish(r, status);
+}
+
+/* A receive was just posted (not matched): if its sender is already known
+ * to be gone, end it now; else let the sender's transport watch it. */
+static void __attribute__((noinline)) recv_posted(rd_match_q_t *q, rd_request_t *r)
+{
+    if (p2p.nfailed) {
+        int w = failed_sender(r->comm, r->peer);
+        if (w >= 0) {
+            rd_match_cancel(q, &r->match);
+            fail_recv(r, w, p2p.peers[w].failed);
+            return;
+        }
+    }
+    if (r->peer != RD_ANY_SOURCE) {
+        int w = rd_comm_world(r->comm, r->peer);
+        const rd_transport_t *tp = p2p.peers[w].tp;
+        if (tp && tp->watch)
+            tp->watch(w);
+    }
+}
+
+/* Transport upcall: peer is gone. */
+static void on_peer_failed(int peer, int status)
+{
+    peer_t *p = &p2p.peers[peer];
+    if (p->failed || peer == p2p.rank)
+        return;
+    p->failed = status;
+    p2p.nfailed++;
+    p2p.recv_check = 1;
+    /* Queued sends: the messages will never leave. */
+    while (!rd_list_empty(&p->sendq)) {
+        qmsg_t *q = rd_list_entry(p->sendq.next, qmsg_t, link);
+        rd_list_remove(&q->link);
+        if (q->req)
+            finish(q->req, status);
+        free(q);
+    }
+    if (!rd_list_empty(&p->busy_link)) {
+        rd_list_remove(&p->busy_link);
+        rd_list_init(&p->busy_link);
+    }
+    /* Requests waiting for its ACK, CTS, FIN or DATA. */
+    while (!rd_list_empty(&p->waiting)) {
+        rd_request_t *r = rd_container_of(p->waiting.next, rd_request_t, wait_link);
+        release_keys(r);
+        r->peer_world = peer;
+        finish(r, status);
+    }
+    /* Posted receives that only it could satisfy, or from ANY_SOURCE on a
+     * communicator it belongs to. */
+    for (uint32_t ctx = 0; ctx < p2p.nqueues; ctx++) {
+        rd_match_q_t *q = p2p.queues[ctx];
+        if (!q || q->n_posted == 0)
+            continue;
+        for (int src = -1; src < q->nsrc; src++) {
+            rd_list_t *head = src < 0 ? &q->posted_any : &q->posted[src];
+            rd_list_t *pos, *tmp;
+            rd_list_for_each_safe(pos, tmp, head) {
+                rd_request_t *r = rd_container_of(pos, rd_request_t, match.link);
+                if (failed_sender(r->comm, r->match.src) != peer)
+                    continue;
+                rd_match_cancel(q, &r->match);
+                fail_recv(r, peer, status);
+            }
+        }
+    }
+}
+
 int rd_p2p_irecv(rd_request_t *r, int coll)
 {
     rd_match_q_t *q = coll ? r->comm->mq_coll : r->comm->mq;
@@ -678,6 +817,8 @@ int rd_p2p_irecv(rd_request_t *r, int coll)
     rd_match_elem_t *e = rd_match_post(q, &r->match, r->peer, r->tag);
     if (e)
         from_unexp(r, rd_container_of(e, unexp_t, match));
+    else if (__builtin_expect(p2p.recv_check, 0))
+        recv_posted(q, r);
     return RD_OK;
 }
 
@@ -709,13 +850,17 @@ int rd_p2p_iprobe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st
     *flag = e != NULL;
     if (e)
         fill_probe(st, rd_container_of(e, unexp_t, match));
+    else if (p2p.nfailed && (st->source = failed_sender(c, src)) >= 0)
+        return p2p.peers[st->source].failed;   /* st->source: the failed job rank */
     return RD_OK;
 }
 
 int rd_p2p_improbe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st, void **msg)
 {
-    rd_p2p_iprobe(c, src, tag, flag, st);
+    int rc = rd_p2p_iprobe(c, src, tag, flag, st);
     *msg = NULL;
+    if (rc != RD_OK)
+        return rc;
     if (*flag) {
         rd_match_elem_t *e = rd_match_peek(c->mq, src, tag);
         rd_match_take(c->mq, e);
@@ -894,12 +1039,14 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     for (int i = 0; i < boot->size; i++) {
         rd_list_init(&p2p.peers[i].sendq);
         rd_list_init(&p2p.peers[i].busy_link);
+        rd_list_init(&p2p.peers[i].waiting);
     }
 
     env.boot = boot;
     env.recv = on_message;
     env.claim = on_claim;
     env.claimed = on_claimed;
+    env.peer_failed = on_peer_failed;
     rd_self_set_recv(on_message, boot->rank);
     const char *want = rd_env_str("RDMPI_TRANSPORTS", RD_TRANSPORTS_DEFAULT);
     int rc = check_transport_names(want);
@@ -926,12 +1073,15 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         for (int peer = 0; peer < boot->size; peer++)
             if (peer != boot->rank && !p2p.peers[peer].tp && tp->reachable(peer)) {
                 p2p.peers[peer].tp = tp;
+                p2p.peers[peer].track = (tp->caps & RD_TP_CAP_FAILS) != 0;
                 used = 1;
             }
         /* Only transports that carry some peer are polled: an idle network
          * transport must not cost the shared-memory fast path a syscall. */
         if (used)
             p2p.active[p2p.nactive++] = tp;
+        if (used && tp->watch)
+            p2p.recv_check = 1;
         if (tp->eager_max > scratch)
             scratch = tp->eager_max;
     }

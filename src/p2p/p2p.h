@@ -41,7 +41,11 @@ int rd_p2p_isend(rd_request_t *r, int coll);
 /* Starts a receive (r->kind RD_REQ_RECV; peer may be RD_ANY_SOURCE, tag RD_ANY_TAG). */
 int rd_p2p_irecv(rd_request_t *r, int coll);
 
-/* Probes for a matching unexpected message on c. Sets *flag; fills *st. */
+/* Probes for a matching unexpected message on c. Sets *flag; fills *st.
+ * Returns RD_OK, or, when nothing matches and a sender the probe may be
+ * waiting for has failed (src itself, or for RD_ANY_SOURCE any member of
+ * c's remote group), that peer's failure status with st->source set to its
+ * job rank. */
 int rd_p2p_iprobe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st);
 /* Like iprobe, but takes the message out of matching: *msg is an opaque
  * handle for rd_p2p_mrecv (NULL when *flag is 0). */

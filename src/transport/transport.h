@@ -45,17 +45,28 @@ typedef void *(*rd_tp_claim_fn)(int peer, const void *hdr, size_t hdrlen, size_t
                                 void **token);
 typedef void (*rd_tp_claimed_fn)(void *token, int status);
 
+/* Optional failure upcall, for a transport that can tell a peer is gone
+ * (RD_TP_CAP_FAILS; tcp: the connection ended without the peer's goodbye,
+ * or the peer's listening socket refuses). status is the negative
+ * rd_status operations needing that peer end with (RD_EPEER). Called at
+ * most once per peer, from progress() only (same rules as recv); from then
+ * on send() to that peer returns status. NULL: the transport ends the job
+ * instead (rd_boot_abort). */
+typedef void (*rd_tp_failed_fn)(int peer, int status);
+
 /* What p2p hands a transport at init. */
 typedef struct rd_tp_env {
     const rd_boot_info_t *boot;  /* rank, size, local ranks, job id */
     rd_tp_recv_fn recv;          /* arrival upcall */
     rd_tp_claim_fn claim;        /* optional (NULL: not offered) */
     rd_tp_claimed_fn claimed;    /* set whenever claim is */
+    rd_tp_failed_fn peer_failed; /* optional (NULL: abort the job instead) */
 } rd_tp_env_t;
 
 enum {
     RD_TP_CAP_GET = 1 << 0,      /* get() reads peer memory directly (single copy) */
     RD_TP_CAP_PUT = 1 << 1,      /* put() writes peer memory directly */
+    RD_TP_CAP_FAILS = 1 << 2,    /* reports a peer's failure (env->peer_failed) */
 };
 
 /* Largest key mem_key() may produce. */
@@ -90,6 +101,13 @@ typedef struct rd_transport {
      * caller may reuse its buffers), RD_EAGAIN when it has no room now
      * (nothing was taken; retry after progress), or a negative rd_status. */
     int (*send)(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+
+    /* Optional (RD_TP_CAP_FAILS; else NULL): p2p waits for a message only
+     * peer can send. A transport that sees failures only on a connection
+     * may open one now, so that a peer that died before ever sending to us
+     * is still noticed (its listening socket refuses). Cheap when there is
+     * nothing to do; never calls the upcalls. */
+    void (*watch)(int peer);
 
     /* Polls for arrivals and completions, calling the upcalls. Returns the
      * number of events handled (0 when idle), or a negative rd_status. */

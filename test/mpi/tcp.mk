@@ -1,6 +1,6 @@
 # test/mpi/tcp.mk: tests of the TCP transport (cases in tcp.testlist; most
 # of that list runs the other areas' programs with RDMPI_TRANSPORTS=tcp).
-RD_TCP_TEST_PROGS = test/mpi/tcp_reject test/mpi/tcp_death
+RD_TCP_TEST_PROGS = test/mpi/tcp_reject test/mpi/tcp_death test/mpi/tcp_peer_fail
 check_PROGRAMS += $(RD_TCP_TEST_PROGS)
 EXTRA_DIST += test/mpi/tcp.testlist
 
@@ -12,3 +12,6 @@ test_mpi_tcp_reject_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_tcp_death_SOURCES = test/mpi/tcp_death.c test/mpi/mtest.c
 test_mpi_tcp_death_LDADD = $(RD_TEST_LDADD) -lpthread
 test_mpi_tcp_death_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_tcp_peer_fail_SOURCES = test/mpi/tcp_peer_fail.c test/mpi/mtest.c
+test_mpi_tcp_peer_fail_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_tcp_peer_fail_LDFLAGS = $(RD_TEST_LINKOPTS)

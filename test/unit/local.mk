@@ -68,6 +68,14 @@ test_unit_test_tcp_parse_SOURCES = test/unit/test_tcp_parse.c \
 	src/transport/tcp/tcp_parse.c src/transport/tcp/tcp_parse.h src/transport/tcp/tcp_wire.h
 test_unit_test_tcp_parse_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tcp_parse_LDADD = $(CUNIT_LIBS)
+# TCP address choice (test_tcp_addr)
+check_PROGRAMS += test/unit/test_tcp_addr
+TESTS += test/unit/test_tcp_addr
+UNIT_TESTS += test/unit/test_tcp_addr
+test_unit_test_tcp_addr_SOURCES = test/unit/test_tcp_addr.c \
+	src/transport/tcp/tcp_addr.c src/transport/tcp/tcp_addr.h src/transport/tcp/tcp_wire.h
+test_unit_test_tcp_addr_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_tcp_addr_LDADD = $(CUNIT_LIBS)
 # --- end TCP frame parser ---
 # --- UD reliability layer over a simulated lossy link (test_ud_rel) ---
 check_PROGRAMS += test/unit/test_ud_rel

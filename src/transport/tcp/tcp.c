@@ -23,8 +23,17 @@
  * message. Payloads are at most eager_max (64 KiB), so a large message is
  * streamed by p2p as fragments and never holds up other peers for long.
  *
- * A peer whose connection ends without a BYE died: the job is aborted with
- * a message naming both ranks, never left hanging.
+ * Failures: a peer whose connection ends without a BYE, or whose listening
+ * socket refuses us, is gone: its queue is dropped, send() to it fails and
+ * p2p hears of it through env->peer_failed at the end of the progress call
+ * (so operations needing it end with an error, never a hang). To notice a
+ * peer that dies before it ever connected to us, p2p calls watch() when a
+ * receive names a peer we have no connection with: we connect, and a dead
+ * peer refuses. Timers (only polled while armed): an accepted connection
+ * that sends no HELLO within RD_TCP_HELLO_TIMEOUT_MS is closed (at most
+ * RD_TCP_PENDING_MAX wait at once), and a connection the peer answered with
+ * NACK (or dropped before answering) is retried after RD_TCP_RETRY_MS if
+ * the peer's own never came.
  */
 #include "transport/tcp/tcp.h"
 
@@ -45,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "transport/tcp/tcp_addr.h"
 #include "transport/tcp/tcp_parse.h"
 #include "transport/tcp/tcp_wire.h"
 #include "transport/transport.h"
@@ -65,6 +75,16 @@
 /* How long finalize waits for peers' BYEs (they are all finalizing after
  * MPI_Finalize's barrier, so this only bounds a failure). */
 #define RD_TCP_FINALIZE_WAIT_MS 10000
+/* An accepted connection has this long to present its HELLO (ours send it
+ * at once): a foreign process that connects and stays silent is dropped. */
+#define RD_TCP_HELLO_TIMEOUT_MS 3000
+/* Accepted connections waiting for their HELLO at once; beyond it the
+ * oldest goes (a flood of silent connections cannot exhaust descriptors). */
+#define RD_TCP_PENDING_MAX 64
+/* After a NACK the winner's connection normally arrives within a round
+ * trip; if it has not after this long, we connect again (also after our
+ * HELLO went unanswered because the peer dropped the connection). */
+#define RD_TCP_RETRY_MS 1000
 
 enum conn_state {
     C_CONNECTING,     /* outgoing: connect() in progress */
@@ -94,6 +114,8 @@ typedef struct conn {
     void *token;
     rd_list_t link;            /* in tcp.conns or tcp.dead */
     rd_list_t ready;           /* in tcp.ready while not drained */
+    rd_list_t wait;            /* C_WAIT_HELLO: in tcp.hello_wait (deadline order) */
+    long deadline;             /* C_WAIT_HELLO: closed at this time (now_ms) */
 } conn_t;
 
 typedef struct tpeer {
@@ -103,6 +125,10 @@ typedef struct tpeer {
     int have_addr;             /* addr fetched from PMIx */
     int bye;                   /* the peer sent BYE (it is finalizing) or is gone */
     int bye_queued;            /* finalize: our BYE is in q */
+    int failed;                /* gone without a BYE: sends fail */
+    int fail_report;           /* failed, p2p not told yet */
+    long retry_at;             /* NACKed: connect again at this time (in tcp.retry) */
+    rd_list_t retry;           /* in tcp.retry while armed */
     rd_tcp_addr_t addr;
 } tpeer_t;
 
@@ -117,6 +143,10 @@ static struct rd_tcp_state {
     size_t sendq_max;
     int finalizing;
     int in_progress;
+    int nfail_report;          /* peers with fail_report set */
+    rd_list_t hello_wait;      /* accepted, no HELLO yet: oldest first */
+    int npending;              /* length of hello_wait */
+    rd_list_t retry;           /* tpeer_t NACKed, waiting for the peer's connection */
     unsigned char rx[RD_TCP_RXBUF];
 } tcp;
 
@@ -125,10 +155,11 @@ static void tcp_finalize(void);
 static int tcp_reachable(int peer);
 static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int tcp_progress(void);
+static void tcp_watch(int peer);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
-    .caps = 0,
+    .caps = RD_TP_CAP_FAILS,
     .hdr_max = RD_TCP_HDR_MAX,
     .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
     .fence_after_init = 1,
@@ -137,142 +168,86 @@ rd_transport_t rd_tcp_transport = {
     .reachable = tcp_reachable,
     .send = tcp_send,
     .progress = tcp_progress,
+    .watch = tcp_watch,
     .mem_key = NULL,
     .get = NULL,
     .put = NULL,
 };
 
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 /* ---- choosing the address to publish ---- */
 
-/* Is the address of ifa inside CIDR spec ("10.0.0.0/8", "fd00::/8")? */
-static int in_cidr(const struct sockaddr *sa, const char *spec, size_t speclen)
-{
-    char buf[INET6_ADDRSTRLEN + 8];
-    if (speclen >= sizeof(buf))
-        return 0;
-    memcpy(buf, spec, speclen);
-    buf[speclen] = '\0';
-    char *slash = strchr(buf, '/');
-    if (!slash)
-        return 0;
-    *slash = '\0';
-    char *end;
-    long bits = strtol(slash + 1, &end, 10);
-    unsigned char net[16];
-    const unsigned char *a;
-    int maxbits;
-    if (sa->sa_family == AF_INET && inet_pton(AF_INET, buf, net) == 1) {
-        a = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
-        maxbits = 32;
-    } else if (sa->sa_family == AF_INET6 && inet_pton(AF_INET6, buf, net) == 1) {
-        a = (const unsigned char *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
-        maxbits = 128;
-    } else {
-        return 0;
-    }
-    if (*end || end == slash + 1 || bits < 0 || bits > maxbits)
-        return 0;
-    for (long i = 0; i < bits; i++) {
-        unsigned m = 0x80u >> (i % 8);
-        if ((a[i / 8] & m) != (net[i / 8] & m))
-            return 0;
-    }
-    return 1;
-}
-
-static int usable(const struct ifaddrs *ifa)
-{
-    if (!ifa->ifa_addr || !(ifa->ifa_flags & IFF_UP))
-        return 0;
-    if (ifa->ifa_addr->sa_family == AF_INET)
-        return 1;
-    /* Link-local IPv6 needs a scope a peer cannot know: not published. */
-    return ifa->ifa_addr->sa_family == AF_INET6 &&
-           !IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)ifa->ifa_addr)->sin6_addr);
-}
-
-static void take_addr(rd_tcp_addr_t *out, const struct sockaddr *sa)
-{
-    memset(out->addr, 0, sizeof(out->addr));
-    if (sa->sa_family == AF_INET) {
-        out->family = 4;
-        memcpy(out->addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
-    } else {
-        out->family = 6;
-        memcpy(out->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
-    }
-}
-
-/* RDMPI_TCP_IF: comma-separated interface names or CIDR blocks, tried in
- * order (for a name, its IPv4 address before IPv6). Unset: the first
- * non-loopback interface that is up with IPv4, else 127.0.0.1. */
-static int choose_addr(rd_tcp_addr_t *out)
+/* RDMPI_TCP_IF (tcp_addr.h says how it is read). */
+static int choose_addrs(rd_tcp_addr_t *out)
 {
     const char *want = rd_env_str("RDMPI_TCP_IF", NULL);
     struct ifaddrs *all = NULL;
     if (getifaddrs(&all) != 0)
         all = NULL;
-    int found = 0;
-    if (want) {
-        for (const char *p = want; *p && !found;) {
-            size_t n = strcspn(p, ",");
-            int cidr = memchr(p, '/', n) != NULL;
-            for (int fam = 0; fam < 2 && !found; fam++)
-                for (struct ifaddrs *ifa = all; ifa && !found; ifa = ifa->ifa_next) {
-                    if (!usable(ifa) || (ifa->ifa_addr->sa_family == AF_INET) != (fam == 0))
-                        continue;
-                    int hit = cidr ? in_cidr(ifa->ifa_addr, p, n)
-                                   : strlen(ifa->ifa_name) == n && strncmp(ifa->ifa_name, p, n) == 0;
-                    if (hit) {
-                        take_addr(out, ifa->ifa_addr);
-                        found = 1;
-                    }
-                }
-            p += n;
-            if (*p == ',')
-                p++;
-        }
-        if (!found) {
-            freeifaddrs(all);
-            fprintf(stderr, "rdmpi: RDMPI_TCP_IF=%s: no interface that is up has an address "
-                    "matching it\n", want);
-            return RD_EINVAL;
-        }
-    } else {
-        for (struct ifaddrs *ifa = all; ifa && !found; ifa = ifa->ifa_next)
-            if (usable(ifa) && ifa->ifa_addr->sa_family == AF_INET &&
-                !(ifa->ifa_flags & IFF_LOOPBACK)) {
-                take_addr(out, ifa->ifa_addr);
-                found = 1;
-            }
-        if (!found) {
-            uint32_t lo = htonl(INADDR_LOOPBACK);
-            out->family = 4;
-            memset(out->addr, 0, sizeof(out->addr));
-            memcpy(out->addr, &lo, 4);
-        }
-    }
+    int n = rd_tcp_addrs_collect(all, want, out->ent, RD_TCP_ADDRS_MAX);
     if (all)
         freeifaddrs(all);
+    if (n == 0) {
+        fprintf(stderr, "rdmpi: RDMPI_TCP_IF=%s: no interface that is up has an address "
+                "matching it\n", want);
+        return RD_EINVAL;
+    }
+    out->count = (uint8_t)n;
     return RD_OK;
 }
 
-/* The socket address of a published record; returns its length. */
-static socklen_t sockaddr_of(const rd_tcp_addr_t *a, struct sockaddr_storage *ss)
+/* The socket address of entry e with port (network byte order); returns
+ * its length. */
+static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockaddr_storage *ss)
 {
     memset(ss, 0, sizeof(*ss));
-    if (a->family == 4) {
+    if (e->family == 4) {
         struct sockaddr_in *s = (struct sockaddr_in *)ss;
         s->sin_family = AF_INET;
-        s->sin_port = a->port;
-        memcpy(&s->sin_addr, a->addr, 4);
+        s->sin_port = port;
+        memcpy(&s->sin_addr, e->addr, 4);
         return sizeof(*s);
     }
     struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
     s->sin6_family = AF_INET6;
-    s->sin6_port = a->port;
-    memcpy(&s->sin6_addr, a->addr, 16);
+    s->sin6_port = port;
+    memcpy(&s->sin6_addr, e->addr, 16);
     return sizeof(*s);
+}
+
+/* The listening socket: on our one address, else on every address (IPv6
+ * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
+static int listen_socket(const rd_tcp_addr_t *me)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl;
+    int v6 = 0;
+    for (int i = 0; i < me->count; i++)
+        v6 |= me->ent[i].family == 6;
+    if (me->count == 1) {
+        sl = sockaddr_of(&me->ent[0], 0, &ss);
+    } else {
+        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
+        sl = sockaddr_of(&any, 0, &ss);
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (ss.ss_family == AF_INET6 && me->count > 1) {
+        int off = 0;
+        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    }
+    if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 /* ---- connections ---- */
@@ -292,6 +267,7 @@ static conn_t *conn_new(int fd, int state, int peer)
     c->state = state;
     c->peer = peer;
     rd_list_init(&c->ready);
+    rd_list_init(&c->wait);
     rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
     struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
     if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
@@ -332,6 +308,10 @@ static void conn_close(conn_t *c)
         rd_list_remove(&c->ready);
         rd_list_init(&c->ready);
     }
+    if (!rd_list_empty(&c->wait)) {
+        rd_list_remove(&c->wait);
+        tcp.npending--;
+    }
     rd_list_remove(&c->link);
     rd_list_push_back(&tcp.dead, &c->link);
 }
@@ -346,22 +326,80 @@ static void free_dead(void)
     }
 }
 
+/* Connects to p again after RD_TCP_RETRY_MS unless a connection comes first. */
+static void arm_retry(tpeer_t *p)
+{
+    if (rd_list_empty(&p->retry) && !p->conn && !p->failed) {
+        p->retry_at = now_ms() + RD_TCP_RETRY_MS;
+        rd_list_push_back(&tcp.retry, &p->retry);
+    }
+}
+
+static void unretry(tpeer_t *p)
+{
+    if (!rd_list_empty(&p->retry)) {
+        rd_list_remove(&p->retry);
+        rd_list_init(&p->retry);
+    }
+}
+
+/* peer is gone before finalizing (what says how): nothing queued for it
+ * will leave, sends to it fail, and p2p hears of it at the end of this
+ * progress call. Without that upcall the job ends here, naming both ranks. */
+static void fail_peer(int peer, const char *what)
+{
+    tpeer_t *p = &tcp.peers[peer];
+    if (p->failed || p->bye || tcp.finalizing)
+        return;
+    if (!tcp.env.peer_failed) {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
+                 "before rank %d finalized", tcp.rank, peer, what, peer);
+        rd_boot_abort(1, msg);
+    }
+    p->failed = 1;
+    p->fail_report = 1;
+    tcp.nfail_report++;
+    unretry(p);
+    if (p->conn)
+        conn_close(p->conn);
+    while (!rd_list_empty(&p->q)) {
+        out_t *o = rd_list_entry(p->q.next, out_t, link);
+        rd_list_remove(&o->link);
+        free(o);
+    }
+    p->qbytes = 0;
+}
+
+/* Tells p2p about the peers that failed since the last call (outside any
+ * parse loop, so the upcall may send). */
+static void report_failures(void)
+{
+    for (int i = 0; i < tcp.size && tcp.nfail_report; i++)
+        if (tcp.peers[i].fail_report) {
+            tcp.peers[i].fail_report = 0;
+            tcp.nfail_report--;
+            tcp.env.peer_failed(i, RD_EPEER);
+        }
+}
+
 /* The connection to peer ended (what says how). Before finalize that is a
- * dead rank: the job ends, naming both ranks. */
+ * dead rank, unless it ended before the peer answered our HELLO: then the
+ * peer dropped it unread (we were too slow to send the HELLO, see
+ * RD_TCP_HELLO_TIMEOUT_MS, or too many were waiting) and we connect again;
+ * a dead peer then refuses. */
 static void peer_lost(conn_t *c, const char *what)
 {
     int peer = c->peer;
     /* Only the connection carrying the peer's traffic matters; a losing
      * duplicate or an unauthenticated one just goes. */
     int current = peer >= 0 && tcp.peers[peer].conn == c;
-    int bye = peer >= 0 && tcp.peers[peer].bye;
+    int dialing = c->state == C_HELLO_SENT;
     conn_close(c);
-    if (tcp.finalizing || bye || !current)
-        return;
-    char msg[256];
-    snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
-             "before rank %d finalized", tcp.rank, peer, what, peer);
-    rd_boot_abort(1, msg);
+    if (current && dialing)
+        arm_retry(&tcp.peers[peer]);
+    else if (current)
+        fail_peer(peer, what);
 }
 
 static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
@@ -436,11 +474,26 @@ static int fetch_addr(int peer)
     if (p->have_addr)
         return 1;
     size_t len = sizeof(p->addr);
-    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK || len != sizeof(p->addr) ||
-        p->addr.version != RD_TCP_WIRE_VERSION || (p->addr.family != 4 && p->addr.family != 6))
+    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK ||
+        len < RD_TCP_ADDR_LEN(1) || p->addr.version != RD_TCP_WIRE_VERSION ||
+        p->addr.count < 1 || p->addr.count > RD_TCP_ADDRS_MAX ||
+        len != RD_TCP_ADDR_LEN(p->addr.count))
         return 0;
+    for (int i = 0; i < p->addr.count; i++)
+        if (p->addr.ent[i].family != 4 && p->addr.ent[i].family != 6)
+            return 0;
     p->have_addr = 1;
     return 1;
+}
+
+/* Does peer run on our node? */
+static int same_node(int peer)
+{
+    const rd_boot_info_t *b = tcp.env.boot;
+    for (int i = 0; i < b->local_size; i++)
+        if (b->local_ranks[i] == peer)
+            return 1;
+    return 0;
 }
 
 /* Opens the connection to peer and queues its HELLO. */
@@ -450,7 +503,8 @@ static int start_connect(int peer)
     if (!fetch_addr(peer))
         return RD_EPEER;
     struct sockaddr_storage ss;
-    socklen_t sl = sockaddr_of(&p->addr, &ss);
+    int k = rd_tcp_addr_pick(tcp.me.ent, tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
+    socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return RD_ESYS;
@@ -458,6 +512,8 @@ static int start_connect(int peer)
     int state = C_HELLO_SENT;
     if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
         if (errno != EINPROGRESS) {
+            /* Refused: its listening socket is gone, so is it. */
+            fail_peer(peer, strerror(errno));
             close(fd);
             return RD_EPEER;
         }
@@ -473,6 +529,7 @@ static int start_connect(int peer)
     memcpy(h.key, tcp.me.key, sizeof(h.key));
     ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
     p->conn = c;
+    unretry(p);
     if (state == C_HELLO_SENT)
         conn_flush(c);
     return RD_OK;
@@ -531,6 +588,15 @@ static void on_hello(conn_t *c)
         return;
     }
     tpeer_t *p = &tcp.peers[src];
+    if (!rd_list_empty(&c->wait)) {
+        rd_list_remove(&c->wait);
+        rd_list_init(&c->wait);
+        tcp.npending--;
+    }
+    if (p->failed) {
+        conn_close(c);   /* too late: p2p has failed what needed it */
+        return;
+    }
     conn_t *old = p->conn;
     if (old && (old->state == C_UP || src > tcp.rank)) {
         /* Ours wins: tell the peer so it waits for ours instead. */
@@ -544,6 +610,7 @@ static void on_hello(conn_t *c)
     c->peer = src;
     c->state = C_UP;
     p->conn = c;
+    unretry(p);
     ctl_frame(c, RD_TCP_F_ACK, NULL, 0);
     if (tcp.finalizing && !p->bye_queued) {
         rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
@@ -574,8 +641,12 @@ static int on_frame(conn_t *c, const void *payload)
             return conn_flush(c);
         }
         if (ps->type == RD_TCP_F_NACK) {
-            /* The peer's own connection is on its way and will carry the queue. */
+            /* The peer's own connection is on its way and will carry the
+             * queue; should it never come (the peer died first), connect
+             * again later: a dead peer then refuses. */
+            tpeer_t *p = &tcp.peers[c->peer];
             conn_close(c);
+            arm_retry(p);
             return -1;
         }
         break;
@@ -754,8 +825,38 @@ static void accept_all(void)
             return;   /* EAGAIN, or out of descriptors: try again later */
         }
         set_nodelay(fd);
-        if (!conn_new(fd, C_WAIT_HELLO, -1))
+        if (tcp.npending >= RD_TCP_PENDING_MAX)
+            conn_close(rd_list_entry(tcp.hello_wait.next, conn_t, wait));
+        conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
+        if (!c) {
             close(fd);
+            continue;
+        }
+        c->deadline = now_ms() + RD_TCP_HELLO_TIMEOUT_MS;
+        rd_list_push_back(&tcp.hello_wait, &c->wait);
+        tcp.npending++;
+    }
+}
+
+/* Silent accepted connections past their deadline go; NACKed peers whose
+ * connection never came are connected again. */
+static void run_timers(void)
+{
+    long now = now_ms();
+    while (!rd_list_empty(&tcp.hello_wait)) {
+        conn_t *c = rd_list_entry(tcp.hello_wait.next, conn_t, wait);
+        if (c->deadline - now > 0)
+            break;
+        conn_close(c);
+    }
+    rd_list_t *pos, *tmp;
+    rd_list_for_each_safe(pos, tmp, &tcp.retry) {
+        tpeer_t *p = rd_list_entry(pos, tpeer_t, retry);
+        if (p->retry_at - now > 0)
+            continue;
+        unretry(p);
+        if (!p->conn && !p->failed && !p->bye && !tcp.finalizing)
+            (void)start_connect((int)(p - tcp.peers));
     }
 }
 
@@ -811,8 +912,26 @@ static int tcp_progress(void)
         return RD_EINTERN;   /* called from an upcall: forbidden by transport.h */
     tcp.in_progress = 1;
     int n = poll_once(0);
+    if (__builtin_expect(tcp.npending || !rd_list_empty(&tcp.retry), 0))
+        run_timers();
+    if (__builtin_expect(tcp.nfail_report, 0)) {
+        n++;
+        report_failures();
+    }
     tcp.in_progress = 0;
     return n;
+}
+
+/* p2p waits for a message from peer: make sure a connection exists, so a
+ * peer that died before connecting to us is noticed (it refuses). */
+static void tcp_watch(int peer)
+{
+    if ((unsigned)peer >= (unsigned)tcp.size || !tcp.peers || peer == tcp.rank)
+        return;
+    tpeer_t *p = &tcp.peers[peer];
+    if (p->conn || p->failed || p->bye || tcp.finalizing || !rd_list_empty(&p->retry))
+        return;
+    (void)start_connect(peer);
 }
 
 /* ---- the transport interface ---- */
@@ -823,7 +942,7 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.eager_max)
         return RD_EINVAL;
     tpeer_t *p = &tcp.peers[peer];
-    if (p->bye || tcp.finalizing)
+    if (p->bye || p->failed || tcp.finalizing)
         return RD_EPEER;
     rd_tcp_frame_t f = { .type = RD_TCP_F_MSG, .version = RD_TCP_WIRE_VERSION,
                          .hdrlen = htole16((uint16_t)hdrlen), .len = htole32((uint32_t)len) };
@@ -850,19 +969,12 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
     } else if (p->qbytes > 0 && p->qbytes + total > tcp.sendq_max) {
         return RD_EAGAIN;
     }
-    int rc = enqueue(p, &f, hdr, hdrlen, payload, len, sent);
-    if (rc != RD_OK)
+    /* Connect first: a refused connection (a dead peer) takes nothing. A
+     * peer whose connection we wait for after a NACK gets its queue later. */
+    int rc;
+    if (!p->conn && rd_list_empty(&p->retry) && (rc = start_connect(peer)) != RD_OK)
         return rc;
-    if (!p->conn && (rc = start_connect(peer)) != RD_OK) {
-        if (rc == RD_EPEER && !tcp.finalizing) {
-            char msg[160];
-            snprintf(msg, sizeof(msg), "rdmpi: rank %d: cannot connect to rank %d over TCP",
-                     tcp.rank, peer);
-            rd_boot_abort(1, msg);
-        }
-        return rc;
-    }
-    return RD_OK;
+    return enqueue(p, &f, hdr, hdrlen, payload, len, sent);
 }
 
 static int tcp_reachable(int peer)
@@ -880,6 +992,8 @@ static int tcp_init(const rd_tp_env_t *env)
     rd_list_init(&tcp.conns);
     rd_list_init(&tcp.dead);
     rd_list_init(&tcp.ready);
+    rd_list_init(&tcp.hello_wait);
+    rd_list_init(&tcp.retry);
     long long eager = rd_env_size("RDMPI_TCP_EAGER_MAX", RD_TCP_EAGER_MAX_DEFAULT);
     if (eager < 1)
         eager = 1;
@@ -890,20 +1004,19 @@ static int tcp_init(const rd_tp_env_t *env)
     if (tcp.size < 2)
         return RD_OK;   /* no peers: nothing to listen for */
 
-    int rc = choose_addr(&tcp.me);
+    int rc = choose_addrs(&tcp.me);
     if (rc != RD_OK)
         return rc;
     tcp.me.version = RD_TCP_WIRE_VERSION;
     if (getrandom(tcp.me.key, sizeof(tcp.me.key), 0) != (ssize_t)sizeof(tcp.me.key))
         return RD_ESYS;
     struct sockaddr_storage ss;
-    socklen_t sl = sockaddr_of(&tcp.me, &ss);
-    tcp.lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    socklen_t sl = sizeof(ss);
+    tcp.lfd = listen_socket(&tcp.me);
     if (tcp.lfd < 0)
         return RD_ESYS;
     rc = RD_ESYS;
-    if (bind(tcp.lfd, (struct sockaddr *)&ss, sl) != 0 || listen(tcp.lfd, SOMAXCONN) != 0 ||
-        getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
+    if (getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
         goto err;
     tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                           : ((struct sockaddr_in6 *)&ss)->sin6_port;
@@ -917,21 +1030,16 @@ static int tcp_init(const rd_tp_env_t *env)
     tcp.peers = calloc((size_t)tcp.size, sizeof(*tcp.peers));
     if (!tcp.peers)
         goto err;
-    for (int i = 0; i < tcp.size; i++)
+    for (int i = 0; i < tcp.size; i++) {
         rd_list_init(&tcp.peers[i].q);
-    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, sizeof(tcp.me))) != RD_OK)
+        rd_list_init(&tcp.peers[i].retry);
+    }
+    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, RD_TCP_ADDR_LEN(tcp.me.count))) != RD_OK)
         goto err;
     return RD_OK;
 err:
     tcp_finalize();
     return rc;
-}
-
-static long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 /* Is anything still owed to or by peer p before its connection may close? */

@@ -1,5 +1,6 @@
 /*
- * The TCP transport's wire format, version 1: what travels on a connection
+ * The TCP transport's wire format, version 2 (2: the address record lists
+ * several addresses): what travels on a connection
  * between two ranks, and the address record each rank publishes through PMIx.
  * Multi-byte fields are little-endian.
  *
@@ -41,9 +42,10 @@
 #ifndef RD_TRANSPORT_TCP_TCP_WIRE_H
 #define RD_TRANSPORT_TCP_TCP_WIRE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define RD_TCP_WIRE_VERSION 1
+#define RD_TCP_WIRE_VERSION 2
 
 enum rd_tcp_frame_type {
     RD_TCP_F_HELLO = 1,
@@ -89,24 +91,43 @@ typedef struct __attribute__((packed)) rd_tcp_hello {
 } rd_tcp_hello_t;
 
 /*
- * Address record every rank publishes with rd_boot_put(RD_TCP_BOOT_KEY):
+ * Address record every rank publishes with rd_boot_put(RD_TCP_BOOT_KEY): the
+ * port it listens on, its key, and up to RD_TCP_ADDRS_MAX addresses it can
+ * be reached at (a connecting peer picks one, tcp_addr.h). Only the count
+ * entries in use are published (RD_TCP_ADDR_LEN(count) bytes).
  *  0       1       2               4
  *  +-------+-------+---------------+-------------------------------+
- *  |version|family |  port (BE)    |  addr: IPv4 in the first 4    |
+ *  |version| count |  port (BE)    |  key: the rank's 16 random    |
+ *  +-------+-------+---------------+  bytes (its HELLO must carry  |
+ *  |  them) ...                                                    | 20
+ *  +---------------------------------------------------------------+
+ *  count entries of 20 bytes:
+ *  +-------+-------+---------------+-------------------------------+
+ *  |family |prefix | reserved (0)  |  addr: IPv4 in the first 4    |
  *  +-------+-------+---------------+  bytes, or IPv6 (16 bytes)     |
  *  |                                                               |
- *  +---------------------------------------------------------------+ 20
- *  |  key: the rank's 16 random bytes (its HELLO must carry them)  |
- *  +---------------------------------------------------------------+ 36
- * family is 4 or 6; port is in network byte order.
+ *  +---------------------------------------------------------------+
+ * family is 4 or 6; prefix is the length of the interface's network prefix
+ * (netmask bits); port is in network byte order.
  */
+#define RD_TCP_ADDRS_MAX 8
+
+typedef struct __attribute__((packed)) rd_tcp_ent {
+    uint8_t family;
+    uint8_t prefix;
+    uint16_t reserved;
+    uint8_t addr[16];
+} rd_tcp_ent_t;
+
 typedef struct __attribute__((packed)) rd_tcp_addr {
     uint8_t version;
-    uint8_t family;
+    uint8_t count;
     uint16_t port;
-    uint8_t addr[16];
     uint8_t key[RD_TCP_KEY_LEN];
+    rd_tcp_ent_t ent[RD_TCP_ADDRS_MAX];
 } rd_tcp_addr_t;
+
+#define RD_TCP_ADDR_LEN(count) (offsetof(rd_tcp_addr_t, ent) + (size_t)(count) * sizeof(rd_tcp_ent_t))
 
 #define RD_TCP_BOOT_KEY "rdmpi.tcp.addr"
 
