@@ -782,7 +782,7 @@ static void read_conn(job_t *j, const net_slot_t *s)
     rd_mpirun_conn_t *c;
     rd_mpirun_wire_hdr_t h;
     const char *payload;
-    int rc, eof;
+    int rc = 0, eof;
 
     switch (s->kind) {
     case NET_LISTEN:
