@@ -837,7 +837,7 @@ static inline void ring_freed_to(rc_peer_t *p, uint32_t count)
 static inline void ring_freed8(rc_peer_t *p, unsigned low)
 {
     if (p->ring_tx)
-        ring_freed_to(p, p->ring_written - ((p->ring_written - low) & 0xffu));
+        ring_freed_to(p, rd_rc_ring_count(p->ring_written, low));
 }
 
 /* Posts a chain of nwr WRs on peer's QP (one doorbell), recording each in

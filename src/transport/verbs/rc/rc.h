@@ -142,6 +142,12 @@ static inline uint32_t rd_rc_imm_ring(uint32_t imm, unsigned ring_ack)
     return imm | (ring_ack & 0xffu) << 16;
 }
 static inline unsigned rd_rc_imm_ring_ack(uint32_t imm) { return (imm >> 16) & 0xffu; }
+/* The full consumed count from its low 8 bits, given that the true count
+ * is at most 255 behind written (the messages written so far). */
+static inline uint32_t rd_rc_ring_count(uint32_t written, unsigned low)
+{
+    return written - ((written - low) & 0xffu);
+}
 
 /*
  * MSG layout in the receive buffer (4-byte prefix, then the p2p header,
