@@ -26,6 +26,9 @@ Usage: bench/compare.sh [options]
   --repeat R       runs per benchmark and library; the best per size is kept
                    (default 3)
   --quick          fewer sizes and iterations (a smoke test, not for numbers)
+  --args "OPTS"    benchmark options appended to the defaults (the last of a
+                   repeated option wins), e.g. "-i 100 -I 20" for many short
+                   runs on a busy machine
   --out DIR        keep raw outputs in DIR/raw and write DIR/results.md
   --timeout SEC    kill a run after SEC seconds (default 600; 120 with --quick)
   --settle SEC     before each run, wait up to SEC seconds for other processes
@@ -58,6 +61,7 @@ benches=p2p
 np_arg=2
 repeat=3
 quick=0
+extra_args=
 out=
 timeout_s=
 settle=30
@@ -71,6 +75,7 @@ while [ $# -gt 0 ]; do
     --np)      np_arg=${2:?--np needs a list}; shift 2 ;;
     --repeat)  repeat=${2:?--repeat needs a number}; shift 2 ;;
     --quick)   quick=1; shift ;;
+    --args)    extra_args=${2?--args needs benchmark options}; shift 2 ;;
     --out)     out=${2:?--out needs a directory}; shift 2 ;;
     --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)  settle=${2:?--settle needs seconds}; shift 2 ;;
@@ -383,7 +388,7 @@ for b in "${bench_list[@]}"; do
                 l=${libs[$(( (k + r - 1) % n ))]}
                 [ "${status[$l]}" = ok ] || continue
                 [ -z "${run_failed[$l.$key]:-}" ] || continue
-                args=$(bench_args "$b")
+                args="$(bench_args "$b")${extra_args:+ $extra_args}"
                 # The first run of each pair also verifies every payload (-c);
                 # the check round is outside the timed loop.
                 [ $r = 1 ] && args="$args -c"
@@ -539,7 +544,7 @@ report() {
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
     echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
-    echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test)'); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
+    echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test)')$([ -n "$extra_args" ] && echo "; benchmark options added: $extra_args"); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
     if [ "${used_nps[*]}" = 2 ]; then
         echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about 2; more means other processes shared the cores)"
     else

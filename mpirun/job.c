@@ -85,6 +85,7 @@ typedef struct job {
     long long drain_at;
     long long ping_at;
     long long agents_kill_at;
+    long long silence_ms;   /* a host connection quiet this long is lost */
     int local_over;         /* our ranks are reaped and their output drained */
     /* head */
     const rd_mpirun_head_cfg_t *head;
@@ -518,16 +519,16 @@ static void handle_deadlines(job_t *j)
             r->state = REMOTE_GONE;
             job_fail(j, 1, SIGTERM, why);
         }
-        if (r->state == REMOTE_UP && now - r->conn.last_rx > RD_MPIRUN_SILENCE_MS) {
-            snprintf(why, sizeof(why), "no message for %d s", RD_MPIRUN_SILENCE_MS / 1000);
+        if (r->state == REMOTE_UP && now - r->conn.last_rx > j->silence_ms) {
+            snprintf(why, sizeof(why), "no message for %lld s", j->silence_ms / 1000);
             lose_remote(j, r, why);
         }
     }
     for (int i = 0; i < RD_MPIRUN_PENDING_MAX; i++)
         if (j->pend[i].conn.fd >= 0 && now - j->pend[i].since > RD_MPIRUN_HELLO_MS)
             rd_mpirun_conn_close(&j->pend[i].conn);
-    if (j->is_daemon && j->up->fd >= 0 && now - j->up->last_rx > RD_MPIRUN_SILENCE_MS) {
-        snprintf(why, sizeof(why), "no message from mpirun for %d s", RD_MPIRUN_SILENCE_MS / 1000);
+    if (j->is_daemon && j->up->fd >= 0 && now - j->up->last_rx > j->silence_ms) {
+        snprintf(why, sizeof(why), "no message from mpirun for %lld s", j->silence_ms / 1000);
         lose_head(j, why);
     }
     if (now >= j->ping_at) {
@@ -983,6 +984,29 @@ static int launch_remotes(job_t *j)
     return 0;
 }
 
+/* RDMPI_MPIRUN_SILENCE: seconds without a message (pings come every
+ * RD_MPIRUN_PING_MS) after which a host connection counts as lost. Slow
+ * hosts (emulated VMs, overloaded machines) need more than the default.
+ * Returns milliseconds; a malformed value is reported and the default used,
+ * like every RDMPI_* tunable. */
+static long long silence_ms_from_env(void)
+{
+    const char *v = getenv("RDMPI_MPIRUN_SILENCE");
+    char *end;
+    long secs;
+
+    if (!v || !*v)
+        return RD_MPIRUN_SILENCE_MS;
+    errno = 0;
+    secs = strtol(v, &end, 10);
+    if (errno || *end || secs < 2 || secs > 86400) {
+        fprintf(stderr, "mpirun: RDMPI_MPIRUN_SILENCE=%s: expected whole seconds from 2 to 86400; "
+                "using %d\n", v, RD_MPIRUN_SILENCE_MS / 1000);
+        return RD_MPIRUN_SILENCE_MS;
+    }
+    return secs * 1000LL;
+}
+
 static int run(job_t *j)
 {
     const rd_mpirun_plan_t *plan = j->plan;
@@ -1002,6 +1026,7 @@ static int run(job_t *j)
         j->exit_status = 1;
         goto out;
     }
+    j->silence_ms = silence_ms_from_env();
     if (j->opts->timeout)
         j->timeout_at = now_ms() + j->opts->timeout * 1000;
     j->ping_at = now_ms() + RD_MPIRUN_PING_MS;

@@ -4,7 +4,10 @@
 #  at np 1/2/4/5 on shm and tcp, ABI and MPICH-binary tests, launcher tests),
 #  3. a bounded fuzz run of the TCP parser, 4. MPI programs across three
 #  network-namespace hosts (a representative part of check-multihost),
-#  5. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#  5. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
+#  6. a representative part of check-rdma: RC and UD (with packet drops) over
+#  Soft-RoCE in QEMU guests, in one guest and across two,
+#  7. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -39,6 +42,12 @@ echo "== several hosts: network namespaces, mpirun --launch-agent 'ip netns exec
 extra check-multihost make -s check-multihost \
   MH_PATTERN='^(p2p_modes|p2p_order|coll_bcast|coll_reduce|coll_allgather) [2-6]$' \
   MH_FPATTERN='^f_(p2p|coll) 4$'
+
+echo "== Slurm: srun --mpi=pmix on a two-node cluster in network namespaces"
+extra check-slurm make -s check-slurm
+
+echo "== real verbs: RC and UD over Soft-RoCE in QEMU guests (one and two guests)"
+extra check-rdma-ci make -s check-rdma-ci
 cd "$top"
 
 echo "== unit tests under ASan/UBSan"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "coll/nbc.h"
 #include "p2p/p2p.h"
 #include "util/scratch.h"
 
@@ -136,6 +137,7 @@ int PMPI_Finalize(void)
     int rc = rd_coll_barrier(rd_api.world);
     rd_p2p_finalize();
     rd_scratch_fini();
+    rd_nbc_fini();
     rd_api_group_fini();
     rd_api.finalized = 1;
     rd_api_unlock();

@@ -9,7 +9,8 @@
  * it there is no server to talk to, and we do not call PMIx_Init at all:
  * PMIx's own singleton mode would go looking for system-level servers in
  * /tmp and could attach to an unrelated one. Instead the process runs as a
- * job of one, with puts kept in a small local table.
+ * job of one, with puts kept in a small local table. (Unless srun started
+ * it as one of several tasks: that is srun without --mpi=pmix, an error.)
  */
 #include "boot/boot.h"
 
@@ -165,6 +166,26 @@ static int init_singleton(rd_boot_info_t *info)
     return RD_OK;
 }
 
+/* srun without --mpi=pmix (MpiDefault=none, or pmi2) starts every task with
+ * no PMIx server: each would run as a singleton, N copies of a job of one.
+ * srun gives each task of a step SLURM_STEP_NUM_TASKS (a batch script's own
+ * step has none, and a program run there alone is a real singleton). */
+static int srun_without_pmix(void)
+{
+    const char *n = getenv("SLURM_STEP_NUM_TASKS");
+    char *end;
+    long tasks;
+
+    if (!n)
+        return 0;
+    tasks = strtol(n, &end, 10);
+    if (end == n || *end != '\0' || tasks <= 1)
+        return 0;
+    fprintf(stderr, "rdmpi: started by srun as one of %ld tasks without PMIx: "
+            "use srun --mpi=pmix (or MpiDefault=pmix in slurm.conf)\n", tasks);
+    return 1;
+}
+
 int rd_boot_init(rd_boot_info_t *info)
 {
     pmix_proc_t wild;
@@ -178,7 +199,7 @@ int rd_boot_init(rd_boot_info_t *info)
     info->hostname[sizeof(info->hostname) - 1] = '\0';
 
     if (getenv("PMIX_NAMESPACE") == NULL)
-        return init_singleton(info);
+        return srun_without_pmix() ? RD_EBOOT : init_singleton(info);
 
     if (PMIx_Init(&boot.self, NULL, 0) != PMIX_SUCCESS)
         return RD_EBOOT;

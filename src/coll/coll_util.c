@@ -22,6 +22,11 @@ static void tune_load(void)
     tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);
     tune.alltoall_bruck_max = (size_t)rd_env_size("RDMPI_ALLTOALL_BRUCK_MAX", 256);
     tune.allreduce_rsag_min = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN", 2048);
+    /* On two ranks both algorithms move the same bytes; Rabenseifner only
+     * halves the local reduction and costs a second round (a second
+     * rendezvous handshake above the eager size), which pays from about
+     * 256 KiB on shared memory (measured, doc/performance.md). */
+    tune.allreduce_rsag_min_np2 = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN_NP2", 262144);
     tune.gather_binomial_max = (size_t)rd_env_size("RDMPI_GATHER_BINOMIAL_MAX", 65536);
     tune.reduce_scatter_pairwise_min =
         (size_t)rd_env_size("RDMPI_REDUCE_SCATTER_PAIRWISE_MIN", 524288);
@@ -33,11 +38,15 @@ const rd_coll_tune_t *rd_coll_tune(void)
     return &tune;
 }
 
-static int start(rd_request_t **out, int kind, rd_comm_t *c, void *buf, size_t count,
-                 rd_datatype_t *dt, int peer, int tag)
+/* Starts a message on request memory local (a blocking caller's stack, see
+ * rd_req_init_local), or on a pooled request when local is NULL. */
+static int start(rd_request_t **out, rd_request_t *local, int kind, rd_comm_t *c, void *buf,
+                 size_t count, rd_datatype_t *dt, int peer, int tag)
 {
-    rd_request_t *r = rd_req_new(kind);
-    if (!r)
+    rd_request_t *r = local;
+    if (r)
+        rd_req_init_local(r, kind);
+    else if (!(r = rd_req_new(kind)))
         return RD_ENOMEM;
     r->buf = buf;
     r->count = count;
@@ -59,13 +68,13 @@ static int start(rd_request_t **out, int kind, rd_comm_t *c, void *buf, size_t c
 int rd_coll_isend(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
                   int tag, rd_request_t **out)
 {
-    return start(out, RD_REQ_SEND, c, (void *)buf, count, dt, peer, tag);
+    return start(out, NULL, RD_REQ_SEND, c, (void *)buf, count, dt, peer, tag);
 }
 
 int rd_coll_irecv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int peer, int tag,
                   rd_request_t **out)
 {
-    return start(out, RD_REQ_RECV, c, buf, count, dt, peer, tag);
+    return start(out, NULL, RD_REQ_RECV, c, buf, count, dt, peer, tag);
 }
 
 int rd_coll_wait(rd_request_t *r)
@@ -90,28 +99,30 @@ int rd_coll_waitall(rd_request_t **r, int n)
     return rc;
 }
 
+/* The blocking forms wait before returning, so their requests live on the
+ * stack. */
 int rd_coll_send(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
                  int tag)
 {
-    rd_request_t *r;
-    int rc = rd_coll_isend(c, buf, count, dt, peer, tag, &r);
+    rd_request_t local, *r;
+    int rc = start(&r, &local, RD_REQ_SEND, c, (void *)buf, count, dt, peer, tag);
     return rc == RD_OK ? rd_coll_wait(r) : rc;
 }
 
 int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int peer, int tag)
 {
-    rd_request_t *r;
-    int rc = rd_coll_irecv(c, buf, count, dt, peer, tag, &r);
+    rd_request_t local, *r;
+    int rc = start(&r, &local, RD_REQ_RECV, c, buf, count, dt, peer, tag);
     return rc == RD_OK ? rd_coll_wait(r) : rc;
 }
 
 int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
                      void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag)
 {
-    rd_request_t *r[2] = { NULL, NULL };
-    int rc = rd_coll_irecv(c, rbuf, rcount, rtype, src, tag, &r[0]);
+    rd_request_t local[2], *r[2] = { NULL, NULL };
+    int rc = start(&r[0], &local[0], RD_REQ_RECV, c, rbuf, rcount, rtype, src, tag);
     if (rc == RD_OK)
-        rc = rd_coll_isend(c, sbuf, scount, stype, dst, tag, &r[1]);
+        rc = start(&r[1], &local[1], RD_REQ_SEND, c, (void *)sbuf, scount, stype, dst, tag);
     int rc2 = rd_coll_waitall(r, 2);
     return rc != RD_OK ? rc : rc2;
 }

@@ -1,6 +1,7 @@
 /* Nonblocking collective schedules and the algorithms built on them (see nbc.h). */
 #include "coll/nbc.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,16 @@ typedef struct step {
     void *arg;
 } step_t;
 
+/* Arrays kept inside the schedule up to these sizes (a short collective on
+ * a few ranks allocates nothing beyond the schedule, which is pooled). */
+#define INLINE_STEPS 8
+#define INLINE_REQS 8
+#define INLINE_TMPS 2
+#define POOL_MAX 8
+
 struct rd_nbc {
     rd_list_t link;            /* in active_scheds once started */
+    struct rd_nbc *next_free;  /* in the pool */
     rd_comm_t *comm;
     rd_request_t *req;         /* the user's request */
     int tag;
@@ -46,12 +55,18 @@ struct rd_nbc {
     int ntmps, captmps;
     void (*on_free)(void *);
     void *on_free_arg;
+    /* not cleared on reuse: */
+    step_t steps_in[INLINE_STEPS];
+    rd_request_t *reqs_in[INLINE_REQS];
+    void *tmps_in[INLINE_TMPS];
 };
 
 _Static_assert(RD_NBC_TAG_BASE >= RD_COLL_TAG_NBC_BASE, "NBC tags overlap the blocking ones");
 _Static_assert((long long)RD_NBC_TAG_BASE + RD_NBC_TAG_SPAN - 1 <= 0x3fffffff, "NBC tags too large");
 
 static rd_list_t active_scheds = RD_LIST_INIT(active_scheds);
+static rd_nbc_t *pool;         /* freed schedules for reuse */
+static int npool;
 static int in_hook;            /* a callback's p2p call must not re-enter the hook */
 
 /* Schedules started per communicator, indexed by ctx / 2 (context ids are
@@ -81,16 +96,46 @@ static int next_tag(const rd_comm_t *c)
     return RD_NBC_TAG_BASE + (int)(seqs[i]++ % RD_NBC_TAG_SPAN);
 }
 
+/* Makes room for one more element in an array that starts inline: *arr
+ * holds *cap elements of size sz; grows it to twice that. */
+static int grow(void *arr, int *cap, size_t sz, const void *inline_arr)
+{
+    void **pa = arr;
+    int n = 2 * *cap;
+    void *p;
+    if (*pa == inline_arr) {
+        if ((p = malloc((size_t)n * sz)))
+            memcpy(p, *pa, (size_t)*cap * sz);
+    } else {
+        p = realloc(*pa, (size_t)n * sz);
+    }
+    if (!p)
+        return RD_ENOMEM;
+    *pa = p;
+    *cap = n;
+    return RD_OK;
+}
+
 rd_nbc_t *rd_nbc_new(rd_comm_t *c)
 {
-    rd_nbc_t *s = calloc(1, sizeof(*s));
-    if (!s)
+    int tag = next_tag(c);
+    if (tag < 0)
         return NULL;
-    s->tag = next_tag(c);
-    if (s->tag < 0) {
-        free(s);
+    rd_nbc_t *s = pool;
+    if (s) {
+        pool = s->next_free;
+        npool--;
+    } else if (!(s = malloc(sizeof(*s)))) {
         return NULL;
     }
+    memset(s, 0, offsetof(rd_nbc_t, steps_in));
+    s->steps = s->steps_in;
+    s->cap = INLINE_STEPS;
+    s->reqs = s->reqs_in;
+    s->capreqs = INLINE_REQS;
+    s->tmps = s->tmps_in;
+    s->captmps = INLINE_TMPS;
+    s->tag = tag;
     rd_list_init(&s->link);
     s->comm = c;
     rd_comm_ref(c);
@@ -119,25 +164,41 @@ void rd_nbc_free(rd_nbc_t *s)
     for (int i = 0; i < s->ntmps; i++)
         free(s->tmps[i]);
     rd_comm_release(s->comm);
-    free(s->steps);
-    free(s->reqs);
-    free(s->tmps);
-    free(s);
+    if (s->steps != s->steps_in)
+        free(s->steps);
+    if (s->reqs != s->reqs_in)
+        free(s->reqs);
+    if (s->tmps != s->tmps_in)
+        free(s->tmps);
+    if (npool < POOL_MAX) {
+        s->next_free = pool;
+        pool = s;
+        npool++;
+    } else {
+        free(s);
+    }
+}
+
+void rd_nbc_fini(void)
+{
+    while (pool) {
+        rd_nbc_t *s = pool;
+        pool = s->next_free;
+        free(s);
+    }
+    npool = 0;
+    free(seqs);
+    seqs = NULL;
+    nseqs = 0;
 }
 
 /* ---- building ---- */
 
 static step_t *add(rd_nbc_t *s, int kind)
 {
-    if (s->nsteps == s->cap) {
-        int n = s->cap ? 2 * s->cap : 16;
-        step_t *p = realloc(s->steps, (size_t)n * sizeof(*p));
-        if (!p) {
-            s->err = RD_ENOMEM;
-            return NULL;
-        }
-        s->steps = p;
-        s->cap = n;
+    if (s->nsteps == s->cap && grow(&s->steps, &s->cap, sizeof(step_t), s->steps_in) != RD_OK) {
+        s->err = RD_ENOMEM;
+        return NULL;
     }
     step_t *st = &s->steps[s->nsteps++];
     memset(st, 0, sizeof(*st));
@@ -219,15 +280,10 @@ void rd_nbc_fence(rd_nbc_t *s)
 
 void *rd_nbc_tmp(rd_nbc_t *s, size_t len)
 {
-    if (s->ntmps == s->captmps) {
-        int n = s->captmps ? 2 * s->captmps : 4;
-        void **p = realloc(s->tmps, (size_t)n * sizeof(*p));
-        if (!p) {
-            s->err = RD_ENOMEM;
-            return NULL;
-        }
-        s->tmps = p;
-        s->captmps = n;
+    if (s->ntmps == s->captmps &&
+        grow(&s->tmps, &s->captmps, sizeof(void *), s->tmps_in) != RD_OK) {
+        s->err = RD_ENOMEM;
+        return NULL;
     }
     void *b = malloc(len ? len : 1);
     if (!b) {
@@ -279,14 +335,9 @@ static void copy_data(const step_t *st)
 static int post(rd_nbc_t *s, const step_t *st)
 {
     int send = st->kind == ST_SEND;
-    if (s->nreqs == s->capreqs) {
-        int n = s->capreqs ? 2 * s->capreqs : 8;
-        rd_request_t **p = realloc(s->reqs, (size_t)n * sizeof(*p));
-        if (!p)
-            return RD_ENOMEM;
-        s->reqs = p;
-        s->capreqs = n;
-    }
+    if (s->nreqs == s->capreqs &&
+        grow(&s->reqs, &s->capreqs, sizeof(rd_request_t *), s->reqs_in) != RD_OK)
+        return RD_ENOMEM;
     rd_request_t *r = rd_req_new(send ? RD_REQ_SEND : RD_REQ_RECV);
     if (!r)
         return RD_ENOMEM;

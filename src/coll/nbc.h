@@ -90,6 +90,9 @@ void rd_nbc_on_free(rd_nbc_t *s, void (*fn)(void *), void *arg);
 int rd_nbc_start(rd_nbc_t *s, rd_request_t *req);
 /* Frees a schedule that was never started. */
 void rd_nbc_free(rd_nbc_t *s);
+/* Frees the pool of schedules kept for reuse and the per-communicator
+ * counters (MPI_Finalize, after every schedule ended). */
+void rd_nbc_fini(void);
 
 /* ---- algorithm builders: append one collective's rounds to s ----
  * Counts are in elements of the given types; displacements of the v-variants

@@ -10,6 +10,9 @@ libmpi_la_SOURCES += src/transport/verbs/common/verbs.c src/transport/verbs/comm
 	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
 	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h \
 	src/transport/verbs/rc/rc.c src/transport/verbs/rc/rc.h
+# ud/: reliability engine (rel, device-independent) and the UD QP transport
+libmpi_la_SOURCES += src/transport/verbs/ud/rel.c src/transport/verbs/ud/rel.h \
+	src/transport/verbs/ud/ud.c src/transport/verbs/ud/ud.h
 libmpi_la_CPPFLAGS += $(IBVERBS_CFLAGS)
 libmpi_la_LIBADD += $(IBVERBS_LIBS)
 endif

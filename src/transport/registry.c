@@ -11,6 +11,7 @@ rd_transport_t *const rd_transports[] = {
     &rd_shm_transport,
 #ifdef RD_HAVE_VERBS
     &rd_rc_transport,
+    &rd_ud_transport,
 #endif
     &rd_tcp_transport,
     NULL

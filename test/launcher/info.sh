@@ -45,4 +45,15 @@ expect_grep "singleton info" "$T/out" \
     "^rank 0 size 1 local_rank 0 local_size 1 local_ranks 0 univ 1 appnum 0 singleton 1 job_id single-[0-9]+ host "
 expect_grep "singleton exchange" "$T/out" "^exchange ok rank 0\$"
 
+# One task of a multi-task srun step without PMIx (srun --mpi=none): not a
+# singleton, but a clear error; a step of one task is a singleton as usual.
+env -u PMIX_NAMESPACE SLURM_STEP_NUM_TASKS=4 "$CLIENT" mark=$MARK info >"$T/out" 2>"$T/err"
+RC=$?
+if [ $RC -ne 0 ]; then pass "srun without PMIx: exit $RC"; else fail "srun without PMIx: exit 0"; fi
+expect_grep "srun without PMIx: message" "$T/err" "srun --mpi=pmix"
+env -u PMIX_NAMESPACE SLURM_STEP_NUM_TASKS=1 "$CLIENT" mark=$MARK info >"$T/out" 2>"$T/err"
+RC=$?
+expect_rc "srun step of one task" 0
+expect_grep "srun step of one task: singleton" "$T/out" " singleton 1 "
+
 finish

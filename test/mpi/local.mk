@@ -27,6 +27,7 @@ RD_MPI_TEST_PROGS = \
 	test/mpi/p2p_anysrc \
 	test/mpi/p2p_cancel \
 	test/mpi/p2p_datatypes \
+	test/mpi/p2p_fanin \
 	test/mpi/p2p_flood \
 	test/mpi/p2p_getcount \
 	test/mpi/p2p_manyreqs \
@@ -141,6 +142,10 @@ test_mpi_p2p_datatypes_SOURCES = test/mpi/p2p_datatypes.c test/mpi/mtest.c
 test_mpi_p2p_datatypes_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_p2p_datatypes_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_datatypes_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_p2p_fanin_SOURCES = test/mpi/p2p_fanin.c test/mpi/mtest.c
+test_mpi_p2p_fanin_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_p2p_fanin_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_fanin_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_p2p_flood_SOURCES = test/mpi/p2p_flood.c test/mpi/mtest.c
 test_mpi_p2p_flood_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_p2p_flood_LDADD = $(RD_MPI_TEST_LIBS)

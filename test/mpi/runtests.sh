@@ -108,7 +108,10 @@ run_case() {
     env ${envs[$i]} MPITEST_TIMEOUT=$((t + 5)) \
         timeout --kill-after=10 $((t + 10)) "${cmd[@]}" </dev/null >"$out" 2>"$err"
     rc=$?
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    # 124/137: timeout(1) ended the launcher; 142 (128 + SIGALRM): a rank's
+    # own watchdog (MPITEST_TIMEOUT in mtest.c) fired. A hang is never a
+    # pass, not even for a case that expects a non-zero exit.
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ] || [ $rc -eq 142 ]; then
         reason="timeout after ${t}s"
     elif [ "${expects[$i]}" = fail-nonzero ]; then
         if [ $rc -eq 0 ]; then

@@ -86,7 +86,9 @@ void fake_boot_child(int rank, rd_boot_info_t *info)
     info->local_size = n;
     info->node_id = node;
     info->universe_size = fk->nranks;
-    snprintf(info->job_id, sizeof(info->job_id), "%s-n%d", fk->job, node);
+    /* One job id on every node, as a real PMIx server gives (the namespace):
+     * nodes that share /dev/shm must still keep their segments apart. */
+    snprintf(info->job_id, sizeof(info->job_id), "%s", fk->job);
     snprintf(info->hostname, sizeof(info->hostname), "fakenode%d", node);
 }
 

@@ -69,6 +69,16 @@ test_unit_test_tcp_parse_SOURCES = test/unit/test_tcp_parse.c \
 test_unit_test_tcp_parse_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tcp_parse_LDADD = $(CUNIT_LIBS)
 # --- end TCP frame parser ---
+# --- UD reliability layer over a simulated lossy link (test_ud_rel) ---
+check_PROGRAMS += test/unit/test_ud_rel
+TESTS += test/unit/test_ud_rel
+UNIT_TESTS += test/unit/test_ud_rel
+test_unit_test_ud_rel_SOURCES = test/unit/test_ud_rel.c src/transport/verbs/ud/rel.c \
+	src/transport/verbs/ud/rel.h src/util/list.h src/util/status.h
+test_unit_test_ud_rel_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_ud_rel_LDADD = $(CUNIT_LIBS)
+# --- end UD reliability layer ---
+
 # --- verbs registration cache and its munmap interception (test_rcache; no device needed) ---
 check_PROGRAMS += test/unit/test_rcache
 TESTS += test/unit/test_rcache

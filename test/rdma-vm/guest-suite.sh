@@ -1,0 +1,101 @@
+#!/bin/bash
+# guest-suite.sh: runs inside run-in-vm.sh guests (see check-rdma.sh), from
+# the build tree. Node 0 runs the MPI test lists once per transport
+# configuration with test/mpi/runtests.sh; with several guests the ranks are
+# spread over all of them (mpirun -hosts ... --launch-agent vm-agent.sh) and
+# the other guests run vm-runner.sh until node 0 is done.
+#
+# Usage: guest-suite.sh [-c CONFIGS] [-l CLIST] [-f FLIST]
+#   -c CONFIGS  transport configurations, separated by ';', each
+#               "NAME:VAR=VAL VAR=VAL..." (default: $RDMA_VM_CONFIGS, else
+#               rc, rc+RDMA-Write eager, ud, ud with 5 % packet drops)
+#   -l CLIST    testlist of C programs (default rdma.testlist here; "-" = none)
+#   -f FLIST    testlist of Fortran programs (default fortran.testlist; "-" = none)
+# Environment: RUNTESTS_TIMEOUT (per case, default 600: only catches hangs),
+#   RDMA_VM_MPIRUN_ARGS (launcher arguments for several guests, default
+#   "-hosts node0,..,nodeN-1 --map-by node --launch-agent vm-agent.sh").
+# Prints one line per case and "rdma-vm: N passed, N failed"; exit 0 iff all passed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+nodes=${RXE_NODES:-1}
+
+# Emulated guests can go quiet for seconds: mpirun and its host daemons must
+# not take that for a lost host.
+export RDMPI_MPIRUN_SILENCE=${RDMPI_MPIRUN_SILENCE:-300}
+if [ "${RXE_NODE_ID:-0}" != 0 ]; then
+    exec "$here/vm-runner.sh"
+fi
+
+configs=${RDMA_VM_CONFIGS:-"rc:RDMPI_TRANSPORTS=rc;rc-eager:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=1;ud:RDMPI_TRANSPORTS=ud;ud-drop:RDMPI_TRANSPORTS=ud RDMPI_UD_DROP_RATE=0.05"}
+clist=$here/rdma.testlist
+flist=$here/fortran.testlist
+while getopts "c:l:f:" opt; do
+    case $opt in
+    c) configs=$OPTARG ;;
+    l) clist=$OPTARG ;;
+    f) flist=$OPTARG ;;
+    *) echo "usage: $0 [-c CONFIGS] [-l CLIST] [-f FLIST]" >&2; exit 2 ;;
+    esac
+done
+
+# Release the other guests however this ends.
+trap 'touch "${RDMPI_VM_DROP:-/nonexistent}/stop" 2>/dev/null' EXIT
+
+export RUNTESTS_TIMEOUT=${RUNTESTS_TIMEOUT:-600}
+if [ "$nodes" -gt 1 ]; then
+    hosts=node0
+    for ((i = 1; i < nodes; i++)); do hosts="$hosts,node$i"; done
+    export MPIRUN_ARGS=${RDMA_VM_MPIRUN_ARGS:-"-hosts $hosts --map-by node --launch-agent $here/vm-agent.sh"}
+    where="$nodes guests"
+else
+    where="1 guest"
+fi
+
+passed=0 failed=0
+tally() {  # $1 = runtests.sh output file
+    local p f
+    p=$(grep -cE '^(PASS|XFAIL) ' "$1")
+    f=$(grep -cE '^(FAIL|XPASS) ' "$1")
+    passed=$((passed + p))
+    failed=$((failed + f))
+    # runtests.sh ran no case at all (bad list, broken environment)
+    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL [$name] no test case ran"
+        failed=$((failed + 1))
+    fi
+}
+
+# A raw verbs check first: the device is up and RC works through it.
+echo "== rdma-vm ($where): raw verbs"
+if ibv_devinfo -d "${RXE_DEV:-rxe0}" | grep -q PORT_ACTIVE; then
+    echo "PASS ibv_devinfo ${RXE_DEV:-rxe0} PORT_ACTIVE"
+    passed=$((passed + 1))
+else
+    echo "FAIL ibv_devinfo: no active port on ${RXE_DEV:-rxe0}"
+    failed=$((failed + 1))
+fi
+
+out=$(mktemp "${TMPDIR:-/tmp}/rdma-vm-suite.XXXXXX")
+IFS=';' read -r -a cfgs <<<"$configs"
+for cfg in "${cfgs[@]}"; do
+    name=${cfg%%:*}
+    vars=${cfg#*:}
+    [ -n "$name" ] || continue
+    for kind in c f; do
+        if [ $kind = c ]; then list=$clist; dir=$PWD/test/mpi; else list=$flist; dir=$PWD/test/fortran; fi
+        [ "$list" = - ] && continue
+        echo "== rdma-vm ($where): $name [$vars] $(basename "$list")"
+        # The configuration must reach ranks on other guests too: host
+        # daemons do not pass on mpirun's environment, -x does.
+        xargs=
+        for v in $vars; do xargs="$xargs -x $v"; done
+        # shellcheck disable=SC2086
+        env $vars MPI_TEST_DIR="$dir" MPIRUN_ARGS="$xargs ${MPIRUN_ARGS:-}" bash "$top/test/mpi/runtests.sh" -l "$list" 2>&1 |
+            tee "$out" | sed -u "s/^\(PASS\|FAIL\|XFAIL\|XPASS\) /\1 [$name] /"
+        tally "$out"
+    done
+done
+rm -f "$out"
+echo "rdma-vm ($where): $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
