@@ -34,7 +34,7 @@ if [ -z "${RXE_GID_INDEX:-}" ]; then
     exit 2
 fi
 
-configs="rc:RDMPI_TRANSPORTS=rc;rc-eager:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=1;ud:RDMPI_TRANSPORTS=ud"
+configs="rc:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=0;rc-eager:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=1;ud:RDMPI_TRANSPORTS=ud"
 rounds=2
 while getopts "c:r:" opt; do
     case $opt in

@@ -8,7 +8,8 @@
 # Usage: guest-suite.sh [-c CONFIGS] [-l CLIST] [-f FLIST]
 #   -c CONFIGS  transport configurations, separated by ';', each
 #               "NAME:VAR=VAL VAR=VAL..." (default: $RDMA_VM_CONFIGS, else
-#               rc, rc+RDMA-Write eager, ud, ud with 5 % packet drops)
+#               rc send/recv only, rc with RDMA-Write eager from the first
+#               message, ud, ud with 5 % packet drops)
 #   -l CLIST    testlist of C programs (default rdma.testlist here; "-" = none)
 #   -f FLIST    testlist of Fortran programs (default fortran.testlist; "-" = none)
 # Environment: RUNTESTS_TIMEOUT (per case, default 600: only catches hangs),
@@ -27,7 +28,7 @@ if [ "${RXE_NODE_ID:-0}" != 0 ]; then
     exec "$here/vm-runner.sh"
 fi
 
-configs=${RDMA_VM_CONFIGS:-"rc:RDMPI_TRANSPORTS=rc;rc-eager:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=1;ud:RDMPI_TRANSPORTS=ud;ud-drop:RDMPI_TRANSPORTS=ud RDMPI_UD_DROP_RATE=0.05"}
+configs=${RDMA_VM_CONFIGS:-"rc:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=0;rc-eager:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=1 RDMPI_RDMA_EAGER_THRESHOLD=1;ud:RDMPI_TRANSPORTS=ud;ud-drop:RDMPI_TRANSPORTS=ud RDMPI_UD_DROP_RATE=0.05"}
 clist=$here/rdma.testlist
 flist=$here/fortran.testlist
 while getopts "c:l:f:" opt; do

@@ -97,3 +97,11 @@ test_unit_test_rcache_SOURCES = test/unit/test_rcache.c \
 test_unit_test_rcache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_rcache_LDADD = $(CUNIT_LIBS)
 # --- end verbs registration cache ---
+# --- rc wire helpers of RDMA-Write eager (test_rc_wire; no device needed) ---
+check_PROGRAMS += test/unit/test_rc_wire
+TESTS += test/unit/test_rc_wire
+UNIT_TESTS += test/unit/test_rc_wire
+test_unit_test_rc_wire_SOURCES = test/unit/test_rc_wire.c src/transport/verbs/rc/rc.h
+test_unit_test_rc_wire_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_rc_wire_LDADD = $(CUNIT_LIBS)
+# --- end rc wire helpers ---

@@ -2,8 +2,9 @@
  * RC transport: messages over one reliable-connection QP per peer, made on
  * first use through a UD connection manager; receive buffers from one shared
  * receive queue; per-peer credits carried in the immediate; rendezvous by
- * RDMA Read (get) and RDMA Write (put). Protocol and wire formats: rc.h;
- * design notes: doc/verbs.md.
+ * RDMA Read (get) and RDMA Write (put); for frequent peers, RDMA-Write eager
+ * into per-peer rings of slots polled by the receiver (RDMPI_RDMA_EAGER).
+ * Protocol and wire formats: rc.h; design notes: doc/verbs.md.
  *
  * Kalia et al.'s guidelines as applied here: sends that fit the QP's inline
  * limit are posted inline straight from the caller's buffers (no copy into
@@ -20,6 +21,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -41,6 +43,13 @@ enum rc_state {
     RC_WAIT_RTU,                 /* QP in RTS, the peer's may not be in RTR yet */
     RC_READY,
     RC_FAILED,
+};
+
+/* Our ring for a peer (the receiving side of RDMA-Write eager). */
+enum rc_ring {
+    RING_NONE,                   /* not (yet) offered */
+    RING_ON,                     /* offered; the peer may write into it */
+    RING_OFF,                    /* never: disabled, limit reached or no memory */
 };
 
 /* Send-queue bookkeeping of one posted WR, by sequence number. */
@@ -87,6 +96,28 @@ typedef struct rc_peer {
     rd_list_t conn_link;         /* in rc.connecting */
     double next_retry, deadline;
     unsigned backoff_ms;
+    /* RDMA-Write eager, writing side: the peer's ring for us */
+    uint8_t ring_tx;             /* the peer offered a ring */
+    uint8_t ring_ack_owed;       /* RING_ACK still to send */
+    uint16_t srq_sent;           /* messages sent over send/recv (mod 2^16) */
+    uint16_t tx_nslots;
+    uint32_t tx_slot_bytes;
+    uint32_t tx_rkey;
+    uint64_t tx_raddr;
+    uint32_t ring_written;       /* messages written into the peer's ring */
+    uint32_t ring_freed;         /* of those, known consumed by the peer */
+    /* receiving side: our ring for the peer */
+    uint8_t ring_rx;             /* enum rc_ring */
+    uint8_t ack_known;           /* the peer's counter (RING_ACK) is known */
+    uint16_t srq_rcvd;           /* send/recv messages delivered (mod 2^16) */
+    uint32_t rx_msgs;            /* send/recv messages received, towards the threshold */
+    uint32_t ring_rcvd;          /* messages consumed from our ring */
+    uint32_t ring_reported;      /* ring_rcvd as last told to the peer */
+    uint32_t ack_rkey;
+    uint64_t ack_raddr;
+    char *ring;
+    struct ibv_mr *ring_mr;
+    struct rc_rxbuf *held, *held_tail; /* send/recv messages waiting for earlier ring ones */
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -95,6 +126,8 @@ typedef struct rc_rxbuf {
     uint32_t lkey;
     int peer;                    /* who filled it last (credits on repost) */
     uint8_t credit;              /* the last message used a credit */
+    uint32_t len;                /* bytes received, while held */
+    struct rc_rxbuf *next;       /* in the peer's held list */
 } rc_rxbuf_t;
 
 typedef struct rc_chunk {
@@ -151,6 +184,12 @@ static struct rc {
     int nrepost;
     /* peers owed an explicit credit message */
     int *due, ndue;
+    /* RDMA-Write eager */
+    int ring_on, ring_threshold, ring_nslots, ring_max_peers;
+    uint32_t ring_slot_bytes;
+    int *rings, nrings;          /* peers we hold a ring for */
+    uint32_t *ctl;               /* per peer: [2p] counter the peer writes, [2p+1] source */
+    struct ibv_mr *ctl_mr;
     rd_list_t expos;
     int in_progress;
 } rc;
@@ -284,6 +323,20 @@ static void read_tunables(void)
     rc.max_inline = (uint32_t)rd_env_long("RDMPI_RC_INLINE", RD_RC_INLINE_DEFAULT);
     rc.connect_timeout = (double)rd_env_long("RDMPI_RC_CONNECT_TIMEOUT",
                                              RD_RC_CONNECT_TIMEOUT_DEFAULT);
+    rc.ring_on = rd_env_bool("RDMPI_RDMA_EAGER", RD_RING_ENABLE_DEFAULT);
+    long th = rd_env_long("RDMPI_RDMA_EAGER_THRESHOLD", RD_RING_THRESHOLD_DEFAULT);
+    rc.ring_threshold = th < 1 ? 1 : th > 1L << 30 ? 1 << 30 : (int)th;
+    long ns = rd_env_long("RDMPI_RDMA_EAGER_SLOTS", RD_RING_SLOTS_DEFAULT);
+    rc.ring_nslots = ns < 2 ? 2 : ns > RD_RING_SLOTS_MAX ? RD_RING_SLOTS_MAX : (int)ns;
+    long long rsz = rd_env_size("RDMPI_RDMA_EAGER_SIZE", RD_RING_SIZE_DEFAULT);
+    if (rsz < 0)
+        rsz = 0;
+    if (rsz > eager)
+        rsz = eager;
+    rc.ring_slot_bytes = (uint32_t)((sizeof(rd_rc_slot_t) + RD_HDR_MAX + (size_t)rsz + 1 + 63) &
+                                    ~(size_t)63);
+    long mp = rd_env_long("RDMPI_RDMA_EAGER_PEERS", RD_RING_PEERS_DEFAULT);
+    rc.ring_max_peers = mp < 0 ? 0 : mp > rc.size ? rc.size : (int)mp;
     int atom = rc.dev->attr.max_qp_rd_atom < rc.dev->attr.max_qp_init_rd_atom
              ? rc.dev->attr.max_qp_rd_atom : rc.dev->attr.max_qp_init_rd_atom;
     rc.rd_atom = (uint8_t)(atom > 16 ? 16 : atom < 1 ? 1 : atom);
@@ -322,8 +375,9 @@ static int rc_init(const rd_tp_env_t *env)
     rc.qtab_mask = q - 1;
     rc.qtab_qpn = malloc(q * sizeof(*rc.qtab_qpn));
     rc.qtab_peer = malloc(q * sizeof(*rc.qtab_peer));
+    rc.rings = malloc((size_t)(rc.ring_max_peers + 1) * sizeof(*rc.rings));
     int err = RD_ENOMEM;
-    if (!rc.peers || !rc.due || !rc.qtab_qpn || !rc.qtab_peer)
+    if (!rc.peers || !rc.due || !rc.qtab_qpn || !rc.qtab_peer || !rc.rings)
         goto fail;
     for (uint32_t i = 0; i < q; i++)
         rc.qtab_peer[i] = -1;
@@ -375,6 +429,15 @@ static int data_setup(void)
     for (int i = 0; i < rc.nsend; i++)
         rc.sfree[i] = rc.nsend - 1 - i;
     rc.nsfree = rc.nsend;
+    /* RDMA-Write eager counters: 8 bytes per rank, registered once. */
+    size_t cbytes = ((size_t)rc.size * 2 * sizeof(uint32_t) + 4095) & ~(size_t)4095;
+    if (posix_memalign((void **)&rc.ctl, 4096, cbytes) != 0)
+        return RD_ENOMEM;
+    memset(rc.ctl, 0, cbytes);
+    rc.ctl_mr = ibv_reg_mr(rc.dev->pd, rc.ctl, cbytes,
+                           IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    if (!rc.ctl_mr)
+        return RD_ESYS;
     rc.data_ready = 1;
     return RD_OK;
 }
@@ -474,6 +537,9 @@ static void rc_finalize(void)
                     rd_vb_mr_release(rc.dev, p->pend[s % (uint32_t)rc.sq_depth].mr);
             free(p->pend);
         }
+        if (p->ring_mr)
+            ibv_dereg_mr(p->ring_mr);
+        free(p->ring);
     }
     while (!rd_list_empty(&rc.expos)) {
         rc_expo_t *x = rd_list_entry(rc.expos.next, rc_expo_t, link);
@@ -491,6 +557,10 @@ static void rc_finalize(void)
     }
     if (rc.smr)
         ibv_dereg_mr(rc.smr);
+    if (rc.ctl_mr)
+        ibv_dereg_mr(rc.ctl_mr);
+    free(rc.ctl);
+    free(rc.rings);
     free(rc.smem);
     free(rc.sfree);
     if (rc.scq)
@@ -583,7 +653,7 @@ static int create_qp(int peer)
         .send_cq = rc.scq,
         .recv_cq = rc.rcq,
         .srq = rc.srq,
-        .cap = { .max_send_wr = (uint32_t)rc.sq_depth, .max_send_sge = 3, .max_recv_sge = 1 },
+        .cap = { .max_send_wr = (uint32_t)rc.sq_depth, .max_send_sge = 4, .max_recv_sge = 1 },
         .qp_type = IBV_QPT_RC,
     };
     p->qp = rd_vb_qp_create(rc.dev, &a, rc.max_inline);
@@ -742,6 +812,34 @@ static inline unsigned take_credits(rc_peer_t *p)
     return c;
 }
 
+/* Immediate of a send to p: credits, and the low bits of our ring position. */
+static inline uint32_t make_imm(rc_peer_t *p, unsigned kind)
+{
+    uint32_t imm = rd_rc_imm(kind, take_credits(p));
+    if (p->ring_rx == RING_ON) {
+        imm = rd_rc_imm_ring(imm, p->ring_rcvd);
+        p->ring_reported = p->ring_rcvd;
+    }
+    return imm;
+}
+
+/* The peer has consumed count messages of its ring for us (any source:
+ * slot head, counter, immediate; they may come out of order, so only a
+ * count that advances and that we have written counts). */
+static inline void ring_freed_to(rc_peer_t *p, uint32_t count)
+{
+    if ((int32_t)(count - p->ring_freed) > 0 && (int32_t)(p->ring_written - count) >= 0)
+        p->ring_freed = count;
+}
+
+/* Same from the low 8 bits in an immediate: the true count is at most
+ * RD_RING_SLOTS_MAX behind what we wrote. */
+static inline void ring_freed8(rc_peer_t *p, unsigned low)
+{
+    if (p->ring_tx)
+        ring_freed_to(p, rd_rc_ring_count(p->ring_written, low));
+}
+
 /* Posts a chain of nwr WRs on peer's QP (one doorbell), recording each in
  * pend; wr[i].wr_id and send_flags are completed here. */
 static int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *pe, int nwr)
@@ -782,10 +880,37 @@ static int post_hdr_only(int peer, unsigned kind, int signal)
         .opcode = IBV_WR_SEND_WITH_IMM,
         .num_sge = 0,
         .send_flags = (signal ? IBV_SEND_SIGNALED : 0) | IBV_SEND_INLINE,
-        .imm_data = htonl(rd_rc_imm(kind, take_credits(p))),
+        .imm_data = htonl(make_imm(p, kind)),
     };
     rc_pend_t pe = { .slot = -1 };
     return post_chain(peer, &wr, &pe, 1);
+}
+
+/* RING or RING_ACK: 24 bytes, no credit (the reserve holds it: one of each
+ * per connection and direction). */
+static int post_ctrl(int peer, unsigned kind, const rd_rc_ring_msg_t *m)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    if (p->sq_used + 2 > (uint32_t)rc.sq_depth)
+        return RD_EAGAIN;
+    struct ibv_sge sge = { (uintptr_t)m, sizeof(*m), 0 };
+    struct ibv_send_wr wr = { .opcode = IBV_WR_SEND_WITH_IMM, .sg_list = &sge, .num_sge = 1 };
+    rc_pend_t pe = { .slot = -1 };
+    if (sizeof(*m) <= rc.max_inline) {
+        wr.send_flags = IBV_SEND_INLINE;
+    } else {
+        if (rc.nsfree == 0)
+            return RD_EAGAIN;
+        pe.slot = rc.sfree[--rc.nsfree];
+        char *b = rc.smem + (size_t)pe.slot * rc.buf_bytes;
+        memcpy(b, m, sizeof(*m));
+        sge = (struct ibv_sge){ (uintptr_t)b, sizeof(*m), rc.smr->lkey };
+    }
+    wr.imm_data = htonl(make_imm(p, kind));
+    int err = post_chain(peer, &wr, &pe, 1);
+    if (err != RD_OK && pe.slot >= 0)
+        rc.sfree[rc.nsfree++] = pe.slot;
+    return err;
 }
 
 /* No free send buffer: ask for a completion on every QP holding buffers in
@@ -800,6 +925,84 @@ static void reclaim_slots(void)
     }
 }
 
+/* RDMA-Write eager: one RDMA Write of head, header, payload and tail byte
+ * into the next slot of the peer's ring. RD_EAGAIN when every slot is still
+ * unconsumed or the send queue is full. */
+static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    if (p->ring_written - p->ring_freed >= p->tx_nslots) {
+        ring_freed_to(p, __atomic_load_n(&rc.ctl[2 * peer], __ATOMIC_ACQUIRE));
+        if (p->ring_written - p->ring_freed >= p->tx_nslots)
+            return RD_EAGAIN;
+    }
+    if (p->sq_used + 2 > (uint32_t)rc.sq_depth)
+        return RD_EAGAIN;
+    uint32_t w = p->ring_written;
+    uint8_t seq = rd_rc_slot_seq(w, p->tx_nslots);
+    rd_rc_slot_t h = {
+        .len = (uint32_t)len,
+        .hdrlen = (uint8_t)hdrlen,
+        .seq = seq,
+        .srq_sent = p->srq_sent,
+        .version = RD_RC_VERSION,
+    };
+    size_t total = sizeof(h) + hdrlen + len + 1;
+    struct ibv_sge sge[4];
+    struct ibv_send_wr wr = {
+        .opcode = IBV_WR_RDMA_WRITE,
+        .sg_list = sge,
+        .wr.rdma = { .remote_addr = p->tx_raddr + (uint64_t)(w % p->tx_nslots) * p->tx_slot_bytes,
+                     .rkey = p->tx_rkey },
+    };
+    rc_pend_t pe = { .slot = -1 };
+    char *b = NULL;
+    if (total > rc.max_inline) {
+        if (RC_UNLIKELY(rc.nsfree == 0)) {
+            reclaim_slots();
+            return RD_EAGAIN;
+        }
+        pe.slot = rc.sfree[--rc.nsfree];
+        b = rc.smem + (size_t)pe.slot * rc.buf_bytes;
+    }
+    /* Credits and our own ring position ride in the head (after the checks
+     * above: nothing may be taken for a message that is not sent). */
+    h.credits = (uint16_t)take_credits(p);
+    if (p->ring_rx == RING_ON) {
+        h.ack = p->ring_rcvd;
+        h.flags = RD_RING_F_ACK;
+        p->ring_reported = p->ring_rcvd;
+    }
+    if (!b) {
+        /* Inline: the CPU copies head, header, payload and tail in order. */
+        int n = 0;
+        sge[n++] = (struct ibv_sge){ (uintptr_t)&h, sizeof(h), 0 };
+        if (hdrlen)
+            sge[n++] = (struct ibv_sge){ (uintptr_t)hdr, (uint32_t)hdrlen, 0 };
+        if (len)
+            sge[n++] = (struct ibv_sge){ (uintptr_t)payload, (uint32_t)len, 0 };
+        sge[n++] = (struct ibv_sge){ (uintptr_t)&seq, 1, 0 };
+        wr.num_sge = n;
+        wr.send_flags = IBV_SEND_INLINE;
+    } else {
+        memcpy(b, &h, sizeof(h));
+        memcpy(b + sizeof(h), hdr, hdrlen);
+        if (len)
+            memcpy(b + sizeof(h) + hdrlen, payload, len);
+        b[total - 1] = (char)seq;
+        sge[0] = (struct ibv_sge){ (uintptr_t)b, (uint32_t)total, rc.smr->lkey };
+        wr.num_sge = 1;
+    }
+    int err = post_chain(peer, &wr, &pe, 1);
+    if (RC_UNLIKELY(err != RD_OK)) {
+        if (pe.slot >= 0)
+            rc.sfree[rc.nsfree++] = pe.slot;
+        return err;
+    }
+    p->ring_written++;
+    return RD_OK;
+}
+
 static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     if (RC_UNLIKELY((unsigned)peer >= (unsigned)rc.size || !rc.dev || hdrlen > RD_HDR_MAX ||
@@ -811,11 +1014,22 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
             start_connect(peer);
         return p->state == RC_FAILED ? RD_EPEER : RD_EAGAIN;
     }
+    if (p->ring_tx) {
+        size_t rtotal = sizeof(rd_rc_slot_t) + hdrlen + len + 1;
+        if (rtotal <= p->tx_slot_bytes && rtotal <= rc.buf_bytes) {
+            int err = ring_send(peer, hdr, hdrlen, payload, len);
+            if (err != RD_EAGAIN)
+                return err;
+            /* Ring full: send/recv may still have credits (the receiver
+             * restores the order from ring_sent / srq_sent). */
+        }
+    }
     /* One WR stays free for CREDIT/FLUSH messages. */
     if (p->tx_credits <= 0 || p->sq_used + 2 > (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
 
-    rd_rc_prefix_t pre = { .hdrlen = (uint8_t)hdrlen, .version = RD_RC_VERSION };
+    rd_rc_prefix_t pre = { .hdrlen = (uint8_t)hdrlen, .version = RD_RC_VERSION,
+                           .ring_sent = (uint16_t)p->ring_written };
     size_t total = sizeof(pre) + hdrlen + len;
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = { .opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge };
@@ -841,7 +1055,7 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
         sge[0] = (struct ibv_sge){ (uintptr_t)b, (uint32_t)total, rc.smr->lkey };
         wr.num_sge = 1;
     }
-    wr.imm_data = htonl(rd_rc_imm(RD_RC_IMM_MSG, take_credits(p)));
+    wr.imm_data = htonl(make_imm(p, RD_RC_IMM_MSG));
     int err = post_chain(peer, &wr, &pe, 1);
     if (RC_UNLIKELY(err != RD_OK)) {
         if (pe.slot >= 0)
@@ -849,6 +1063,7 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
         return err;
     }
     p->tx_credits--;
+    p->srq_sent++;
     return RD_OK;
 }
 
@@ -1021,6 +1236,8 @@ static void flush_reposts(void)
 
 static void repost(rc_rxbuf_t *b, int peer, int credit)
 {
+    if (rc.nrepost == RD_RC_POLL)
+        flush_reposts();   /* held buffers released by ring progress */
     b->peer = peer;
     b->credit = (uint8_t)credit;
     int i = rc.nrepost++;
@@ -1029,6 +1246,217 @@ static void repost(rc_rxbuf_t *b, int peer, int credit)
                                       .num_sge = 1 };
     rc.rbuf[i] = b;
 }
+
+/* ---- RDMA-Write eager: the receiving side ---- */
+
+/* Offers peer a ring once it has sent us enough messages. On any failure
+ * (limit, memory, registration) the peer just stays on send/recv. */
+static void ring_offer(int peer)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    if (!rc.ring_on || rc.nrings >= rc.ring_max_peers) {
+        p->ring_rx = RING_OFF;
+        return;
+    }
+    if (p->state != RC_READY)
+        return;   /* retried at the next message */
+    size_t bytes = (size_t)rc.ring_nslots * rc.ring_slot_bytes;
+    char *mem;
+    if (posix_memalign((void **)&mem, 4096, bytes) != 0) {
+        p->ring_rx = RING_OFF;
+        return;
+    }
+    memset(mem, 0, bytes);
+    struct ibv_mr *mr = ibv_reg_mr(rc.dev->pd, mem, bytes,
+                                   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    if (!mr) {
+        free(mem);
+        p->ring_rx = RING_OFF;
+        return;
+    }
+    rd_rc_ring_msg_t m = {
+        .addr = (uint64_t)(uintptr_t)mem,
+        .rkey = mr->rkey,
+        .nslots = (uint16_t)rc.ring_nslots,
+        .slot_bytes = rc.ring_slot_bytes,
+    };
+    if (post_ctrl(peer, RD_RC_IMM_RING, &m) != RD_OK) {
+        ibv_dereg_mr(mr);
+        free(mem);
+        return;   /* send queue full: retried at the next message */
+    }
+    p->ring = mem;
+    p->ring_mr = mr;
+    p->ring_rx = RING_ON;
+    p->ring_rcvd = p->ring_reported = 0;
+    rc.rings[rc.nrings++] = peer;
+}
+
+/* A send/recv message whose predecessors have all been delivered. */
+static void deliver_srq(int peer, rc_rxbuf_t *b)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    rd_rc_prefix_t pre;
+    memcpy(&pre, b->data, sizeof(pre));
+    size_t off = sizeof(pre) + pre.hdrlen;
+    p->srq_rcvd++;
+    rc.recv(peer, b->data + sizeof(pre), pre.hdrlen, b->data + off, b->len - off);
+    repost(b, peer, 1);
+    if (p->ring_rx == RING_NONE && ++p->rx_msgs >= (uint32_t)rc.ring_threshold)
+        ring_offer(peer);
+}
+
+/* Takes the next message of our ring for peer if it has fully arrived and
+ * every send/recv message sent before it has been delivered. Returns 1 if
+ * one was delivered, 0 if not, or RD_EINTERN on a malformed slot.
+ *
+ * The slot is complete when its head and its tail byte (whose place the
+ * head's lengths give) both hold this lap's seq: the sender's one RDMA
+ * Write places the tail last (see doc/verbs.md for the devices this
+ * assumes). Every byte a message used is zeroed after it, so a tail place
+ * never holds a stale seq. */
+static int ring_take(int peer)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    uint32_t r = p->ring_rcvd;
+    char *slot = p->ring + (size_t)(r % (uint32_t)rc.ring_nslots) * rc.ring_slot_bytes;
+    uint8_t seq = rd_rc_slot_seq(r, (unsigned)rc.ring_nslots);
+    if (__atomic_load_n((uint8_t *)(slot + offsetof(rd_rc_slot_t, seq)), __ATOMIC_ACQUIRE) != seq)
+        return 0;
+    rd_rc_slot_t h;
+    memcpy(&h, slot, sizeof(h));
+    if (RC_UNLIKELY(h.version != RD_RC_VERSION || h.hdrlen > RD_HDR_MAX ||
+                    h.len > rc.ring_slot_bytes - sizeof(h) - 1 - h.hdrlen))
+        return RD_EINTERN;
+    size_t tail = sizeof(h) + h.hdrlen + h.len;
+    if (__atomic_load_n((uint8_t *)(slot + tail), __ATOMIC_ACQUIRE) != seq)
+        return 0;
+    if (h.srq_sent != p->srq_rcvd)
+        return 0;   /* a send/recv message sent before it is not delivered yet */
+    p->tx_credits += h.credits;
+    if (h.flags & RD_RING_F_ACK)
+        ring_freed_to(p, h.ack);
+    rc.recv(peer, slot + sizeof(h), h.hdrlen, slot + sizeof(h) + h.hdrlen, h.len);
+    /* Only now may the sender learn that the slot is free. */
+    memset(slot, 0, tail + 1);
+    p->ring_rcvd = r + 1;
+    return 1;
+}
+
+/* Delivers what can be delivered from peer, in the order it was sent:
+ * held send/recv messages whose ring predecessors are in, ring messages
+ * whose send/recv predecessors are in. Returns the count or a status. */
+static int peer_advance(int peer)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    int n = 0;
+    for (;;) {
+        rc_rxbuf_t *b = p->held;
+        if (b) {
+            rd_rc_prefix_t pre;
+            memcpy(&pre, b->data, sizeof(pre));
+            if (pre.ring_sent == (uint16_t)p->ring_rcvd) {
+                p->held = b->next;
+                if (!p->held)
+                    p->held_tail = NULL;
+                deliver_srq(peer, b);
+                n++;
+                continue;
+            }
+            if (RC_UNLIKELY(p->ring_rx != RING_ON))
+                return RD_EINTERN;   /* waits for ring messages we never offered room for */
+        }
+        if (p->ring_rx != RING_ON)
+            return n;
+        int k = ring_take(peer);
+        if (k <= 0)
+            return k < 0 ? k : n;
+        n++;
+    }
+}
+
+/* The peer offers its ring (we write into it from now on) and wants our
+ * counter address in return. */
+static int on_ring(int peer, const char *data, uint32_t len)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    rd_rc_ring_msg_t m;
+    if (len != sizeof(m) || p->ring_tx)
+        return RD_EINTERN;
+    memcpy(&m, data, sizeof(m));
+    if (m.nslots < 2 || m.nslots > RD_RING_SLOTS_MAX || m.slot_bytes % 64 ||
+        m.slot_bytes < sizeof(rd_rc_slot_t) + RD_HDR_MAX + 1)
+        return RD_EINTERN;
+    p->tx_raddr = m.addr;
+    p->tx_rkey = m.rkey;
+    p->tx_nslots = m.nslots;
+    p->tx_slot_bytes = m.slot_bytes;
+    p->ring_written = p->ring_freed = 0;
+    rc.ctl[2 * peer] = 0;
+    p->ring_tx = 1;
+    p->ring_ack_owed = 1;   /* sent at the end of the pass */
+    if (!p->credit_due) {
+        p->credit_due = 1;
+        rc.due[rc.ndue++] = peer;
+    }
+    return RD_OK;
+}
+
+static int on_ring_ack(int peer, const char *data, uint32_t len)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    rd_rc_ring_msg_t m;
+    if (len != sizeof(m) || p->ring_rx != RING_ON)
+        return RD_EINTERN;
+    memcpy(&m, data, sizeof(m));
+    p->ack_raddr = m.addr;
+    p->ack_rkey = m.rkey;
+    p->ack_known = 1;
+    return RD_OK;
+}
+
+/* Nothing carried our ring position back and half the ring is owed: write
+ * it into the sender's counter (no receive buffer, no completion there). */
+static void ring_ack_write(int peer)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    if (p->sq_used + 2 > (uint32_t)rc.sq_depth)
+        return;   /* retried next pass */
+    uint32_t *src = &rc.ctl[2 * peer + 1];
+    *src = p->ring_rcvd;
+    struct ibv_sge sge = { (uintptr_t)src, sizeof(*src), rc.ctl_mr->lkey };
+    struct ibv_send_wr wr = {
+        .opcode = IBV_WR_RDMA_WRITE,
+        .sg_list = &sge,
+        .num_sge = 1,
+        .send_flags = rc.max_inline >= sizeof(*src) ? IBV_SEND_INLINE : 0,
+        .wr.rdma = { .remote_addr = p->ack_raddr, .rkey = p->ack_rkey },
+    };
+    rc_pend_t pe = { .slot = -1 };
+    if (post_chain(peer, &wr, &pe, 1) == RD_OK)
+        p->ring_reported = p->ring_rcvd;
+}
+
+static int poll_rings(void)
+{
+    int events = 0, status = 0;
+    for (int i = 0; i < rc.nrings; i++) {
+        int peer = rc.rings[i];
+        rc_peer_t *p = &rc.peers[peer];
+        int k = peer_advance(peer);
+        if (RC_UNLIKELY(k < 0))
+            status = k;
+        else
+            events += k;
+        if (p->ack_known && p->state == RC_READY &&
+            p->ring_rcvd - p->ring_reported >= (uint32_t)rc.ring_nslots / 2)
+            ring_ack_write(peer);
+    }
+    flush_reposts();
+    return status ? status : events;
+}
+
+/* ---- receiving over send/recv ---- */
 
 static int poll_recv(void)
 {
@@ -1051,21 +1479,45 @@ static int poll_recv(void)
         rc_peer_t *p = &rc.peers[peer];
         uint32_t imm = ntohl(wc[i].imm_data);
         p->tx_credits += (int)rd_rc_imm_credits(imm);
+        ring_freed8(p, rd_rc_imm_ring_ack(imm));
         if (p->state == RC_WAIT_RTU)
             set_ready(peer);   /* anything on the QP proves the peer is in RTS */
         unsigned kind = rd_rc_imm_kind(imm);
         if (kind == RD_RC_IMM_MSG) {
             rd_rc_prefix_t pre;
             memcpy(&pre, b->data, sizeof(pre));
-            size_t off = sizeof(pre) + pre.hdrlen;
-            if (RC_UNLIKELY(pre.version != RD_RC_VERSION || wc[i].byte_len < off)) {
+            if (RC_UNLIKELY(pre.version != RD_RC_VERSION ||
+                            wc[i].byte_len < sizeof(pre) + pre.hdrlen)) {
                 status = RD_EINTERN;
-            } else {
-                rc.recv(peer, b->data + sizeof(pre), pre.hdrlen, b->data + off,
-                        wc[i].byte_len - off);
+                repost(b, peer, 1);
+                continue;
             }
+            b->len = wc[i].byte_len;
+            if (!p->held && pre.ring_sent == (uint16_t)p->ring_rcvd) {
+                deliver_srq(peer, b);
+                continue;
+            }
+            /* Ring messages sent before it are not all taken yet: it
+             * waits in order behind them (the buffer is not reposted, so
+             * its credit is not returned meanwhile). */
+            b->next = NULL;
+            if (p->held_tail)
+                p->held_tail->next = b;
+            else
+                p->held = b;
+            p->held_tail = b;
+            int k = peer_advance(peer);
+            if (k < 0)
+                status = k;
+            continue;
         }
-        repost(b, peer, kind == RD_RC_IMM_MSG);
+        if (kind == RD_RC_IMM_RING || kind == RD_RC_IMM_RING_ACK) {
+            int err = kind == RD_RC_IMM_RING ? on_ring(peer, b->data, wc[i].byte_len)
+                                             : on_ring_ack(peer, b->data, wc[i].byte_len);
+            if (err != RD_OK)
+                status = err;
+        }
+        repost(b, peer, 0);
     }
     flush_reposts();
     return status ? status : n;
@@ -1122,9 +1574,24 @@ static void send_due_credits(void)
         int peer = rc.due[i];
         rc_peer_t *p = &rc.peers[peer];
         p->credit_due = 0;
-        if (p->rx_unreported < rc.credits / 2 || p->state == RC_FAILED)
-            continue;   /* piggybacked meanwhile */
-        if (p->state != RC_READY || post_hdr_only(peer, RD_RC_IMM_CREDIT, 0) != RD_OK) {
+        if (p->state == RC_FAILED)
+            continue;
+        int again = 0;
+        if (p->ring_ack_owed) {
+            rd_rc_ring_msg_t m = {
+                .addr = (uint64_t)(uintptr_t)&rc.ctl[2 * peer],
+                .rkey = rc.ctl_mr->rkey,
+            };
+            if (p->state == RC_READY && post_ctrl(peer, RD_RC_IMM_RING_ACK, &m) == RD_OK)
+                p->ring_ack_owed = 0;
+            else
+                again = 1;
+        }
+        /* Credits may have been piggybacked meanwhile. */
+        if (p->rx_unreported >= rc.credits / 2 &&
+            (p->state != RC_READY || post_hdr_only(peer, RD_RC_IMM_CREDIT, 0) != RD_OK))
+            again = 1;
+        if (again) {
             p->credit_due = 1;
             rc.due[keep++] = peer;
         }
@@ -1148,6 +1615,13 @@ static int rc_progress(void)
             status = k;
         else
             events += k;
+        if (rc.nrings) {
+            k = poll_rings();
+            if (k < 0)
+                status = k;
+            else
+                events += k;
+        }
         k = poll_send();
         if (k < 0)
             status = k;

@@ -27,6 +27,18 @@
  * messages need no credit: they land in the reserve (at most two CREDITs
  * can be in flight, since each returns at least half of all credits; one
  * RTU per connection; one FLUSH at a time).
+ *
+ * RDMA-Write eager (RDMPI_RDMA_EAGER): once a rank has received
+ * RDMPI_RDMA_EAGER_THRESHOLD messages from a peer over send/recv, it
+ * allocates a ring of slots for that peer and offers it (RING, below); the
+ * peer answers RING_ACK with the address of the counter where this rank may
+ * RDMA-write how many slots it has consumed. From then on the peer RDMA-writes
+ * messages that fit a slot into the ring (rd_rc_slot_t); the others still go
+ * by send/recv. Both paths carry how many messages went the other way before
+ * (the slot's srq_sent, the prefix's ring_sent), so the receiver delivers in
+ * the order the sender sent. Consumed slots go back in bits 16-23 of the
+ * immediate, in the ack of a slot the other way, or by an RDMA Write of the
+ * counter when half the ring is owed and nothing carried it.
  */
 #ifndef RD_TRANSPORT_VERBS_RC_RC_H
 #define RD_TRANSPORT_VERBS_RC_RC_H
@@ -34,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RD_RC_VERSION 1
+#define RD_RC_VERSION 2
 
 /* Tunables (doc/tunables.md). */
 #define RD_RC_EAGER_MAX_DEFAULT (8 * 1024)   /* RDMPI_RC_EAGER_MAX */
@@ -45,6 +57,12 @@
 #define RD_RC_SIGNAL_DEFAULT 16              /* RDMPI_RC_SIGNAL_EVERY */
 #define RD_RC_INLINE_DEFAULT 256             /* RDMPI_RC_INLINE: asked of the device */
 #define RD_RC_CONNECT_TIMEOUT_DEFAULT 60     /* RDMPI_RC_CONNECT_TIMEOUT, seconds */
+#define RD_RING_ENABLE_DEFAULT 1             /* RDMPI_RDMA_EAGER */
+#define RD_RING_THRESHOLD_DEFAULT 16         /* RDMPI_RDMA_EAGER_THRESHOLD: messages */
+#define RD_RING_SLOTS_DEFAULT 16             /* RDMPI_RDMA_EAGER_SLOTS: per ring */
+#define RD_RING_SLOTS_MAX 64                 /* the immediate carries 8 bits of position */
+#define RD_RING_SIZE_DEFAULT 4096            /* RDMPI_RDMA_EAGER_SIZE: payload per slot */
+#define RD_RING_PEERS_DEFAULT 64             /* RDMPI_RDMA_EAGER_PEERS: rings per process */
 
 /* Fixed parameters. */
 #define RD_RC_RESERVE 8          /* receive buffers per peer beyond its credits */
@@ -95,15 +113,21 @@ _Static_assert(sizeof(rd_rc_cm_msg_t) == 24, "CM message is 24 bytes");
  *
  *   31      24 23     16 15                              0
  *   +---------+---------+--------------------------------+
- *   |  kind   |    0    |  credits returned to the peer  |
+ *   |  kind   | ring ack|  credits returned to the peer  |
  *   +---------+---------+--------------------------------+
- * MSG carries a message; CREDIT, RTU and FLUSH are header-only (no bytes).
+ * MSG carries a message; CREDIT, RTU and FLUSH are header-only (no bytes);
+ * RING and RING_ACK carry an rd_rc_ring_msg_t. ring ack: the low 8 bits of
+ * the number of slots the sender has consumed in its ring for the peer (0
+ * without a ring); the peer rebuilds the full count from how many it wrote,
+ * which is never more than RD_RING_SLOTS_MAX ahead.
  */
 enum {
     RD_RC_IMM_MSG = 0,
     RD_RC_IMM_CREDIT = 1,        /* credits only: the return path was idle */
     RD_RC_IMM_RTU = 2,           /* connection: the sender is in RTS */
     RD_RC_IMM_FLUSH = 3,         /* signalled, to reclaim unsignalled send buffers */
+    RD_RC_IMM_RING = 4,          /* offer of a ring (rd_rc_ring_msg_t) */
+    RD_RC_IMM_RING_ACK = 5,      /* where to write consumed-slot counts (rd_rc_ring_msg_t) */
 };
 #define RD_RC_IMM_CREDITS_MAX 0xffffu
 
@@ -113,6 +137,17 @@ static inline uint32_t rd_rc_imm(unsigned kind, unsigned credits)
 }
 static inline unsigned rd_rc_imm_kind(uint32_t imm) { return imm >> 24; }
 static inline unsigned rd_rc_imm_credits(uint32_t imm) { return imm & RD_RC_IMM_CREDITS_MAX; }
+static inline uint32_t rd_rc_imm_ring(uint32_t imm, unsigned ring_ack)
+{
+    return imm | (ring_ack & 0xffu) << 16;
+}
+static inline unsigned rd_rc_imm_ring_ack(uint32_t imm) { return (imm >> 16) & 0xffu; }
+/* The full consumed count from its low 8 bits, given that the true count
+ * is at most 255 behind written (the messages written so far). */
+static inline uint32_t rd_rc_ring_count(uint32_t written, unsigned low)
+{
+    return written - ((written - low) & 0xffu);
+}
 
 /*
  * MSG layout in the receive buffer (4-byte prefix, then the p2p header,
@@ -120,14 +155,86 @@ static inline unsigned rd_rc_imm_credits(uint32_t imm) { return imm & RD_RC_IMM_
  *
  *   0       1       2               4
  *   +-------+-------+---------------+-----------------+------------------
- *   |hdrlen |version|   reserved    | hdr (hdrlen B)  | payload ...
+ *   |hdrlen |version|   ring_sent   | hdr (hdrlen B)  | payload ...
  *   +-------+-------+---------------+-----------------+------------------
+ * ring_sent: messages the sender had RDMA-written into the receiver's ring
+ * before this one (mod 2^16).
  */
 typedef struct __attribute__((packed)) rd_rc_prefix {
     uint8_t hdrlen;
     uint8_t version;
-    uint16_t reserved;
+    uint16_t ring_sent;
 } rd_rc_prefix_t;
+
+/*
+ * RING / RING_ACK payload (24 bytes). RING: the receiver's ring (nslots
+ * slots of slot_bytes at addr, rkey). RING_ACK: the sender's 4-byte counter
+ * at addr, rkey, into which the ring's owner writes how many slots it has
+ * consumed (nslots and slot_bytes 0).
+ *
+ *   0                               8               12      14      16
+ *   +-------------------------------+---------------+-------+-------+
+ *   |            address            |     rkey      |nslots | rsvd  |
+ *   +-------------------------------+---------------+-------+-------+
+ *   16              20              24
+ *   +---------------+---------------+
+ *   |  slot_bytes   |   reserved    |
+ *   +---------------+---------------+
+ */
+typedef struct __attribute__((packed)) rd_rc_ring_msg {
+    uint64_t addr;
+    uint32_t rkey;
+    uint16_t nslots;
+    uint16_t reserved;
+    uint32_t slot_bytes;
+    uint32_t reserved2;
+} rd_rc_ring_msg_t;
+
+_Static_assert(sizeof(rd_rc_ring_msg_t) == 24, "RING message is 24 bytes");
+
+/*
+ * One slot of a ring, as the sender RDMA-writes it (one WR: head, p2p
+ * header, payload, tail byte; slot_bytes is a multiple of 64):
+ *
+ *   0               4       5       6               8
+ *   +---------------+-------+-------+---------------+
+ *   |  payload len  |hdrlen |  seq  |   srq_sent    |
+ *   +---------------+-------+-------+---------------+
+ *   8               12              14      15      16
+ *   +---------------+---------------+-------+-------+
+ *   |      ack      |    credits    | flags |version|
+ *   +---------------+---------------+-------+-------+
+ *   16                                     16+hdrlen+len
+ *   +------------------+-------------------+-------+
+ *   | hdr (hdrlen B)   | payload (len B)   |  seq  |  (tail byte)
+ *   +------------------+-------------------+-------+
+ * seq: (lap mod 255) + 1 where lap = message number / nslots; never 0, the
+ * value of a consumed slot (the receiver zeroes what a message used), and
+ * different from the previous lap's. srq_sent: messages sent over send/recv
+ * before this one (mod 2^16). ack (valid with RD_RING_F_ACK): slots consumed
+ * in the writer's own ring for the reader. credits: send/recv credits
+ * returned, as in the immediate.
+ */
+enum {
+    RD_RING_F_ACK = 1 << 0,
+};
+typedef struct __attribute__((packed)) rd_rc_slot {
+    uint32_t len;
+    uint8_t hdrlen;
+    uint8_t seq;
+    uint16_t srq_sent;
+    uint32_t ack;
+    uint16_t credits;
+    uint8_t flags;
+    uint8_t version;
+} rd_rc_slot_t;
+
+_Static_assert(sizeof(rd_rc_slot_t) == 16, "slot head is 16 bytes");
+
+static inline uint8_t rd_rc_slot_seq(uint32_t msgno, unsigned nslots)
+{
+    return (uint8_t)((msgno / nslots) % 255u + 1u);
+}
 
 /*
  * Memory key for rendezvous (24 bytes): the rkey and the keyed range, so

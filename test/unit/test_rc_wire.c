@@ -1,0 +1,77 @@
+/*
+ * Unit tests of the rc transport's wire helpers (src/transport/verbs/rc/rc.h)
+ * that the RDMA-Write eager path depends on, without a device: the lap tag of
+ * a ring slot, the packing of the immediate, and the rebuilding of a ring
+ * position from the 8 bits the immediate carries.
+ */
+#include <stdint.h>
+
+#include <CUnit/Basic.h>
+
+#include "transport/verbs/rc/rc.h"
+
+/* seq is never 0 (the value of a consumed slot) and differs between two
+ * consecutive laps of the same slot, for every ring size allowed. */
+static void test_slot_seq(void)
+{
+    for (unsigned ns = 2; ns <= RD_RING_SLOTS_MAX; ns++) {
+        for (uint32_t n = 0; n < 300u * ns; n++) {
+            uint8_t a = rd_rc_slot_seq(n, ns), b = rd_rc_slot_seq(n + ns, ns);
+            CU_ASSERT_NOT_EQUAL(a, 0);
+            CU_ASSERT_NOT_EQUAL(a, b);
+            CU_ASSERT_EQUAL(a, rd_rc_slot_seq(n - n % ns, ns));   /* same lap, same tag */
+        }
+    }
+    /* Around the 32-bit wrap of the message counter. */
+    CU_ASSERT_NOT_EQUAL(rd_rc_slot_seq(UINT32_MAX, 16), 0);
+}
+
+static void test_imm_packing(void)
+{
+    uint32_t imm = rd_rc_imm_ring(rd_rc_imm(RD_RC_IMM_RING_ACK, 0xfffe), 0x1ab);
+    CU_ASSERT_EQUAL(rd_rc_imm_kind(imm), RD_RC_IMM_RING_ACK);
+    CU_ASSERT_EQUAL(rd_rc_imm_credits(imm), 0xfffe);
+    CU_ASSERT_EQUAL(rd_rc_imm_ring_ack(imm), 0xab);   /* only 8 bits travel */
+    imm = rd_rc_imm(RD_RC_IMM_MSG, 7);
+    CU_ASSERT_EQUAL(rd_rc_imm_ring_ack(imm), 0);
+}
+
+/* Every true count within 255 of written comes back exactly, across the
+ * 32-bit wrap. */
+static void test_ring_count(void)
+{
+    const uint32_t bases[] = { 0, 5, 255, 256, 1000, UINT32_MAX - 3, UINT32_MAX };
+    for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+        for (uint32_t behind = 0; behind <= 255; behind++) {
+            uint32_t written = bases[i] + 300, truth = written - behind;
+            CU_ASSERT_EQUAL(rd_rc_ring_count(written, truth & 0xffu), truth);
+        }
+    }
+}
+
+static void test_sizes(void)
+{
+    CU_ASSERT_EQUAL(sizeof(rd_rc_slot_t), 16);
+    CU_ASSERT_EQUAL(sizeof(rd_rc_ring_msg_t), 24);
+    CU_ASSERT_EQUAL(sizeof(rd_rc_prefix_t), 4);
+    CU_ASSERT(RD_RING_SLOTS_MAX <= 255);   /* rd_rc_ring_count's premise */
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return CU_get_error();
+    CU_pSuite suite = CU_add_suite("rc_wire", NULL, NULL);
+    if (!suite || !CU_add_test(suite, "slot seq", test_slot_seq) ||
+        !CU_add_test(suite, "imm packing", test_imm_packing) ||
+        !CU_add_test(suite, "ring count", test_ring_count) ||
+        !CU_add_test(suite, "sizes", test_sizes)) {
+        CU_cleanup_registry();
+        return CU_get_error();
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned fails = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return fails ? 1 : 0;
+}
