@@ -98,6 +98,7 @@ int main(int argc, char **argv)
         head.addrs = addrs;
         head.secret = secret;
         head.nspace = session.nspace;
+        head.heartbeat_ms = rd_mpirun_heartbeat_timeout_ms();
     }
     if (plan.self >= 0) {
         if (rd_mpirun_binding_init(opts.bind, plan.hosts[plan.self].nranks) != 0)
