@@ -79,3 +79,12 @@ test_unit_test_rcache_SOURCES = test/unit/test_rcache.c \
 test_unit_test_rcache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_rcache_LDADD = $(CUNIT_LIBS)
 # --- end verbs registration cache ---
+# --- mpirun's host lists, host files and rank placement (test_hosts) ---
+check_PROGRAMS += test/unit/test_hosts
+TESTS += test/unit/test_hosts
+UNIT_TESTS += test/unit/test_hosts
+test_unit_test_hosts_SOURCES = test/unit/test_hosts.c mpirun/hosts.c mpirun/hosts.h \
+	mpirun/options.h
+test_unit_test_hosts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_hosts_LDADD = $(CUNIT_LIBS)
+# --- end mpirun hosts ---
