@@ -257,6 +257,37 @@ static void iof_to_head(int rank, int stream, const char *data, size_t len, void
     free(p.buf);
 }
 
+/* Daemon of rank 0's host: the head may send n more bytes of stdin. */
+static void stdin_credit_to_head(size_t n, int closed, void *arg)
+{
+    job_t *j = arg;
+    rd_mpirun_pack_t p = { 0 };
+    rd_mpirun_pack_u32(&p, (uint32_t)closed);
+    to_head(j, RD_MPIRUN_MSG_CREDIT, (uint32_t)n, &p);
+    free(p.buf);
+}
+
+static void lose_remote(job_t *j, remote_t *r, const char *what);
+
+static remote_t *remote_of_host(job_t *j, int host)
+{
+    for (int i = 0; i < j->nrem; i++)
+        if (j->rem[i].host == host)
+            return &j->rem[i];
+    return NULL;
+}
+
+/* Head: our stdin on its way to rank 0's host (within its credit). */
+static void stdin_to_remote(const char *data, size_t len, void *arg)
+{
+    job_t *j = arg;
+    remote_t *r = remote_of_host(j, j->plan->host_of[0]);
+
+    if (r && remote_connected(r) &&
+        rd_mpirun_conn_send(&r->conn, RD_MPIRUN_MSG_STDIN, 0, data, len) != 0)
+        lose_remote(j, r, "sending failed");
+}
+
 /* ---- Rank ends and aborts ------------------------------------------------ */
 
 /* Head: a rank's process ended (here or on another host): was it a failure? */
@@ -688,7 +719,16 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
         int conn = (int)rd_mpirun_unpack_u32(&u), fin = (int)rd_mpirun_unpack_u32(&u);
         if (u.err || rank < 0 || rank >= j->np || j->plan->host_of[rank] != r->host)
             break;
+        if (rank == 0)
+            rd_mpirun_iof_stop_stdin();
         rank_ended(j, rank, pid, st, conn, fin);
+        return;
+    }
+    case RD_MPIRUN_MSG_CREDIT: {
+        uint32_t closed = rd_mpirun_unpack_u32(&u);
+        if (u.err || j->plan->host_of[0] != r->host || h->arg > RD_MPIRUN_IOF_LINE_MAX)
+            break;
+        rd_mpirun_iof_stdin_credit(h->arg, closed != 0);
         return;
     }
     case RD_MPIRUN_MSG_ABORT: {
@@ -766,6 +806,11 @@ static void head_message(job_t *j, const rd_mpirun_wire_hdr_t *h, const char *pa
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
         return;
     }
+    case RD_MPIRUN_MSG_STDIN:
+        if (h->arg != 0 || j->plan->host_of[0] != j->plan->self ||
+            rd_mpirun_iof_stdin_push(payload, h->len) != 0)
+            break;
+        return;
     case RD_MPIRUN_MSG_FENCE: {
         char *data = malloc(h->len ? h->len : 1);
         if (!j->fence_ev || !data) {
@@ -1106,6 +1151,13 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, c
     job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .head = head,
                 .state = JOB_RUNNING, .sfd = -1,
                 .heartbeat_ms = head ? head->heartbeat_ms : 0 };
+    rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .tag_output = o->tag_output,
+                               .stdin_send = stdin_to_remote, .arg = &j };
+
+    /* Our stdin goes to rank 0, here or through its host's daemon. */
+    io.stdin_mode = plan->host_of[0] == plan->self ? RD_MPIRUN_STDIN_LOCAL : RD_MPIRUN_STDIN_REMOTE;
+    if (rd_mpirun_iof_init(&io) != 0)
+        return 1;
     return run(&j);
 }
 
@@ -1116,8 +1168,13 @@ int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *
                 .up = conn, .state = JOB_RUNNING, .sfd = -1, .heartbeat_ms = heartbeat_ms };
     int status;
 
-    /* Output goes to the head; stdin stays with the head. */
-    if (rd_mpirun_iof_init(plan->np, 0, 0, iof_to_head, &j) != 0)
+    rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .out_sink = iof_to_head,
+                               .stdin_credit = stdin_credit_to_head, .arg = &j };
+
+    /* Output goes to the head; the head's stdin comes to rank 0 when it
+     * runs here. */
+    io.stdin_mode = plan->host_of[0] == plan->self ? RD_MPIRUN_STDIN_PUSHED : RD_MPIRUN_STDIN_NONE;
+    if (rd_mpirun_iof_init(&io) != 0)
         return 1;
     status = run(&j);
 

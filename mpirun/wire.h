@@ -33,11 +33,12 @@
  *   DONE     daemon->head   -       -  (every local rank reaped, output sent)
  *   PING     both           -       -  (heartbeat)
  *   STDIN    head->daemon   rank    bytes of mpirun's stdin for the rank
- *                                   (rank 0); none: end of input
- *   CREDIT   daemon->head   rank    u32 closed (1: the rank no longer reads
- *                                   its stdin; send nothing more); arg of
- *                                   the header: bytes of STDIN payload the
- *                                   head may send beyond what it sent so far
+ *                                   (always 0); none: end of input
+ *   CREDIT   daemon->head   bytes   closed (u32; 1: rank 0 no longer reads
+ *                                   its stdin, send nothing more); arg: how
+ *                                   many more STDIN payload bytes the head
+ *                                   may send (room freed in the daemon's
+ *                                   buffer; at most 64 KiB in all)
  *
  * Stdin flow control: the head sends STDIN bytes only within the credit
  * the daemon granted (the free room of the daemon's buffer for the rank's
