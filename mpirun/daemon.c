@@ -26,6 +26,7 @@
 /* The job as the head described it; strings point into the JOB message. */
 typedef struct daemon_job {
     const char *nspace, *cwd, *path;
+    long long heartbeat_ms;
     rd_mpirun_opts_t opts;
     rd_mpirun_plan_t plan;
 } daemon_job_t;
@@ -70,6 +71,7 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
     dj->nspace = rd_mpirun_unpack_str(&u);
     dj->cwd = rd_mpirun_unpack_str(&u);
     dj->opts.bind = (rd_mpirun_bind_t)rd_mpirun_unpack_u32(&u);
+    dj->heartbeat_ms = rd_mpirun_unpack_u32(&u);
     nhosts = rd_mpirun_unpack_u32(&u);
     if (u.err || nhosts == 0 || nhosts > len || !(names = calloc(nhosts, sizeof(*names))))
         goto out;
@@ -96,7 +98,9 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
             goto out;
         dj->opts.nenv++;
     }
-    if (u.err || !dj->nspace[0] || strlen(dj->nspace) >= 64 || strchr(dj->nspace, '/'))
+    if (u.err || !dj->nspace[0] || strlen(dj->nspace) >= 64 || strchr(dj->nspace, '/') ||
+        dj->heartbeat_ms < RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S * 1000LL ||
+        dj->heartbeat_ms > RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S * 1000LL)
         goto out;
     dj->opts.np = (int)np;
     rc = rd_mpirun_plan_from_map(&dj->plan, (int)np, names, (int)nhosts, host_of, self);
@@ -166,7 +170,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     fd = rd_mpirun_connect_head(argv[3], (int)port);
     if (fd < 0)
         goto out;
-    rd_mpirun_conn_init(&conn, fd, mono_ms());
+    rd_mpirun_conn_init(&conn, fd, mono_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
     rd_mpirun_pack_str(&hello, argv[5]);
     rd_mpirun_pack_u32(&hello, (uint32_t)getpid());
     if (hello.err || rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
@@ -183,6 +187,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
         goto out;
     }
     have_job = 1;
+    rd_mpirun_conn_set_send_timeout(&conn, dj.heartbeat_ms);
     /* Ranks start where the user started mpirun, when that exists here. */
     if (chdir(dj.cwd) != 0 && chdir("/") != 0) {
         /* Stay where the agent started us. */
@@ -203,7 +208,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
         send_error(&conn, 1, "a host daemon cannot start its PMIx server");
         goto out;
     }
-    status = rd_mpirun_job_run_daemon(&dj.opts, &dj.plan, path, &conn);
+    status = rd_mpirun_job_run_daemon(&dj.opts, &dj.plan, path, &conn, dj.heartbeat_ms);
 
 out:
     rd_mpirun_iof_fini();

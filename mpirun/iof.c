@@ -2,6 +2,7 @@
 #include "iof.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,15 @@ typedef struct out_stream {
     char *buf;
 } out_stream_t;
 
-/* mpirun's stdin on its way to rank 0. */
+/* mpirun's stdin on its way to rank 0. LOCAL: src -> buf -> dst. REMOTE:
+ * src -> stdin_send, at most credit bytes. PUSHED: push -> buf -> dst. */
 typedef struct in_stream {
-    int src;                /* 0, or -1 once done reading */
+    int src;                /* 0, or -1 once done reading (or when pushed) */
     int dst;                /* write end of rank 0's pipe, -1 when closed */
     int child_fd;           /* rank 0's read end until it is forked */
+    int eof;                /* PUSHED: end of input pushed; close dst when drained */
+    int closed;             /* done for good: nothing more is read or taken */
+    size_t credit;          /* REMOTE: bytes the daemon takes beyond those sent */
     size_t off, len;        /* pending bytes: buf[off..len) */
     char buf[RD_MPIRUN_IOF_LINE_MAX];
 } in_stream_t;
@@ -37,7 +42,7 @@ typedef struct slot {
 static struct {
     int nranks;
     int tag;
-    int stdin_rank0;
+    rd_mpirun_iof_cfg_t cfg;
     rd_mpirun_iof_sink_t sink;
     void *sink_arg;
     out_stream_t *out;      /* 2 per rank: [2r] stdout, [2r+1] stderr */
@@ -139,15 +144,18 @@ void rd_mpirun_iof_emit(int rank, int stream, const char *data, size_t len)
     emit(&s, data, len);
 }
 
-int rd_mpirun_iof_init(int nranks, int tag_output, int stdin_rank0,
-                       rd_mpirun_iof_sink_t sink, void *sink_arg)
+int rd_mpirun_iof_init(const rd_mpirun_iof_cfg_t *cfg)
 {
+    int nranks = cfg->nranks;
+    rd_mpirun_iof_stdin_t mode = cfg->stdin_mode;
+
+    iof.cfg = *cfg;
     iof.nranks = nranks;
-    iof.tag = tag_output;
-    iof.stdin_rank0 = stdin_rank0;
-    iof.sink = sink;
-    iof.sink_arg = sink_arg;
-    iof.in.src = stdin_rank0 ? 0 : -1;
+    iof.tag = cfg->tag_output;
+    iof.sink = cfg->out_sink;
+    iof.sink_arg = cfg->arg;
+    memset(&iof.in, 0, offsetof(in_stream_t, buf));
+    iof.in.src = mode == RD_MPIRUN_STDIN_LOCAL || mode == RD_MPIRUN_STDIN_REMOTE ? 0 : -1;
     iof.in.dst = -1;
     iof.in.child_fd = -1;
     iof.out = calloc(2 * (size_t)nranks, sizeof(*iof.out));
@@ -184,7 +192,8 @@ int rd_mpirun_iof_setup_rank(int rank, int fds[3])
         s->child_fd = p[1];
         fds[1 + k] = p[1];
     }
-    if (rank == 0 && iof.stdin_rank0) {
+    if (rank == 0 && (iof.cfg.stdin_mode == RD_MPIRUN_STDIN_LOCAL ||
+                      iof.cfg.stdin_mode == RD_MPIRUN_STDIN_PUSHED)) {
         if (pipe2(p, O_CLOEXEC) != 0)
             goto err;
         fcntl(p[1], F_SETFL, O_NONBLOCK);
@@ -214,6 +223,9 @@ void rd_mpirun_iof_forked(int rank)
     if (iof.in.child_fd >= 0)
         close(iof.in.child_fd);
     iof.in.child_fd = -1;
+    /* Rank 0 reads its pipe from now on: the head may send a bufferful. */
+    if (rank == 0 && iof.cfg.stdin_mode == RD_MPIRUN_STDIN_PUSHED && iof.in.dst >= 0)
+        iof.cfg.stdin_credit(sizeof(iof.in.buf), 0, iof.cfg.arg);
 }
 
 int rd_mpirun_iof_fill(struct pollfd *p, int max)
@@ -229,7 +241,12 @@ int rd_mpirun_iof_fill(struct pollfd *p, int max)
     }
     /* stdin: read only when the previous chunk was passed on, so rank 0's
      * pace sets ours and the buffer never grows. */
-    if (in->dst >= 0 && n < max) {
+    if (iof.cfg.stdin_mode == RD_MPIRUN_STDIN_REMOTE) {
+        if (in->src >= 0 && in->credit > 0 && n < max) {
+            p[n] = (struct pollfd){ .fd = in->src, .events = POLLIN };
+            iof.slots[n++] = (slot_t){ SLOT_IN_SRC, NULL };
+        }
+    } else if (in->dst >= 0 && n < max) {
         if (in->off < in->len) {
             p[n] = (struct pollfd){ .fd = in->dst, .events = POLLOUT };
             iof.slots[n++] = (slot_t){ SLOT_IN_DST, NULL };
@@ -241,24 +258,48 @@ int rd_mpirun_iof_fill(struct pollfd *p, int max)
     return n;
 }
 
+/* Stops forwarding stdin for good. PUSHED: the head learns that rank 0
+ * takes no more. */
 static void in_close(void)
 {
+    int was_open = !iof.in.closed;
+
     if (iof.in.dst >= 0)
         close(iof.in.dst);
     iof.in.dst = -1;
     iof.in.src = -1;
     iof.in.off = iof.in.len = 0;
+    iof.in.closed = 1;
+    if (was_open && iof.cfg.stdin_mode == RD_MPIRUN_STDIN_PUSHED && iof.cfg.stdin_credit)
+        iof.cfg.stdin_credit(0, 1, iof.cfg.arg);
+}
+
+/* Our stdin ended (or failed): rank 0 must see end of file too. */
+static void in_end(void)
+{
+    if (iof.cfg.stdin_mode == RD_MPIRUN_STDIN_REMOTE && !iof.in.closed)
+        iof.cfg.stdin_send(NULL, 0, iof.cfg.arg);
+    in_close();
 }
 
 static void in_read(void)
 {
-    ssize_t r = read(iof.in.src, iof.in.buf, sizeof(iof.in.buf));
+    size_t room = sizeof(iof.in.buf);
+    ssize_t r;
 
+    if (iof.cfg.stdin_mode == RD_MPIRUN_STDIN_REMOTE && iof.in.credit < room)
+        room = iof.in.credit;
+    r = read(iof.in.src, iof.in.buf, room);
     if (r < 0 && (errno == EAGAIN || errno == EINTR))
         return;
     if (r <= 0) {
         /* End of our stdin: rank 0 sees end of file on its own. */
-        in_close();
+        in_end();
+        return;
+    }
+    if (iof.cfg.stdin_mode == RD_MPIRUN_STDIN_REMOTE) {
+        iof.in.credit -= (size_t)r;
+        iof.cfg.stdin_send(iof.in.buf, (size_t)r, iof.cfg.arg);
         return;
     }
     iof.in.off = 0;
@@ -278,6 +319,43 @@ static void in_write(void)
     iof.in.off += (size_t)w;
     if (iof.in.off == iof.in.len)
         iof.in.off = iof.in.len = 0;
+    if (iof.cfg.stdin_mode == RD_MPIRUN_STDIN_PUSHED) {
+        iof.cfg.stdin_credit((size_t)w, 0, iof.cfg.arg);
+        if (iof.in.eof && iof.in.len == 0)
+            in_close();
+    }
+}
+
+void rd_mpirun_iof_stdin_credit(size_t n, int closed)
+{
+    if (closed)
+        in_close();
+    else if (!iof.in.closed)
+        iof.in.credit += n;
+}
+
+int rd_mpirun_iof_stdin_push(const char *data, size_t len)
+{
+    in_stream_t *in = &iof.in;
+
+    if (in->closed || in->eof)
+        return 0;           /* rank 0 stopped reading: dropped */
+    if (len == 0) {
+        in->eof = 1;
+        if (in->len == 0)
+            in_close();
+        return 0;
+    }
+    if (in->len - in->off + len > sizeof(in->buf))
+        return -1;
+    if (in->len + len > sizeof(in->buf)) {
+        memmove(in->buf, in->buf + in->off, in->len - in->off);
+        in->len -= in->off;
+        in->off = 0;
+    }
+    memcpy(in->buf + in->len, data, len);
+    in->len += len;
+    return 0;
 }
 
 void rd_mpirun_iof_handle(const struct pollfd *p, int n)
@@ -294,7 +372,7 @@ void rd_mpirun_iof_handle(const struct pollfd *p, int n)
             break;
         case SLOT_IN_SRC:
             if (p[i].revents & POLLNVAL)
-                in_close();             /* mpirun was started with fd 0 closed */
+                in_end();               /* mpirun was started with fd 0 closed */
             else if (iof.in.src >= 0)
                 in_read();
             break;
@@ -333,6 +411,8 @@ void rd_mpirun_iof_fini(void)
     }
     if (iof.in.child_fd >= 0)
         close(iof.in.child_fd);
+    /* The job is over: nobody to tell. */
+    iof.cfg.stdin_credit = NULL;
     in_close();
     free(iof.out);
     free(iof.slots);

@@ -3,6 +3,11 @@
  * pipes and are written to mpirun's own stdout and stderr a whole line at a
  * time, so lines of different ranks never mix (optionally tagged with the
  * rank); mpirun's stdin goes to rank 0, the other ranks read /dev/null.
+ * When rank 0 runs on another host, the head hands stdin to a sender (the
+ * connection to that host's daemon) within the credit the daemon grants,
+ * and the daemon's iof takes it in (rd_mpirun_iof_stdin_push), writes it to
+ * rank 0's pipe and grants the room it freed: neither side ever buffers
+ * more than RD_MPIRUN_IOF_LINE_MAX bytes of stdin.
  *
  * The main loop asks for the descriptors to poll (rd_mpirun_iof_fill) and
  * hands back what poll reported (rd_mpirun_iof_handle).
@@ -20,11 +25,35 @@
  * line (or piece of a line) of rank, stream being 1 or 2. */
 typedef void (*rd_mpirun_iof_sink_t)(int rank, int stream, const char *data, size_t len, void *arg);
 
-/* nranks: the job's ranks (indexes of rd_mpirun_iof_setup_rank). stdin_rank0:
- * whether rank 0 runs here and gets our stdin (else every rank reads
- * /dev/null). sink: NULL to write to our own stdout/stderr. */
-int rd_mpirun_iof_init(int nranks, int tag_output, int stdin_rank0,
-                       rd_mpirun_iof_sink_t sink, void *sink_arg);
+/* Where rank 0's stdin comes from and where ours goes. */
+typedef enum rd_mpirun_iof_stdin {
+    RD_MPIRUN_STDIN_NONE,       /* every rank here reads /dev/null */
+    RD_MPIRUN_STDIN_LOCAL,      /* our stdin to rank 0, which runs here */
+    RD_MPIRUN_STDIN_REMOTE,     /* our stdin to rank 0 elsewhere, by stdin_send */
+    RD_MPIRUN_STDIN_PUSHED,     /* rank 0 runs here and reads what is pushed */
+} rd_mpirun_iof_stdin_t;
+
+typedef struct rd_mpirun_iof_cfg {
+    int nranks;             /* the job's ranks (indexes of setup_rank) */
+    int tag_output;
+    rd_mpirun_iof_stdin_t stdin_mode;
+    /* Where output goes; NULL: our own stdout/stderr. */
+    rd_mpirun_iof_sink_t out_sink;
+    /* REMOTE: passes on len bytes of our stdin (len 0: end of input). */
+    void (*stdin_send)(const char *data, size_t len, void *arg);
+    /* PUSHED: n more bytes may be pushed; closed: rank 0 stopped reading. */
+    void (*stdin_credit)(size_t n, int closed, void *arg);
+    void *arg;              /* for the three callbacks */
+} rd_mpirun_iof_cfg_t;
+
+int rd_mpirun_iof_init(const rd_mpirun_iof_cfg_t *cfg);
+
+/* REMOTE: the daemon allows n more bytes; closed: send nothing more. */
+void rd_mpirun_iof_stdin_credit(size_t n, int closed);
+
+/* PUSHED: bytes for rank 0's stdin (len 0: end of input). Returns 0, or
+ * -1 when they exceed the credit granted. */
+int rd_mpirun_iof_stdin_push(const char *data, size_t len);
 
 /* Writes output that arrived from another host as rank's own would be. */
 void rd_mpirun_iof_emit(int rank, int stream, const char *data, size_t len);

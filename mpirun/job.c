@@ -36,6 +36,7 @@
 #include "launch.h"
 #include "procs.h"
 #include "server.h"
+#include "util/env.h"
 
 /* Connections accepted and not yet identified by their HELLO. */
 #define RD_MPIRUN_PENDING_MAX 16
@@ -50,7 +51,8 @@ typedef enum job_state {
 /* A host daemon, as the head sees it. */
 typedef enum remote_state {
     REMOTE_LAUNCHED,        /* agent started, not connected yet */
-    REMOTE_UP,              /* connected, running its ranks */
+    REMOTE_STARTING,        /* connected, job sent, starting its ranks */
+    REMOTE_UP,              /* said READY: running its ranks */
     REMOTE_DONE,            /* said DONE: all its ranks ended */
     REMOTE_GONE,            /* failed or lost */
 } remote_state_t;
@@ -85,7 +87,7 @@ typedef struct job {
     long long drain_at;
     long long ping_at;
     long long agents_kill_at;
-    long long silence_ms;   /* a host connection quiet this long is lost */
+    long long heartbeat_ms; /* silence after which a connection is lost */
     int local_over;         /* our ranks are reaped and their output drained */
     /* head */
     const rd_mpirun_head_cfg_t *head;
@@ -107,6 +109,33 @@ static long long now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+long long rd_mpirun_heartbeat_timeout_ms(void)
+{
+    long s = rd_env_long("RDMPI_HEARTBEAT_TIMEOUT", RD_MPIRUN_HEARTBEAT_TIMEOUT_S);
+
+    if (s < RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S || s > RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S) {
+        fprintf(stderr, "mpirun: RDMPI_HEARTBEAT_TIMEOUT=%ld is out of range (%d to %d seconds); "
+                "using %d\n", s, RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S,
+                RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S, RD_MPIRUN_HEARTBEAT_TIMEOUT_S);
+        s = RD_MPIRUN_HEARTBEAT_TIMEOUT_S;
+    }
+    return (long long)s * 1000;
+}
+
+/* A daemon waits longer than the head before giving up on a silent
+ * connection, so that when a link fails the head, which decides and
+ * explains, is the one that notices. */
+static long long daemon_silence_ms(long long heartbeat_ms)
+{
+    return heartbeat_ms + heartbeat_ms / 4 + 3 * RD_MPIRUN_PING_MS;
+}
+
+/* A daemon connected to the head (messages can be sent to it). */
+static int remote_connected(const remote_t *r)
+{
+    return r->state == REMOTE_STARTING || r->state == REMOTE_UP;
 }
 
 /* The signals the loop reads from its signalfd, fixed at startup. */
@@ -158,7 +187,7 @@ static void send_stop(job_t *j, int sig)
 {
     uint32_t s = (uint32_t)sig;
     for (int i = 0; i < j->nrem; i++)
-        if (j->rem[i].state == REMOTE_UP)
+        if (remote_connected(&j->rem[i]))
             rd_mpirun_conn_send(&j->rem[i].conn, RD_MPIRUN_MSG_STOP, 0, &s, sizeof(s));
 }
 
@@ -226,6 +255,37 @@ static void iof_to_head(int rank, int stream, const char *data, size_t len, void
     rd_mpirun_pack_bytes(&p, data, len);
     to_head(j, RD_MPIRUN_MSG_OUT, (uint32_t)rank, &p);
     free(p.buf);
+}
+
+/* Daemon of rank 0's host: the head may send n more bytes of stdin. */
+static void stdin_credit_to_head(size_t n, int closed, void *arg)
+{
+    job_t *j = arg;
+    rd_mpirun_pack_t p = { 0 };
+    rd_mpirun_pack_u32(&p, (uint32_t)closed);
+    to_head(j, RD_MPIRUN_MSG_CREDIT, (uint32_t)n, &p);
+    free(p.buf);
+}
+
+static void lose_remote(job_t *j, remote_t *r, const char *what);
+
+static remote_t *remote_of_host(job_t *j, int host)
+{
+    for (int i = 0; i < j->nrem; i++)
+        if (j->rem[i].host == host)
+            return &j->rem[i];
+    return NULL;
+}
+
+/* Head: our stdin on its way to rank 0's host (within its credit). */
+static void stdin_to_remote(const char *data, size_t len, void *arg)
+{
+    job_t *j = arg;
+    remote_t *r = remote_of_host(j, j->plan->host_of[0]);
+
+    if (r && remote_connected(r) &&
+        rd_mpirun_conn_send(&r->conn, RD_MPIRUN_MSG_STDIN, 0, data, len) != 0)
+        lose_remote(j, r, "sending failed");
 }
 
 /* ---- Rank ends and aborts ------------------------------------------------ */
@@ -378,7 +438,7 @@ static void fence_add(job_t *j, int h, char *data, size_t len)
     }
     j->fence_have = 0;
     for (int i = 0; i < j->nrem; i++)
-        if (j->rem[i].state == REMOTE_UP)
+        if (remote_connected(&j->rem[i]))
             rd_mpirun_conn_send(&j->rem[i].conn, RD_MPIRUN_MSG_FENCE, j->fence_seq, all, total);
     j->fence_seq++;
     if (j->fence_ev) {
@@ -513,22 +573,29 @@ static void handle_deadlines(job_t *j)
     }
     for (int i = 0; i < j->nrem; i++) {
         remote_t *r = &j->rem[i];
-        if (r->state == REMOTE_LAUNCHED && now - r->launched_at > RD_MPIRUN_LAUNCH_TIMEOUT_MS) {
-            snprintf(why, sizeof(why), "the daemon on host %s did not connect back within %d s",
-                     host_name(j, r->host), RD_MPIRUN_LAUNCH_TIMEOUT_MS / 1000);
+        if ((r->state == REMOTE_LAUNCHED || r->state == REMOTE_STARTING) &&
+            now - r->launched_at > RD_MPIRUN_LAUNCH_TIMEOUT_MS) {
+            snprintf(why, sizeof(why), "the daemon on host %s did not %s within %d s",
+                     host_name(j, r->host),
+                     r->state == REMOTE_LAUNCHED ? "connect back" : "start its ranks",
+                     RD_MPIRUN_LAUNCH_TIMEOUT_MS / 1000);
             r->state = REMOTE_GONE;
+            rd_mpirun_conn_close(&r->conn);
             job_fail(j, 1, SIGTERM, why);
         }
-        if (r->state == REMOTE_UP && now - r->conn.last_rx > j->silence_ms) {
-            snprintf(why, sizeof(why), "no message for %lld s", j->silence_ms / 1000);
+        /* Only a daemon whose loop runs answers in time; before, it may
+         * sit in PMIx's start-up or in fork for seconds on a busy host. */
+        if (r->state == REMOTE_UP && now - r->conn.last_rx > j->heartbeat_ms) {
+            snprintf(why, sizeof(why), "no message for %lld s", j->heartbeat_ms / 1000);
             lose_remote(j, r, why);
         }
     }
     for (int i = 0; i < RD_MPIRUN_PENDING_MAX; i++)
         if (j->pend[i].conn.fd >= 0 && now - j->pend[i].since > RD_MPIRUN_HELLO_MS)
             rd_mpirun_conn_close(&j->pend[i].conn);
-    if (j->is_daemon && j->up->fd >= 0 && now - j->up->last_rx > j->silence_ms) {
-        snprintf(why, sizeof(why), "no message from mpirun for %lld s", j->silence_ms / 1000);
+    if (j->is_daemon && j->up->fd >= 0 && now - j->up->last_rx > daemon_silence_ms(j->heartbeat_ms)) {
+        snprintf(why, sizeof(why), "no message from mpirun for %lld s",
+                 daemon_silence_ms(j->heartbeat_ms) / 1000);
         lose_head(j, why);
     }
     if (now >= j->ping_at) {
@@ -536,7 +603,7 @@ static void handle_deadlines(job_t *j)
         if (j->is_daemon)
             to_head(j, RD_MPIRUN_MSG_PING, 0, NULL);
         for (int i = 0; i < j->nrem; i++)
-            if (j->rem[i].state == REMOTE_UP &&
+            if (remote_connected(&j->rem[i]) &&
                 rd_mpirun_conn_send(&j->rem[i].conn, RD_MPIRUN_MSG_PING, 0, NULL, 0) != 0)
                 lose_remote(j, &j->rem[i], "sending failed");
     }
@@ -578,6 +645,7 @@ static int send_job(job_t *j, remote_t *r)
     rd_mpirun_pack_str(&p, j->head->nspace);
     rd_mpirun_pack_str(&p, cwd);
     rd_mpirun_pack_u32(&p, (uint32_t)o->bind);
+    rd_mpirun_pack_u32(&p, (uint32_t)j->heartbeat_ms);
     rd_mpirun_pack_u32(&p, (uint32_t)plan->nhosts);
     for (int h = 0; h < plan->nhosts; h++)
         rd_mpirun_pack_str(&p, plan->hosts[h].name);
@@ -618,7 +686,7 @@ static void hello(job_t *j, pending_t *pc, const rd_mpirun_wire_hdr_t *h, const 
     pc->conn.fd = -1;
     pc->conn.buf = NULL;
     pc->conn.len = pc->conn.cap = pc->conn.used = 0;
-    r->state = REMOTE_UP;
+    r->state = REMOTE_STARTING;
     if (send_job(j, r) != 0)
         lose_remote(j, r, "sending the job failed");
     else if (j->state == JOB_STOPPING)
@@ -634,6 +702,11 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
     switch (h->type) {
     case RD_MPIRUN_MSG_PING:
         return;
+    case RD_MPIRUN_MSG_READY:
+        if (r->state != REMOTE_STARTING)
+            break;
+        r->state = REMOTE_UP;
+        return;
     case RD_MPIRUN_MSG_OUT: {
         uint32_t stream = rd_mpirun_unpack_u32(&u);
         if (!u.err && rank >= 0 && rank < j->np)
@@ -646,7 +719,16 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
         int conn = (int)rd_mpirun_unpack_u32(&u), fin = (int)rd_mpirun_unpack_u32(&u);
         if (u.err || rank < 0 || rank >= j->np || j->plan->host_of[rank] != r->host)
             break;
+        if (rank == 0)
+            rd_mpirun_iof_stop_stdin();
         rank_ended(j, rank, pid, st, conn, fin);
+        return;
+    }
+    case RD_MPIRUN_MSG_CREDIT: {
+        uint32_t closed = rd_mpirun_unpack_u32(&u);
+        if (u.err || j->plan->host_of[0] != r->host || h->arg > RD_MPIRUN_IOF_LINE_MAX)
+            break;
+        rd_mpirun_iof_stdin_credit(h->arg, closed != 0);
         return;
     }
     case RD_MPIRUN_MSG_ABORT: {
@@ -700,7 +782,7 @@ static void accept_daemons(job_t *j)
             close(fd);
             continue;
         }
-        rd_mpirun_conn_init(&j->pend[i].conn, fd, now_ms());
+        rd_mpirun_conn_init(&j->pend[i].conn, fd, now_ms(), j->heartbeat_ms);
         j->pend[i].since = now_ms();
     }
 }
@@ -724,6 +806,11 @@ static void head_message(job_t *j, const rd_mpirun_wire_hdr_t *h, const char *pa
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
         return;
     }
+    case RD_MPIRUN_MSG_STDIN:
+        if (h->arg != 0 || j->plan->host_of[0] != j->plan->self ||
+            rd_mpirun_iof_stdin_push(payload, h->len) != 0)
+            break;
+        return;
     case RD_MPIRUN_MSG_FENCE: {
         char *data = malloc(h->len ? h->len : 1);
         if (!j->fence_ev || !data) {
@@ -846,7 +933,7 @@ static int finished(job_t *j)
         return 0;
     int agents = 0;
     for (int i = 0; i < j->nrem; i++) {
-        if (j->rem[i].state == REMOTE_LAUNCHED || j->rem[i].state == REMOTE_UP)
+        if (j->rem[i].state == REMOTE_LAUNCHED || remote_connected(&j->rem[i]))
             return 0;
         agents += j->rem[i].agent > 0;
     }
@@ -984,29 +1071,6 @@ static int launch_remotes(job_t *j)
     return 0;
 }
 
-/* RDMPI_MPIRUN_SILENCE: seconds without a message (pings come every
- * RD_MPIRUN_PING_MS) after which a host connection counts as lost. Slow
- * hosts (emulated VMs, overloaded machines) need more than the default.
- * Returns milliseconds; a malformed value is reported and the default used,
- * like every RDMPI_* tunable. */
-static long long silence_ms_from_env(void)
-{
-    const char *v = getenv("RDMPI_MPIRUN_SILENCE");
-    char *end;
-    long secs;
-
-    if (!v || !*v)
-        return RD_MPIRUN_SILENCE_MS;
-    errno = 0;
-    secs = strtol(v, &end, 10);
-    if (errno || *end || secs < 2 || secs > 86400) {
-        fprintf(stderr, "mpirun: RDMPI_MPIRUN_SILENCE=%s: expected whole seconds from 2 to 86400; "
-                "using %d\n", v, RD_MPIRUN_SILENCE_MS / 1000);
-        return RD_MPIRUN_SILENCE_MS;
-    }
-    return secs * 1000LL;
-}
-
 static int run(job_t *j)
 {
     const rd_mpirun_plan_t *plan = j->plan;
@@ -1026,7 +1090,6 @@ static int run(job_t *j)
         j->exit_status = 1;
         goto out;
     }
-    j->silence_ms = silence_ms_from_env();
     if (j->opts->timeout)
         j->timeout_at = now_ms() + j->opts->timeout * 1000;
     j->ping_at = now_ms() + RD_MPIRUN_PING_MS;
@@ -1043,6 +1106,9 @@ static int run(job_t *j)
         if (start_rank(j, r) != 0)
             fail_or_report(j, 1, "could not start all ranks");
     }
+    /* Our loop runs from here: the head may hold us to the heartbeat. */
+    if (j->is_daemon)
+        to_head(j, RD_MPIRUN_MSG_READY, 0, NULL);
     event_loop(j, pfd, slot, maxfds);
 
 out:
@@ -1083,19 +1149,32 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, c
                       const rd_mpirun_head_cfg_t *head)
 {
     job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .head = head,
-                .state = JOB_RUNNING, .sfd = -1 };
+                .state = JOB_RUNNING, .sfd = -1,
+                .heartbeat_ms = head ? head->heartbeat_ms : 0 };
+    rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .tag_output = o->tag_output,
+                               .stdin_send = stdin_to_remote, .arg = &j };
+
+    /* Our stdin goes to rank 0, here or through its host's daemon. */
+    io.stdin_mode = plan->host_of[0] == plan->self ? RD_MPIRUN_STDIN_LOCAL : RD_MPIRUN_STDIN_REMOTE;
+    if (rd_mpirun_iof_init(&io) != 0)
+        return 1;
     return run(&j);
 }
 
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
-                             const char *path, rd_mpirun_conn_t *conn)
+                             const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms)
 {
     job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .is_daemon = 1,
-                .up = conn, .state = JOB_RUNNING, .sfd = -1 };
+                .up = conn, .state = JOB_RUNNING, .sfd = -1, .heartbeat_ms = heartbeat_ms };
     int status;
 
-    /* Output goes to the head; stdin stays with the head. */
-    if (rd_mpirun_iof_init(plan->np, 0, 0, iof_to_head, &j) != 0)
+    rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .out_sink = iof_to_head,
+                               .stdin_credit = stdin_credit_to_head, .arg = &j };
+
+    /* Output goes to the head; the head's stdin comes to rank 0 when it
+     * runs here. */
+    io.stdin_mode = plan->host_of[0] == plan->self ? RD_MPIRUN_STDIN_PUSHED : RD_MPIRUN_STDIN_NONE;
+    if (rd_mpirun_iof_init(&io) != 0)
         return 1;
     status = run(&j);
 

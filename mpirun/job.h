@@ -26,9 +26,15 @@
 #define RD_MPIRUN_EXIT_TIMEOUT 124
 /* Heartbeat between head and daemons: a message at least this often... */
 #define RD_MPIRUN_PING_MS 1000
-/* ...and a connection silent for this long is lost. */
-#define RD_MPIRUN_SILENCE_MS 5000
-/* How long a host daemon may take to connect back after its launch. */
+/* ...and a connection silent for this long (RDMPI_HEARTBEAT_TIMEOUT, in
+ * seconds) is lost. Generous: a loaded machine can delay a process's
+ * loop by a second or more, and a false alarm kills the whole job. */
+#define RD_MPIRUN_HEARTBEAT_TIMEOUT_S 20
+#define RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S 2
+#define RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S 86400
+/* How long a host daemon may take from its launch to running its ranks
+ * (connecting back, starting its PMIx server, forking): the heartbeat
+ * timeout applies once it said READY. */
 #define RD_MPIRUN_LAUNCH_TIMEOUT_MS 60000
 /* After the job, how long launch agents get to exit before SIGKILL. */
 #define RD_MPIRUN_AGENT_GRACE_MS 3000
@@ -42,7 +48,14 @@ typedef struct rd_mpirun_head_cfg {
     const char *addrs;      /* our addresses, for the daemons */
     const char *secret;
     const char *nspace;
+    long long heartbeat_ms; /* rd_mpirun_heartbeat_timeout_ms() */
 } rd_mpirun_head_cfg_t;
+
+/* The heartbeat timeout in ms: RDMPI_HEARTBEAT_TIMEOUT seconds (read here
+ * only; the head passes it to the daemons), default
+ * RD_MPIRUN_HEARTBEAT_TIMEOUT_S. A bad value is reported in one line and
+ * the default used. */
+long long rd_mpirun_heartbeat_timeout_ms(void);
 
 /* Signals mpirun handles in its loop; blocked before any thread starts. */
 int rd_mpirun_job_block_signals(void);
@@ -55,9 +68,9 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, c
                       const rd_mpirun_head_cfg_t *head);
 
 /* Host daemon: runs the ranks of host plan->self, reporting to the head
- * over conn (its JOB message already read). Returns the daemon's exit
- * status. */
+ * over conn (its JOB message already read; heartbeat_ms from it). Returns
+ * the daemon's exit status. */
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
-                             const char *path, rd_mpirun_conn_t *conn);
+                             const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms);
 
 #endif

@@ -14,6 +14,7 @@ mpirun_mpirun_SOURCES = \
 	mpirun/wire.c mpirun/wire.h \
 	mpirun/launch.c mpirun/launch.h \
 	mpirun/guard.c mpirun/guard.h \
-	mpirun/daemon.c mpirun/daemon.h
+	mpirun/daemon.c mpirun/daemon.h \
+	src/util/env.c src/util/env.h
 mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 mpirun_mpirun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread

@@ -98,6 +98,7 @@ int main(int argc, char **argv)
         head.addrs = addrs;
         head.secret = secret;
         head.nspace = session.nspace;
+        head.heartbeat_ms = rd_mpirun_heartbeat_timeout_ms();
     }
     if (plan.self >= 0) {
         if (rd_mpirun_binding_init(opts.bind, plan.hosts[plan.self].nranks) != 0)
@@ -107,9 +108,6 @@ int main(int argc, char **argv)
         if (rd_mpirun_server_register_job(&plan) != 0)
             goto out;
     }
-    if (rd_mpirun_iof_init(opts.np, opts.tag_output, plan.host_of[0] == plan.self, NULL, NULL) != 0)
-        goto out;
-
     status = rd_mpirun_job_run(&opts, &plan, path, head.lfd >= 0 ? &head : NULL);
 
 out:

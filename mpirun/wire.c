@@ -12,21 +12,23 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* A send that cannot progress for this long means the peer is gone (or
- * stopped reading); the heartbeat catches the silent cases. */
-#define RD_MPIRUN_WIRE_SEND_TIMEOUT_S 5
 /* First allocation of a receive buffer. */
 #define RD_MPIRUN_WIRE_RBUF 65536
 
-void rd_mpirun_conn_init(rd_mpirun_conn_t *c, int fd, long long now_ms)
+void rd_mpirun_conn_set_send_timeout(rd_mpirun_conn_t *c, long long ms)
 {
-    struct timeval tv = { .tv_sec = RD_MPIRUN_WIRE_SEND_TIMEOUT_S };
+    struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+    setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+void rd_mpirun_conn_init(rd_mpirun_conn_t *c, int fd, long long now_ms, long long send_timeout_ms)
+{
     int one = 1;
 
     memset(c, 0, sizeof(*c));
     c->fd = fd;
     c->last_rx = now_ms;
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    rd_mpirun_conn_set_send_timeout(c, send_timeout_ms);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 

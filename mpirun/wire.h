@@ -16,9 +16,13 @@
  *
  *   type     direction      arg     payload
  *   HELLO    daemon->head   host    secret (string), daemon pid (u32)
- *   JOB      head->daemon   -       nspace, cwd, bind, nhosts, host names,
- *                                   np, host of each rank, argc, argv,
- *                                   nenv, env ("VAR=VALUE")
+ *   JOB      head->daemon   -       nspace, cwd, bind, heartbeat timeout
+ *                                   (ms), nhosts, host names, np, host of
+ *                                   each rank, argc, argv, nenv, env
+ *                                   ("VAR=VALUE")
+ *   READY    daemon->head   -       -  (PMIx server up, ranks started, the
+ *                                   daemon's loop runs: from now on the
+ *                                   heartbeat timeout applies)
  *   FENCE    both           number  daemon->head: the host's contribution;
  *                                   head->daemon: all hosts' contributions
  *   OUT      daemon->head   rank    stream (1 or 2), then raw bytes
@@ -28,6 +32,19 @@
  *   STOP     head->daemon   -       signal for the ranks (SIGKILL: no grace)
  *   DONE     daemon->head   -       -  (every local rank reaped, output sent)
  *   PING     both           -       -  (heartbeat)
+ *   STDIN    head->daemon   rank    bytes of mpirun's stdin for the rank
+ *                                   (always 0); none: end of input
+ *   CREDIT   daemon->head   bytes   closed (u32; 1: rank 0 no longer reads
+ *                                   its stdin, send nothing more); arg: how
+ *                                   many more STDIN payload bytes the head
+ *                                   may send (room freed in the daemon's
+ *                                   buffer; at most 64 KiB in all)
+ *
+ * Stdin flow control: the head sends STDIN bytes only within the credit
+ * the daemon granted (the free room of the daemon's buffer for the rank's
+ * pipe), so neither side buffers more than that.
+ *
+ * Version 2: READY, STDIN, CREDIT, and the heartbeat timeout in JOB.
  */
 #ifndef RD_MPIRUN_WIRE_H
 #define RD_MPIRUN_WIRE_H
@@ -36,7 +53,7 @@
 #include <stdint.h>
 
 #define RD_MPIRUN_WIRE_MAGIC 0x484d4452u    /* "RDMH" read as little-endian */
-#define RD_MPIRUN_WIRE_VERSION 1
+#define RD_MPIRUN_WIRE_VERSION 2
 /* Largest payload accepted: bounds the memory a bad peer can make us use. */
 #define RD_MPIRUN_WIRE_MAX (256u << 20)
 
@@ -59,6 +76,9 @@ typedef enum rd_mpirun_msg {
     RD_MPIRUN_MSG_STOP,
     RD_MPIRUN_MSG_DONE,
     RD_MPIRUN_MSG_PING,
+    RD_MPIRUN_MSG_READY,
+    RD_MPIRUN_MSG_STDIN,
+    RD_MPIRUN_MSG_CREDIT,
 } rd_mpirun_msg_t;
 
 /* One end of a connection. */
@@ -70,9 +90,13 @@ typedef struct rd_mpirun_conn {
     long long last_rx;      /* ms (CLOCK_MONOTONIC) of the last bytes received */
 } rd_mpirun_conn_t;
 
-/* Takes a connected socket: sets the send timeout (a peer that stops
- * reading fails our sends instead of blocking us) and TCP_NODELAY. */
-void rd_mpirun_conn_init(rd_mpirun_conn_t *c, int fd, long long now_ms);
+/* Takes a connected socket: sets the send timeout to send_timeout_ms (a
+ * peer that stops reading fails our sends instead of blocking us for
+ * longer) and TCP_NODELAY. */
+void rd_mpirun_conn_init(rd_mpirun_conn_t *c, int fd, long long now_ms, long long send_timeout_ms);
+
+/* Changes the send timeout (the daemon learns the job's from the head). */
+void rd_mpirun_conn_set_send_timeout(rd_mpirun_conn_t *c, long long ms);
 
 void rd_mpirun_conn_close(rd_mpirun_conn_t *c);
 

@@ -112,9 +112,13 @@ finish() {
 
     ls -A /tmp >"$T/tmp.after" 2>/dev/null
     ls -A /dev/shm >"$T/shm.after" 2>/dev/null
+    # Only what appeared during the test: an older job's leftovers may
+    # carry a pid that our mpirun reused.
+    comm -13 "$T/tmp.before" "$T/tmp.after" >"$T/tmp.new"
+    comm -13 "$T/shm.before" "$T/shm.after" >"$T/shm.new"
     left=""
     for p in $MPIRUN_PIDS; do
-        left="$left $(grep -E "^(mpirun|rdmpi-mpirun)\.$p\." "$T/tmp.after" "$T/shm.after")"
+        left="$left $(grep -hE "^(mpirun|rdmpi-mpirun)\.$p\." "$T/tmp.new" "$T/shm.new")"
     done
     left="$left $(comm -13 "$T/tmp.before" "$T/tmp.after" | grep -i pmix)"
     left="$left $(comm -13 "$T/shm.before" "$T/shm.after" | grep -i pmix)"

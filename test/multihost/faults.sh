@@ -1,10 +1,11 @@
 #!/bin/bash
 # Failures across hosts: kill -9 of a rank on another host, kill -9 of a
-# host daemon, a host's network interface taken down. Each must end the
+# host daemon, a host's network interface taken down, a rank killed while
+# its peers wait for it over TCP. Each must end the
 # whole job with a non-zero status and one message naming what failed,
 # within a bound, leaving nothing behind on any host. The bounds are
-# generous (loaded CI machines); the heartbeat declares a silent host lost
-# after 5 s.
+# generous (loaded CI machines); the interface test shortens the heartbeat
+# timeout (RDMPI_HEARTBEAT_TIMEOUT, default 20 s) to 3 s.
 . "${srcdir:-.}/test/multihost/lib.sh"
 
 MARK=mark=$TEST_NAME-$$
@@ -93,14 +94,16 @@ wait_job "daemon killed" 5000
 expect_nonzero_and_msg "daemon killed" "^mpirun: .*daemon on host $H2.*; stopping the job\$"
 check_leftovers "daemon killed" "$id"
 
-# 3. Host 1's interface goes down: nothing arrives from it any more.
-start_job -n 6 "$CLIENT" $MARK info fence sleep=60
+# 3. Host 1's interface goes down: nothing arrives from it any more. The
+# head notices after the heartbeat timeout (the daemon waits longer, so
+# the head is the one that explains).
+RDMPI_HEARTBEAT_TIMEOUT=3 start_job -n 6 "$CLIENT" $MARK info fence sleep=60
 wait_up 6
 id=$(job_id)
 T0=$(now_ms)
 ip -n "$H1" link set eth0 down
-wait_job "interface down" 15000
-expect_nonzero_and_msg "interface down" "^mpirun: lost the connection to the daemon on host $H1 \\(no message for 5 s\\); stopping the job\$"
+wait_job "interface down" 12000
+expect_nonzero_and_msg "interface down" "^mpirun: lost the connection to the daemon on host $H1 \\(no message for 3 s\\); stopping the job\$"
 check_leftovers "interface down" "$id"
 ip -n "$H1" link set eth0 up
 
@@ -132,5 +135,56 @@ T0=$(now_ms)
 wait_job "bad host" 10000
 expect_nonzero_and_msg "bad host" "daemon on host ${MH_PREFIX}-nonexistent"
 check_leftovers "bad host"
+
+# 7. A rank dies while the others wait in MPI_Recv for it (TCP between the
+# hosts). Either its daemon reports the signal, or a peer's TCP transport
+# sees the connection end without a BYE and aborts the job naming both
+# ranks; both messages name the dead rank.
+DEATH=$builddir/test/mpi/tcp_death
+waiting_up() {
+    local i n
+    for i in $(seq 1 150); do
+        n=$(grep -c '^waiting ' "$T/out" 2>/dev/null)
+        [ "${n:-0}" -ge 2 ] && grep -q '^victim ' "$T/out" && return 0
+        sleep 0.1
+    done
+    fail "$1: the job did not start"; cat "$T/err"
+    return 1
+}
+tcp_lost="rank [02] \\(pid [0-9]+\\) on host [^ ]+ called MPI_Abort with code 1: rdmpi: rank [02]: TCP connection to rank 1 lost \\([^)]*\\) before rank 1 finalized"
+start_job -n 3 "$DEATH" victim $MARK
+if waiting_up "peer died"; then
+    victim=$(sed -n 's/^victim //p' "$T/out")
+    T0=$(now_ms)
+    kill -9 $victim
+    wait_job "peer died" 5000
+    expect_nonzero_and_msg "peer died" "^mpirun: (rank 1 \\(pid $victim\\) on host $H1 was killed by signal 9 \\(Killed\\)|$tcp_lost); stopping the job\$"
+else
+    kill -TERM $PID 2>/dev/null
+    wait $PID
+fi
+check_leftovers "peer died"
+
+# 8. The same with rank 1's daemon paused, so that only the peers' TCP
+# transports can tell: the job ends through their abort.
+start_job -n 3 "$DEATH" victim $MARK
+if waiting_up "peer died, TCP path"; then
+    victim=$(sed -n 's/^victim //p' "$T/out")
+    daemon=$(ps -o ppid= -p "$victim" | tr -d ' ')
+    kill -STOP "$daemon"
+    T0=$(now_ms)
+    kill -9 $victim
+    for i in $(seq 1 100); do
+        grep -q "TCP connection to rank 1 lost" "$T/err" && break
+        sleep 0.1
+    done
+    kill -CONT "$daemon"
+    wait_job "peer died, TCP path" 8000
+    expect_nonzero_and_msg "peer died, TCP path" "^mpirun: $tcp_lost; stopping the job\$"
+else
+    kill -TERM $PID 2>/dev/null
+    wait $PID
+fi
+check_leftovers "peer died, TCP path"
 
 finish

@@ -56,13 +56,24 @@ now_ms() {
     date +%s%3N
 }
 
+# Host daemons running in this test's hosts (not another run's on the
+# same machine).
+our_daemons() {
+    local ns p
+    for ns in $H0 $H1 $H2; do
+        for p in $(ip netns pids "$ns" 2>/dev/null); do
+            grep -qa -- rd-daemon /proc/$p/cmdline 2>/dev/null && echo $p
+        done
+    done
+}
+
 # Nothing of a job may outlive it, on any host: processes of the test's
 # programs or daemons, the job's directories in /tmp, its /dev/shm files.
 # $1: the job id (mpirun.<pid>.<hex>) when known.
 check_leftovers() {
     local what=$1 id=${2:-} left i
     for i in 1 2 3 4 5 6 7 8 9 10; do
-        left=$(pgrep -f -- "mark=$TEST_NAME-$$|rd-daemon" || true)
+        left=$( (pgrep -f -- "mark=$TEST_NAME-$$" || true; our_daemons) | sort -u)
         [ -z "$left" ] && break
         sleep 0.3
     done

@@ -2,6 +2,7 @@
 # (needs root). Not part of "make check"; run with "make check-multihost".
 MULTIHOST_TESTS = \
 	test/multihost/programs.sh \
+	test/multihost/stdin.sh \
 	test/multihost/faults.sh
 EXTRA_DIST += test/multihost/lib.sh test/multihost/netns.sh $(MULTIHOST_TESTS)
 

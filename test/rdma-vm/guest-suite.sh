@@ -23,7 +23,7 @@ nodes=${RXE_NODES:-1}
 
 # Emulated guests can go quiet for seconds: mpirun and its host daemons must
 # not take that for a lost host.
-export RDMPI_MPIRUN_SILENCE=${RDMPI_MPIRUN_SILENCE:-300}
+export RDMPI_HEARTBEAT_TIMEOUT=${RDMPI_HEARTBEAT_TIMEOUT:-300}
 if [ "${RXE_NODE_ID:-0}" != 0 ]; then
     exec "$here/vm-runner.sh"
 fi

@@ -105,3 +105,12 @@ test_unit_test_rc_wire_SOURCES = test/unit/test_rc_wire.c src/transport/verbs/rc
 test_unit_test_rc_wire_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_rc_wire_LDADD = $(CUNIT_LIBS)
 # --- end rc wire helpers ---
+# --- mpirun's host lists, host files and rank placement (test_hosts) ---
+check_PROGRAMS += test/unit/test_hosts
+TESTS += test/unit/test_hosts
+UNIT_TESTS += test/unit/test_hosts
+test_unit_test_hosts_SOURCES = test/unit/test_hosts.c mpirun/hosts.c mpirun/hosts.h \
+	mpirun/options.h
+test_unit_test_hosts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_hosts_LDADD = $(CUNIT_LIBS)
+# --- end mpirun hosts ---
