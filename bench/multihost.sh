@@ -25,6 +25,7 @@ Usage: bench/multihost.sh [options]          (as root)
                    includes rdmpi, plus MPICH and Open MPI as in --only
   --npb-class C    NPB IS class (default A)
   --npb-np N       NPB IS process count, N/2 per namespace (default 4)
+  --npb-timeout SEC  kill one NPB run after SEC seconds (default 300)
   --out DIR        keep raw outputs in DIR/raw, NPB results in DIR/npb, and
                    write the tables to DIR/results.md
   --timeout SEC    kill one run after SEC seconds (default 600, 120 --quick)
@@ -36,15 +37,17 @@ Launch (each library's wrapper is printed in the report):
   rdmpi    ip netns exec NS0 PREFIX/bin/mpirun -hosts NS0:K,NS1:K
            --launch-agent 'ip netns exec' --bind-to none
            -genv RDMPI_TCP_IF eth0 -np N
-  MPICH    ip netns exec NS0 mpiexec.mpich -launcher rsh -launcher-exec AGENT
+  MPICH    in-host NS0 mpiexec.mpich -launcher rsh -launcher-exec AGENT
            -iface eth0 -hosts IP0:K,IP1:K -np N
-           -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0
-  Open MPI ip netns exec NS0 mpirun.openmpi --allow-run-as-root
+           -genv UCX_TLS tcp -genv UCX_NET_DEVICES eth0
+  Open MPI in-host NS0 mpirun.openmpi --allow-run-as-root
            --host IP0:K,IP1:K -np N --bind-to none --mca plm_rsh_agent AGENT
            --mca pml ob1 --mca btl tcp,vader,self
            --mca btl_tcp_if_include NET/24 --mca oob_tcp_if_include NET/24
-K = N/2 ranks per namespace; AGENT runs "ip netns exec NS sh -c CMD" for
-the namespace whose address is the host argument.
+K = N/2 ranks per namespace. "in-host NS CMD" runs CMD in namespace NS
+with NS as its host name (unshare -u; Open MPI names shared-memory
+segments after the host name), and AGENT HOST CMD runs "in-host NS sh -c
+CMD" for the namespace whose address is HOST.
 
 Exit status: 0 every selected library ran everything, 1 some run failed
 (tables are still printed), 2 usage error, missing tools or no root.
@@ -60,6 +63,7 @@ quick=0
 npb_dir=
 npb_class=A
 npb_np=4
+npb_timeout=300
 out=
 timeout_s=
 settle=10
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
     --npb)       npb_dir=${2:?--npb needs an NPB3.4-MPI directory}; shift 2 ;;
     --npb-class) npb_class=${2:?--npb-class needs a class}; shift 2 ;;
     --npb-np)    npb_np=${2:?--npb-np needs a number}; shift 2 ;;
+    --npb-timeout) npb_timeout=${2:?--npb-timeout needs seconds}; shift 2 ;;
     --out)       out=${2:?--out needs a directory}; shift 2 ;;
     --timeout)   timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)    settle=${2:?--settle needs seconds}; shift 2 ;;
@@ -92,6 +97,7 @@ if [ -z "$timeout_s" ]; then
     [ $quick = 1 ] && timeout_s=120
 fi
 case "$timeout_s" in ''|*[!0-9]*|0) die "--timeout wants seconds" ;; esac
+case "$npb_timeout" in ''|*[!0-9]*|0) die "--npb-timeout wants seconds" ;; esac
 
 libs=()
 for l in ${only//,/ }; do
@@ -118,19 +124,22 @@ command -v ip >/dev/null || die "needs ip (iproute2)"
 for l in "${libs[@]}"; do
     case "$l" in
     rdmpi)
-        [ -x "$prefix/bin/mpicc" ] && [ -x "$prefix/bin/mpirun" ] ||
+        { [ -x "$prefix/bin/mpicc" ] && [ -x "$prefix/bin/mpirun" ]; } ||
             die "rdmpi is not installed in $prefix (make install, or --prefix)" ;;
     mpich)
-        command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null ||
+        { command -v mpicc.mpich && command -v mpiexec.mpich; } >/dev/null ||
             die "MPICH missing: apt-get install mpich libmpich-dev (or leave it out with --only)" ;;
     openmpi)
-        command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null ||
+        { command -v mpicc.openmpi && command -v mpirun.openmpi; } >/dev/null ||
             die "Open MPI missing: apt-get install openmpi-bin libopenmpi-dev (or leave it out with --only)" ;;
     esac
 done
 if [ -n "$npb_dir" ]; then
-    [ -d "$npb_dir" ] || die "--npb $npb_dir: no such directory"
+    [ -f "$npb_dir/config/make.def.template" ] ||
+        die "--npb $npb_dir: not an NPB3.4-MPI tree (no config/make.def.template)"
     npb_dir=$(cd "$npb_dir" && pwd)
+    { [ -x "$prefix/bin/mpicc" ] && [ -x "$prefix/bin/mpirun" ]; } ||
+        die "--npb needs rdmpi installed in $prefix (make install, or --prefix)"
 fi
 
 start_time=$(date +%s)
@@ -139,6 +148,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 # --- hosts: network namespaces --------------------------------------------------
 # Names short enough for the veth names netns.sh derives from them (<= 15).
 MH_PREFIX=rdb$$-
+# shellcheck disable=SC2034 # read by netns.sh
 MH_BRIDGE=rdbbr$$
 # shellcheck source=../test/multihost/netns.sh
 . "$top/test/multihost/netns.sh"
@@ -172,6 +182,18 @@ trap 'exit 129' HUP
 mh_up || { echo "multihost.sh: could not create the network namespaces" >&2; exit 2; }
 
 # --- launchers -------------------------------------------------------------------
+# in-host NS CMD...: CMD in namespace NS with NS as its host name (a UTS
+# namespace of its own). All namespaces would otherwise share this machine's
+# name, and Open MPI names its shared-memory segments (vader) after the host
+# name, job and local rank: the ranks of two "hosts" would open the same
+# segment and crash. rdmpi keys its segments by PMIx node id instead.
+inhost=$work/in-host
+cat >"$inhost" <<'EOF'
+#!/bin/sh
+ns=$1
+shift
+exec ip netns exec "$ns" unshare -u /bin/sh -c 'hostname "$0" && exec "$@"' "$ns" "$@"
+EOF
 # AGENT HOST CMD...: Open MPI's rsh launcher and Hydra's call their agent like
 # ssh, with the command as shell words; HOST is one of the namespaces'
 # addresses (names would need resolving).
@@ -185,9 +207,9 @@ $IP0) ns=$NS0 ;;
 $IP1) ns=$NS1 ;;
 *) echo "agent: unknown host \$host" >&2; exit 255 ;;
 esac
-exec ip netns exec "\$ns" /bin/sh -c "\$*"
+exec $inhost "\$ns" /bin/sh -c "\$*"
 EOF
-chmod +x "$agent"
+chmod +x "$inhost" "$agent"
 
 # run-<lib> -np N PROGRAM ARGS...: N ranks, N/2 in NS0 and N/2 in NS1,
 # started from NS0. No binding: the two "hosts" share this machine's cores,
@@ -196,14 +218,15 @@ declare -A launcher
 for l in rdmpi mpich openmpi; do
     f=$work/run-$l
     launcher[$l]=$f
+    # shellcheck disable=SC2016 # the wrapper's own $ expansions
     {
         echo '#!/bin/sh'
         echo '[ "$1" = -np ] || { echo "usage: $0 -np N program [args]" >&2; exit 2; }'
         echo 'n=$2; shift 2; k=$(( (n + 1) / 2 ))'
         case $l in
         rdmpi) echo "exec ip netns exec $NS0 $prefix/bin/mpirun -hosts $NS0:\$k,$NS1:\$k --launch-agent 'ip netns exec' --bind-to none -genv RDMPI_TCP_IF eth0 -np \$n \"\$@\"" ;;
-        mpich) echo "exec ip netns exec $NS0 mpiexec.mpich -launcher rsh -launcher-exec $agent -iface eth0 -hosts $IP0:\$k,$IP1:\$k -np \$n -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \"\$@\"" ;;
-        openmpi) echo "exec ip netns exec $NS0 mpirun.openmpi --allow-run-as-root --host $IP0:\$k,$IP1:\$k -np \$n --bind-to none --mca plm_rsh_agent $agent --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $MH_NET.0/24 --mca oob_tcp_if_include $MH_NET.0/24 \"\$@\"" ;;
+        mpich) echo "exec $inhost $NS0 mpiexec.mpich -launcher rsh -launcher-exec $agent -iface eth0 -hosts $IP0:\$k,$IP1:\$k -np \$n -genv UCX_TLS tcp -genv UCX_NET_DEVICES eth0 \"\$@\"" ;;
+        openmpi) echo "exec $inhost $NS0 mpirun.openmpi --allow-run-as-root --host $IP0:\$k,$IP1:\$k -np \$n --bind-to none --mca plm_rsh_agent $agent --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $MH_NET.0/24 --mca oob_tcp_if_include $MH_NET.0/24 \"\$@\"" ;;
         esac
     } >"$f"
     chmod +x "$f"
@@ -217,9 +240,7 @@ placement_check() {
     got=$(timeout 120 "${launcher[$l]}" -np "$n" /bin/sh -c 'ip netns identify' </dev/null 2>"$work/place-$l.err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
     want="$NS0:$(( n / 2 )) $NS1:$(( n / 2 )) "
     if [ "$got" != "$want" ]; then
-        status[$l]=failed
-        note[$l]="placement check at np $n: ranks in '${got:-nothing}', want '$want'; $(tail -n 3 "$work/place-$l.err" | tr '\n' ' ')"
-        failures+=("$(lib_title "$l"): ${note[$l]}")
+        failures+=("$(lib_title "$l"): placement check at np $n: ranks in '${got:-nothing}', want '$want'; $(tail -n 3 "$work/place-$l.err" | tr '\n' ' ')")
         return 1
     fi
     return 0
@@ -241,7 +262,10 @@ for l in "${libs[@]}"; do
             break
         fi
     done
-    [ "${status[$l]}" = ok ] && placement_check "$l" 2
+    if [ "${status[$l]}" = ok ] && ! placement_check "$l" 2; then
+        status[$l]=failed
+        note[$l]="placement check failed (see Failures)"
+    fi
 done
 
 if [ -n "$out" ]; then
@@ -258,11 +282,13 @@ bench_args() {
     if [ $quick = 1 ]; then
         case "$1" in
         latency) echo "-m 8:64K -i 200 -I 50 -x 20 -X 5" ;;
-        bw)      echo "-m 8:16M -i 20 -I 5 -x 2 -X 1" ;;
+        bw)      echo "-m 8:16M -i 10 -I 5 -x 2 -X 1 -w 8" ;;
         esac
     else
         case "$1" in
-        latency) echo "-m 8:64K" ;;
+        # TCP round trips take tens of microseconds, not the fraction of
+        # one that osu_latency's defaults (10000 iterations) are sized for.
+        latency) echo "-m 8:64K -i 2000 -x 200 -I 500 -X 50" ;;
         bw)      echo "-m 8:16M" ;;
         esac
     fi
@@ -298,7 +324,7 @@ for b in "${bench_list[@]}"; do
         n=${#libs[@]}
         for ((k = 0; k < n; k++)); do
             l=${libs[$(( (k + r - 1) % n ))]}
-            [ "${status[$l]}" = ok ] && [ -z "${run_failed[$l.$b]:-}" ] || continue
+            if [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$b]:-}" ]; then continue; fi
             args=$(bench_args "$b")
             [ $r = 1 ] && args="$args -c"   # verify payloads once, outside the timing
             f=$raw/$b-$l-$r.txt
@@ -329,10 +355,16 @@ if [ -n "$npb_dir" ]; then
     npb_out=${out:+$out/npb}
     npb_out=${npb_out:-$work/npb}
     others=()
-    for l in mpich openmpi; do selected $l && others+=("$l"); done
-    npb_args=(--npb-dir "$npb_dir" --benchmarks is --classes "$npb_class" --np "$npb_np"
-              --prefix "$prefix" --mpirun "${launcher[rdmpi]}" --repeat "$repeat"
-              --timeout "$timeout_s" --out "$npb_out")
+    for l in mpich openmpi; do
+        selected $l && placement_check "$l" "$npb_np" && others+=("$l")
+    done
+    placement_check rdmpi "$npb_np"
+    # The harness builds rdmpi's binaries in the tree it is given: use a copy,
+    # so the user's tree (and anyone else's run in it) is left alone.
+    cp -r "$npb_dir" "$work/npb-tree" && rm -f "$work/npb-tree/bin/"*.x
+    npb_args=(--npb-dir "$work/npb-tree" --benchmarks is --classes "$npb_class" --np "$npb_np"
+              --prefix "$prefix" --launcher "rdmpi=${launcher[rdmpi]}" --repeat "$repeat"
+              --timeout "$npb_timeout" --out "$npb_out")
     if [ ${#others[@]} -gt 0 ]; then
         npb_args+=(--compare "$(IFS=,; echo "${others[*]}")")
         for l in "${others[@]}"; do npb_args+=(--launcher "$l=${launcher[$l]}"); done
@@ -437,6 +469,8 @@ report() {
     if selected mpich || selected openmpi; then
         echo "# AGENT ($agent):"
         sed -n '4,$p' "$agent"
+        echo "# in-host NS CMD... ($inhost):"
+        tail -n 1 "$inhost"
     fi
     echo '```'
     echo
