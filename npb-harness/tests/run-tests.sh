@@ -83,7 +83,9 @@ mkdir -p "$T/empty"
 out=$(H --npb-dir "$T/empty" 2>&1); rc=$?
 check "not an NPB tree: exit 2 naming make.def.template" \
     test $rc = 2 -a -n "$(echo "$out" | grep 'not an NPB 3.4 MPI tree: config/make.def.template missing')"
-for opt in "--np 0" "--np x" "--classes Q" "--compare foompi" "--benchmarks zz" "--timeout 0" "--bogus"; do
+for opt in "--np 0" "--np x" "--classes Q" "--compare foompi" "--benchmarks zz" "--timeout 0" "--bogus" \
+           "--repeat 0" "--launcher foompi=/bin/true" "--launcher mpich=/bin/true" \
+           "--launcher rdmpi=$T/none/launch" "--launcher rdmpi" "--launcher rdmpi=/bin/true --mpirun /bin/true"; do
     # shellcheck disable=SC2086
     H --npb-dir "$T/npb" $opt >/dev/null 2>&1
     check "bad option '$opt': exit 2" test $? = 2
@@ -162,6 +164,26 @@ H --npb-dir "$T/ok" --benchmarks is --classes S,W --np 1,2 --out "$T/out2" >"$T/
 check "all verified: exit 0" test $? = 0
 check "classes S and W both ran" test "$(grep -c ',ok,SUCCESSFUL,' "$T/out2/results.csv")" = 4
 check "leftover backup from an interrupted run restored" restored ok
+
+# --- --launcher and --repeat ------------------------------------------------
+# A launcher wrapper (as bench/multihost.sh uses to run across hosts) gets
+# "-np N binary" appended; each case runs --repeat times, logs kept apart.
+cat >"$T/launch" <<EOF
+#!/bin/sh
+echo "launch \$*" >>"$T/launch.log"
+exec "$P/bin/mpirun" "\$@"
+EOF
+chmod +x "$T/launch"
+new_tree rep
+H --npb-dir "$T/rep" --benchmarks is --classes S --np 1,2 --repeat 2 \
+    --launcher "rdmpi=$T/launch" --out "$T/out-rep" >"$T/table-rep" 2>"$T/err-rep"
+check "--launcher/--repeat: exit 0" test $? = 0
+check "--launcher: the wrapper started every run (2 np x 2 rounds)" \
+    test "$(grep -c "^launch -np [12] $T/rep/bin/is.S.x\$" "$T/launch.log")" = 4
+check "--repeat: one log per run" \
+    test -s "$T/out-rep/logs/rdmpi/is.S.np2.run1.log" -a -s "$T/out-rep/logs/rdmpi/is.S.np2.run2.log"
+check "--repeat: one result per case" test "$(grep -c '^rdmpi,is,S,' "$T/out-rep/results.csv")" = 2
+check "--repeat: progress names the runs" grep -q 'is.S np=2 run 2/2: ok' "$T/err-rep"
 
 # --- no make.def of the user's: none afterwards ---------------------------
 new_tree nodef

@@ -1,0 +1,500 @@
+#!/bin/bash
+# multihost.sh: the between-hosts speed comparison of issue 5. Two network
+# namespaces on this machine act as two hosts joined by veth (through the
+# bridge of test/multihost/netns.sh); rdmpi, MPICH and Open MPI run
+# osu_latency and osu_bw with one rank in each namespace, talking TCP, in one
+# interleaved session, and optionally NPB IS with two ranks per namespace.
+# Prints markdown tables with the ratio rdmpi / best of MPICH and Open MPI.
+# Needs root (namespaces). See doc/performance.md, "Between hosts over TCP".
+
+set -u
+
+usage() {
+    cat <<'EOF'
+Usage: bench/multihost.sh [options]          (as root)
+
+  --prefix DIR     rdmpi install prefix with bin/mpicc and bin/mpirun
+                   (default: _install of this checkout)
+  --only LIST      libraries, comma separated: rdmpi,mpich,openmpi (default all)
+  --bench LIST     latency,bw (default both); "none" runs only --npb
+  --repeat R       runs per benchmark and library, interleaved, the library
+                   order rotated each round; best per size kept (default 3)
+  --quick          few iterations (a smoke test, not for numbers)
+  --npb DIR        also run NPB IS (DIR is an NPB3.4-MPI tree) through
+                   npb-harness/run, with 2 ranks in each namespace; always
+                   includes rdmpi, plus MPICH and Open MPI as in --only
+  --npb-class C    NPB IS class (default A)
+  --npb-np N       NPB IS process count, N/2 per namespace (default 4)
+  --npb-timeout SEC  kill one NPB run after SEC seconds (default 300)
+  --out DIR        keep raw outputs in DIR/raw, NPB results in DIR/npb, and
+                   write the tables to DIR/results.md
+  --timeout SEC    kill one run after SEC seconds (default 600, 120 --quick)
+  --settle SEC     before each run wait up to SEC seconds for the CPUs to go
+                   idle (default 10; 0: do not wait)
+  -h, --help       this text
+
+Launch (each library's wrapper is printed in the report):
+  rdmpi    ip netns exec NS0 PREFIX/bin/mpirun -hosts NS0:K,NS1:K
+           --launch-agent 'ip netns exec' --bind-to none
+           -genv RDMPI_TCP_IF eth0 -np N
+  MPICH    in-host NS0 mpiexec.mpich -launcher rsh -launcher-exec AGENT
+           -iface eth0 -hosts IP0:K,IP1:K -np N
+           -genv UCX_TLS tcp -genv UCX_NET_DEVICES eth0
+  Open MPI in-host NS0 mpirun.openmpi --allow-run-as-root
+           --host IP0:K,IP1:K -np N --bind-to none --mca plm_rsh_agent AGENT
+           --mca pml ob1 --mca btl tcp,vader,self
+           --mca btl_tcp_if_include NET/24 --mca oob_tcp_if_include NET/24
+K = N/2 ranks per namespace. "in-host NS CMD" runs CMD in namespace NS
+with NS as its host name (unshare -u; Open MPI names shared-memory
+segments after the host name), and AGENT HOST CMD runs "in-host NS sh -c
+CMD" for the namespace whose address is HOST.
+
+Exit status: 0 every selected library ran everything, 1 some run failed
+(tables are still printed), 2 usage error, missing tools or no root.
+EOF
+}
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+prefix=$top/_install
+only=rdmpi,mpich,openmpi
+benches=latency,bw
+repeat=3
+quick=0
+npb_dir=
+npb_class=A
+npb_np=4
+npb_timeout=300
+out=
+timeout_s=
+settle=10
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --prefix)    prefix=${2:?--prefix needs a directory}; shift 2 ;;
+    --only)      only=${2:?--only needs a list}; shift 2 ;;
+    --bench)     benches=${2:?--bench needs a list}; shift 2 ;;
+    --repeat)    repeat=${2:?--repeat needs a number}; shift 2 ;;
+    --quick)     quick=1; shift ;;
+    --npb)       npb_dir=${2:?--npb needs an NPB3.4-MPI directory}; shift 2 ;;
+    --npb-class) npb_class=${2:?--npb-class needs a class}; shift 2 ;;
+    --npb-np)    npb_np=${2:?--npb-np needs a number}; shift 2 ;;
+    --npb-timeout) npb_timeout=${2:?--npb-timeout needs seconds}; shift 2 ;;
+    --out)       out=${2:?--out needs a directory}; shift 2 ;;
+    --timeout)   timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
+    --settle)    settle=${2:?--settle needs seconds}; shift 2 ;;
+    -h|--help)   usage; exit 0 ;;
+    *) echo "multihost.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+die() { echo "multihost.sh: $*" >&2; exit 2; }
+case "$repeat" in ''|*[!0-9]*|0) die "--repeat wants a positive number" ;; esac
+case "$settle" in ''|*[!0-9]*) die "--settle wants seconds" ;; esac
+case "$npb_np" in ''|*[!0-9]*|0) die "--npb-np wants a positive even number" ;; esac
+[ $(( npb_np % 2 )) -eq 0 ] || die "--npb-np $npb_np: needs an even number (N/2 ranks per namespace)"
+if [ -z "$timeout_s" ]; then
+    timeout_s=600
+    [ $quick = 1 ] && timeout_s=120
+fi
+case "$timeout_s" in ''|*[!0-9]*|0) die "--timeout wants seconds" ;; esac
+case "$npb_timeout" in ''|*[!0-9]*|0) die "--npb-timeout wants seconds" ;; esac
+
+libs=()
+for l in ${only//,/ }; do
+    case "$l" in
+    rdmpi|mpich|openmpi) libs+=("$l") ;;
+    *) die "unknown library '$l' (rdmpi, mpich, openmpi)" ;;
+    esac
+done
+[ ${#libs[@]} -gt 0 ] || die "--only: empty list"
+bench_list=()
+for b in ${benches//,/ }; do
+    case "$b" in
+    latency|bw) case " ${bench_list[*]} " in *" $b "*) ;; *) bench_list+=("$b") ;; esac ;;
+    none) ;;
+    *) die "unknown benchmark '$b' (latency, bw, none)" ;;
+    esac
+done
+[ ${#bench_list[@]} -gt 0 ] || [ -n "$npb_dir" ] || die "nothing to run (--bench none without --npb)"
+selected() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+lib_title() { case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (it creates network namespaces)"
+command -v ip >/dev/null || die "needs ip (iproute2)"
+for l in "${libs[@]}"; do
+    case "$l" in
+    rdmpi)
+        { [ -x "$prefix/bin/mpicc" ] && [ -x "$prefix/bin/mpirun" ]; } ||
+            die "rdmpi is not installed in $prefix (make install, or --prefix)" ;;
+    mpich)
+        { command -v mpicc.mpich && command -v mpiexec.mpich; } >/dev/null ||
+            die "MPICH missing: apt-get install mpich libmpich-dev (or leave it out with --only)" ;;
+    openmpi)
+        { command -v mpicc.openmpi && command -v mpirun.openmpi; } >/dev/null ||
+            die "Open MPI missing: apt-get install openmpi-bin libopenmpi-dev (or leave it out with --only)" ;;
+    esac
+done
+if [ -n "$npb_dir" ]; then
+    [ -f "$npb_dir/config/make.def.template" ] ||
+        die "--npb $npb_dir: not an NPB3.4-MPI tree (no config/make.def.template)"
+    npb_dir=$(cd "$npb_dir" && pwd)
+    { [ -x "$prefix/bin/mpicc" ] && [ -x "$prefix/bin/mpirun" ]; } ||
+        die "--npb needs rdmpi installed in $prefix (make install, or --prefix)"
+fi
+
+start_time=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- hosts: network namespaces --------------------------------------------------
+# Names short enough for the veth names netns.sh derives from them (<= 15).
+MH_PREFIX=rdb$$-
+# shellcheck disable=SC2034 # read by netns.sh
+MH_BRIDGE=rdbbr$$
+# shellcheck source=../test/multihost/netns.sh
+. "$top/test/multihost/netns.sh"
+NS0=${MH_PREFIX}0 NS1=${MH_PREFIX}1
+IP0=$MH_NET.1 IP1=$MH_NET.2
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-multihost.XXXXXX") || exit 2
+# ns_reap: kills whatever still runs in the namespaces (a job a timeout cut
+# short can leave ranks or daemons behind); prints how many.
+ns_reap() {
+    local ns pids n=0
+    for ns in $MH_HOSTS; do
+        pids=$(ip netns pids "$ns" 2>/dev/null)
+        [ -n "$pids" ] || continue
+        # shellcheck disable=SC2086 # a list of pids
+        kill -9 $pids 2>/dev/null
+        n=$(( n + $(wc -w <<<"$pids") ))
+    done
+    echo $n
+}
+# shellcheck disable=SC2317 # called through the trap
+cleanup() {
+    ns_reap >/dev/null
+    mh_down
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+mh_up || { echo "multihost.sh: could not create the network namespaces" >&2; exit 2; }
+
+# --- launchers -------------------------------------------------------------------
+# in-host NS CMD...: CMD in namespace NS with NS as its host name (a UTS
+# namespace of its own). All namespaces would otherwise share this machine's
+# name, and Open MPI names its shared-memory segments (vader) after the host
+# name, job and local rank: the ranks of two "hosts" would open the same
+# segment and crash. rdmpi keys its segments by PMIx node id instead.
+inhost=$work/in-host
+cat >"$inhost" <<'EOF'
+#!/bin/sh
+ns=$1
+shift
+exec ip netns exec "$ns" unshare -u /bin/sh -c 'hostname "$0" && exec "$@"' "$ns" "$@"
+EOF
+# AGENT HOST CMD...: Open MPI's rsh launcher and Hydra's call their agent like
+# ssh, with the command as shell words; HOST is one of the namespaces'
+# addresses (names would need resolving).
+agent=$work/agent
+cat >"$agent" <<EOF
+#!/bin/sh
+host=\$1
+shift
+case \$host in
+$IP0) ns=$NS0 ;;
+$IP1) ns=$NS1 ;;
+*) echo "agent: unknown host \$host" >&2; exit 255 ;;
+esac
+exec $inhost "\$ns" /bin/sh -c "\$*"
+EOF
+chmod +x "$inhost" "$agent"
+
+# run-<lib> -np N PROGRAM ARGS...: N ranks, N/2 in NS0 and N/2 in NS1,
+# started from NS0. No binding: the two "hosts" share this machine's cores,
+# and each host's launcher would bind its first rank to the same core 0.
+declare -A launcher
+for l in rdmpi mpich openmpi; do
+    f=$work/run-$l
+    launcher[$l]=$f
+    # shellcheck disable=SC2016 # the wrapper's own $ expansions
+    {
+        echo '#!/bin/sh'
+        echo '[ "$1" = -np ] || { echo "usage: $0 -np N program [args]" >&2; exit 2; }'
+        echo 'n=$2; shift 2; k=$(( (n + 1) / 2 ))'
+        case $l in
+        rdmpi) echo "exec ip netns exec $NS0 $prefix/bin/mpirun -hosts $NS0:\$k,$NS1:\$k --launch-agent 'ip netns exec' --bind-to none -genv RDMPI_TCP_IF eth0 -np \$n \"\$@\"" ;;
+        mpich) echo "exec $inhost $NS0 mpiexec.mpich -launcher rsh -launcher-exec $agent -iface eth0 -hosts $IP0:\$k,$IP1:\$k -np \$n -genv UCX_TLS tcp -genv UCX_NET_DEVICES eth0 \"\$@\"" ;;
+        openmpi) echo "exec $inhost $NS0 mpirun.openmpi --allow-run-as-root --host $IP0:\$k,$IP1:\$k -np \$n --bind-to none --mca plm_rsh_agent $agent --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $MH_NET.0/24 --mca oob_tcp_if_include $MH_NET.0/24 \"\$@\"" ;;
+        esac
+    } >"$f"
+    chmod +x "$f"
+done
+
+declare -A status note
+failures=()
+# placement_check <lib> <np>: the ranks must land N/2 in each namespace.
+placement_check() {
+    local l=$1 n=$2 got want
+    got=$(timeout 120 "${launcher[$l]}" -np "$n" /bin/sh -c 'ip netns identify' </dev/null 2>"$work/place-$l.err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+    want="$NS0:$(( n / 2 )) $NS1:$(( n / 2 )) "
+    if [ "$got" != "$want" ]; then
+        failures+=("$(lib_title "$l"): placement check at np $n: ranks in '${got:-nothing}', want '$want'; $(tail -n 3 "$work/place-$l.err" | tr '\n' ' ')")
+        return 1
+    fi
+    return 0
+}
+
+# --- build -------------------------------------------------------------------------
+for l in "${libs[@]}"; do
+    status[$l]=ok
+    note[$l]=
+    [ ${#bench_list[@]} -gt 0 ] || continue
+    case $l in rdmpi) cc=$prefix/bin/mpicc ;; mpich) cc=mpicc.mpich ;; openmpi) cc=mpicc.openmpi ;; esac
+    mkdir -p "$work/build/$l"
+    for b in "${bench_list[@]}"; do
+        if ! "$cc" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" "$top/bench/osu_$b.c" \
+                "$top/bench/bench_util.c" >"$work/build/$l/osu_$b.log" 2>&1; then
+            status[$l]=failed
+            note[$l]="build of osu_$b.c with $cc failed: $(tail -n 3 "$work/build/$l/osu_$b.log" | tr '\n' ' ')"
+            failures+=("$(lib_title "$l"): ${note[$l]}")
+            break
+        fi
+    done
+    if [ "${status[$l]}" = ok ] && ! placement_check "$l" 2; then
+        status[$l]=failed
+        note[$l]="placement check failed (see Failures)"
+    fi
+done
+
+if [ -n "$out" ]; then
+    mkdir -p "$out/raw" || exit 2
+    out=$(cd "$out" && pwd)
+    raw=$out/raw
+else
+    raw=$work/raw
+    mkdir -p "$raw"
+fi
+
+# --- runs --------------------------------------------------------------------------
+bench_args() {
+    if [ $quick = 1 ]; then
+        case "$1" in
+        latency) echo "-m 8:64K -i 200 -I 50 -x 20 -X 5" ;;
+        bw)      echo "-m 8:16M -i 10 -I 5 -x 2 -X 1 -w 8" ;;
+        esac
+    else
+        case "$1" in
+        # TCP round trips take tens of microseconds, not the fraction of
+        # one that osu_latency's defaults (10000 iterations) are sized for.
+        latency) echo "-m 8:64K -i 2000 -x 200 -I 500 -X 50" ;;
+        bw)      echo "-m 8:16M" ;;
+        esac
+    fi
+}
+# cpu_busy: percent of the CPUs busy over the next 0.5 s.
+cpu_busy() {
+    local a b i total=0 idle
+    read -r -a a </proc/stat
+    sleep 0.5
+    read -r -a b </proc/stat
+    for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
+    idle=$(( b[4] - a[4] + b[5] - a[5] ))
+    [ $total -gt 0 ] || { echo 0; return; }
+    echo $(( 100 * (total - idle) / total ))
+}
+busy_starts=0
+settle_cpus() {
+    [ "$settle" -gt 0 ] || return 0
+    local deadline=$(( $(date +%s) + settle ))
+    while [ "$(cpu_busy)" -gt 15 ]; do
+        if [ "$(date +%s)" -ge $deadline ]; then
+            busy_starts=$(( busy_starts + 1 ))
+            return 0
+        fi
+        sleep 1
+    done
+}
+
+declare -A run_failed
+reaped=0
+for b in "${bench_list[@]}"; do
+    for ((r = 1; r <= repeat; r++)); do
+        n=${#libs[@]}
+        for ((k = 0; k < n; k++)); do
+            l=${libs[$(( (k + r - 1) % n ))]}
+            if [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$b]:-}" ]; then continue; fi
+            args=$(bench_args "$b")
+            [ $r = 1 ] && args="$args -c"   # verify payloads once, outside the timing
+            f=$raw/$b-$l-$r.txt
+            settle_cpus
+            echo "multihost.sh: osu_$b $(lib_title "$l") run $r/$repeat" >&2
+            # shellcheck disable=SC2086 # the arguments are a word list
+            timeout "$timeout_s" "${launcher[$l]}" -np 2 "$work/build/$l/osu_$b" $args \
+                >"$f" 2>"$raw/$b-$l-$r.err" </dev/null
+            rc=$?
+            reaped=$(( reaped + $(ns_reap) ))
+            rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 2' "$f" | wc -l)
+            if [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
+                why="exit $rc"
+                [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
+                grep -q 'check: FAILED' "$raw/$b-$l-$r.err" && why="payload check failed"
+                failures+=("$(lib_title "$l") osu_$b run $r: $why; $(tail -n 3 "$raw/$b-$l-$r.err" | tr '\n' ' ')")
+                run_failed[$l.$b]=1
+                rm -f "$f"
+            fi
+        done
+    done
+done
+
+# --- NPB ---------------------------------------------------------------------------
+npb_rc=0
+npb_out=
+if [ -n "$npb_dir" ]; then
+    npb_out=${out:+$out/npb}
+    npb_out=${npb_out:-$work/npb}
+    others=()
+    for l in mpich openmpi; do
+        selected $l && placement_check "$l" "$npb_np" && others+=("$l")
+    done
+    placement_check rdmpi "$npb_np"
+    # The harness builds rdmpi's binaries in the tree it is given: use a copy,
+    # so the user's tree (and anyone else's run in it) is left alone.
+    cp -r "$npb_dir" "$work/npb-tree" && rm -f "$work/npb-tree/bin/"*.x
+    npb_args=(--npb-dir "$work/npb-tree" --benchmarks is --classes "$npb_class" --np "$npb_np"
+              --prefix "$prefix" --launcher "rdmpi=${launcher[rdmpi]}" --repeat "$repeat"
+              --timeout "$npb_timeout" --out "$npb_out")
+    if [ ${#others[@]} -gt 0 ]; then
+        npb_args+=(--compare "$(IFS=,; echo "${others[*]}")")
+        for l in "${others[@]}"; do npb_args+=(--launcher "$l=${launcher[$l]}"); done
+    fi
+    echo "multihost.sh: npb-harness/run ${npb_args[*]}" >&2
+    "$top/npb-harness/run" "${npb_args[@]}" >"$work/npb.txt" 2>"$work/npb.err"
+    npb_rc=$?
+    reaped=$(( reaped + $(ns_reap) ))
+    if [ $npb_rc -ne 0 ]; then
+        failures+=("NPB IS: npb-harness/run exited with $npb_rc: $(tail -n 3 "$work/npb.err" | tr '\n' ' ')")
+    fi
+fi
+
+# --- tables ------------------------------------------------------------------------
+# best <bench> <lib> <min|max>: "size value", the best of the runs per size.
+best() {
+    local files=("$raw/$1-$2-"*.txt)
+    [ -e "${files[0]}" ] || return 0
+    awk -v mode="$3" '$1 ~ /^[0-9]+$/ && NF == 2 {
+            x = $2 + 0
+            if (!($1 in v) || (mode == "min" ? x < v[$1] : x > v[$1])) v[$1] = x
+        }
+        END { for (s in v) print s, v[s] }' "${files[@]}" | sort -n
+}
+
+table() {
+    local b=$1 mode sense decimals title l
+    case $b in
+    latency) mode=min; sense=lower; decimals=2
+             title="osu_latency: half round-trip latency, microseconds (lower is better)" ;;
+    bw)      mode=max; sense=higher; decimals=0
+             title="osu_bw: unidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
+    esac
+    declare -A state
+    for l in rdmpi mpich openmpi; do
+        if ! selected $l; then state[$l]="-"
+        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$b]:-}" ]; then state[$l]=FAIL
+        else state[$l]=ok
+        fi
+    done
+    echo "### $title"
+    echo
+    for l in rdmpi mpich openmpi; do
+        [ "${state[$l]}" = ok ] && best "$b" "$l" "$mode" | sed "s/^/$l /"
+    done | awk -v sense="$sense" -v dec="$decimals" \
+            -v s_r="${state[rdmpi]}" -v s_m="${state[mpich]}" -v s_o="${state[openmpi]}" '
+        { v[$1 "," $2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 + 0 } }
+        function cell(lib, s, st) {
+            if (st != "ok") return st
+            return ((lib "," s) in v) ? sprintf("%." dec "f", v[lib "," s]) : "-"
+        }
+        END {
+            printf "| %10s | %10s | %10s | %10s | %18s |\n", "size (B)", "rdmpi", "MPICH",
+                "Open MPI", "rdmpi / best other"
+            printf "|-----------:|-----------:|-----------:|-----------:|-------------------:|\n"
+            for (i = 0; i < n; i++)
+                for (j = i; j > 0 && order[j-1] > order[j]; j--) {
+                    t = order[j]; order[j] = order[j-1]; order[j-1] = t
+                }
+            for (i = 0; i < n; i++) {
+                s = order[i]; other = ""; ratio = "-"
+                if (("mpich," s) in v) other = v["mpich," s]
+                if (("openmpi," s) in v) {
+                    o = v["openmpi," s]
+                    if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
+                }
+                if (("rdmpi," s) in v && other != "" && other > 0)
+                    ratio = sprintf("%.2f", v["rdmpi," s] / other)
+                printf "| %10d | %10s | %10s | %10s | %18s |\n", s, cell("rdmpi", s, s_r),
+                    cell("mpich", s, s_m), cell("openmpi", s, s_o), ratio
+            }
+        }'
+    echo
+    if [ $sense = lower ]; then
+        echo "Ratio below 1: rdmpi is faster than the best of the others."
+    else
+        echo "Ratio above 1: rdmpi is faster than the best of the others."
+    fi
+    echo
+}
+
+report() {
+    local l lib
+    echo "## Between two hosts (network namespaces) over TCP"
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
+    echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
+    echo "- hosts: namespaces $NS0 ($IP0) and $NS1 ($IP1), veth into one bridge, MTU $(ip -n "$NS0" -o link show eth0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
+    echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test, not numbers)'); $(( $(date +%s) - start_time )) s in all"
+    echo "- load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg) (the benchmarks add about 2)"
+    echo "- runs started while other processes kept the CPUs busy (waited $settle s): $busy_starts"
+    [ "$reaped" -gt 0 ] && echo "- processes left in the namespaces after runs and killed: $reaped"
+    for l in "${libs[@]}"; do
+        lib=$(grep -h -m1 '^# library:' "$raw"/*-"$l"-*.txt 2>/dev/null | head -n 1 | sed 's/^# library: //; s/\t/ /g')
+        echo "- $(lib_title "$l"): ${lib:-(no run)}${note[$l]:+; ${note[$l]}}"
+    done
+    echo
+    echo "Launchers (\`run-LIB -np N prog args\`; N/2 ranks per namespace):"
+    echo
+    echo '```'
+    for l in "${libs[@]}"; do tail -n 1 "${launcher[$l]}"; done
+    if selected mpich || selected openmpi; then
+        echo "# AGENT ($agent):"
+        sed -n '4,$p' "$agent"
+        echo "# in-host NS CMD... ($inhost):"
+        tail -n 1 "$inhost"
+    fi
+    echo '```'
+    echo
+    for b in "${bench_list[@]}"; do table "$b"; done
+    if [ -n "$npb_dir" ]; then
+        echo "### NPB IS class $npb_class, np $npb_np ($(( npb_np / 2 )) per namespace), best of $repeat"
+        echo
+        echo '```'
+        cat "$work/npb.txt"
+        echo '```'
+        echo
+    fi
+    if [ ${#failures[@]} -gt 0 ]; then
+        echo "### Failures"
+        echo
+        for l in "${failures[@]}"; do echo "- $l"; done
+        echo
+    fi
+}
+
+if [ -n "$out" ]; then
+    report | tee "$out/results.md"
+else
+    report
+fi
+[ ${#failures[@]} -eq 0 ] || exit 1
+exit 0
