@@ -114,3 +114,4 @@ test_unit_test_hosts_SOURCES = test/unit/test_hosts.c mpirun/hosts.c mpirun/host
 test_unit_test_hosts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_hosts_LDADD = $(CUNIT_LIBS)
 # --- end mpirun hosts ---
+EXTRA_DIST += test/unit/unit_main.h

@@ -15,6 +15,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "core/datatype.h"
 #include "core/dt_build.h"
 
@@ -584,7 +586,7 @@ int main(void)
     const char *env = getenv("RD_TEST_SEED");
     seed = env ? (unsigned)strtoul(env, NULL, 0) : 20240611u;
     printf("test_datatype: seed %u (RD_TEST_SEED to replay)\n", seed);
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "contiguous", test_contiguous },
         { "vector / hvector (negative and dense strides, empty)", test_vector },
         { "hindexed and struct (gaps, padding, elements)", test_indexed_struct },
@@ -596,20 +598,5 @@ int main(void)
         { "MPI_BOTTOM with absolute displacements", test_bottom },
         { "Get_elements on pairs and partial streams", test_elements },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("datatype", NULL, NULL);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run("datatype", tests, RD_UNIT_COUNT(tests));
 }

@@ -8,6 +8,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "util/env.h"
 
 static void test_parse_size_valid(void)
@@ -117,7 +119,7 @@ static void test_str(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "rd_env_parse_size: valid", test_parse_size_valid },
         { "rd_env_parse_size: invalid", test_parse_size_invalid },
         { "rd_env_size", test_size },
@@ -125,20 +127,5 @@ int main(void)
         { "rd_env_long: malformed gives the default", test_long },
         { "rd_env_str", test_str },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("env", NULL, NULL);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run("env", tests, RD_UNIT_COUNT(tests));
 }

@@ -12,6 +12,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "../../mpirun/hosts.h"
 #include "../../mpirun/options.h"
 
@@ -309,7 +311,7 @@ static void test_is_self(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "-hosts list: valid", test_list_valid },
         { "-hosts list: invalid", test_list_invalid },
         { "host file: valid", test_file_valid },
@@ -321,20 +323,5 @@ int main(void)
         { "a daemon's plan from the head's map", test_plan_from_map },
         { "is this host me", test_is_self },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("hosts", NULL, NULL);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run("hosts", tests, RD_UNIT_COUNT(tests));
 }

@@ -10,6 +10,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "p2p/match.h"
 #include "util/status.h"
 
@@ -510,7 +512,7 @@ static void test_random(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "init and destroy", test_init_destroy },
         { "exact match", test_exact },
         { "arrive without queueing (m == NULL)", test_arrive_probe_only },
@@ -526,20 +528,5 @@ int main(void)
         { "cancel", test_cancel },
         { "randomized against a reference model", test_random },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("match", setup, teardown);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run_fixture("match", setup, teardown, tests, RD_UNIT_COUNT(tests));
 }

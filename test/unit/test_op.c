@@ -21,6 +21,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "core/datatype.h"
 #include "core/dt_build.h"
 #include "core/op.h"
@@ -739,7 +741,7 @@ static void test_valid_table(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "int8: every operation, small and extreme values", test_int8 },
         { "int16", test_int16 },
         { "int32", test_int32 },
@@ -775,20 +777,5 @@ int main(void)
         { "REPLACE, NO_OP, count 0", test_replace_noop_zero },
         { "rd_op_valid yes / no table", test_valid_table },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("op", NULL, NULL);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run("op", tests, RD_UNIT_COUNT(tests));
 }

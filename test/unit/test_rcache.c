@@ -12,6 +12,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "transport/verbs/common/memhook.h"
 #include "transport/verbs/common/rcache.h"
 #include "util/status.h"
@@ -256,7 +258,7 @@ static void test_munmap_reuse(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "hit on reuse and containment", test_hit_and_containment },
         { "LRU eviction by entry count", test_lru_eviction },
         { "byte bound; entries in use are kept", test_byte_bound_and_in_use },
@@ -265,20 +267,5 @@ int main(void)
         { "RDMPI_RCACHE=0: register every time", test_disabled },
         { "munmap/mmap/madvise at the same address", test_munmap_reuse },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("rcache", NULL, NULL);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run("rcache", tests, RD_UNIT_COUNT(tests));
 }

@@ -8,6 +8,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "transport/tcp/tcp_parse.h"
 #include "util/status.h"
 
@@ -181,27 +183,12 @@ static void test_usage(void)
 
 int main(void)
 {
-    static const struct { const char *name; CU_TestFunc fn; } tests[] = {
+    static const rd_unit_test_t tests[] = {
         { "whole frames", test_whole_frames },
         { "byte by byte", test_byte_by_byte },
         { "payload in place and read directly", test_skip_and_direct },
         { "bad versions, types and lengths", test_rejects },
         { "misuse", test_usage },
     };
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("tcp_parse", NULL, NULL);
-    if (!suite)
-        goto err;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
-            goto err;
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
-err:
-    CU_cleanup_registry();
-    return CU_get_error();
+    return rd_unit_run("tcp_parse", tests, RD_UNIT_COUNT(tests));
 }
