@@ -68,8 +68,11 @@ static int apply_handler(rd_comm_t *c, int code, const char *text)
     snprintf(line, sizeof(line), "rdmpi: rank %d: %s\n", rd_api.boot.rank, text);
     ssize_t w = write(STDERR_FILENO, line, strlen(line));
     (void)w;
+    /* The launcher repeats the reason, so the job's one closing line says it. */
+    char why[MPI_MAX_ERROR_STRING + 32];
+    snprintf(why, sizeof(why), "MPI_ERRORS_ARE_FATAL: %s", text);
     if (rd_api.initialized && !rd_api.finalized)
-        rd_boot_abort(1, "MPI_ERRORS_ARE_FATAL");
+        rd_boot_abort(1, why);
     _exit(1);
 }
 
