@@ -156,6 +156,8 @@ NS0=${MH_PREFIX}0 NS1=${MH_PREFIX}1
 IP0=$MH_NET.1 IP1=$MH_NET.2
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-multihost.XXXXXX") || exit 2
+job=
+npb_pid=
 # ns_reap: kills whatever still runs in the namespaces (a job a timeout cut
 # short can leave ranks or daemons behind); prints how many.
 ns_reap() {
@@ -171,6 +173,11 @@ ns_reap() {
 }
 # shellcheck disable=SC2317 # called through the trap
 cleanup() {
+    end_job
+    if [ -n "$npb_pid" ]; then
+        kill -TERM "$npb_pid" 2>/dev/null   # the harness restores make.def
+        wait "$npb_pid"
+    fi
     ns_reap >/dev/null
     mh_down
     rm -rf "$work"
@@ -317,9 +324,59 @@ settle_cpus() {
     done
 }
 
-declare -A run_failed
+# run_job LIMIT WANT OUT ERR CMD...: runs CMD in the background (so that a
+# signal to this script is handled at once, not after the run) with stdout
+# in OUT and stderr in ERR. Ends it after LIMIT seconds (job_end=timeout),
+# or HANG_GRACE seconds after OUT holds WANT result rows while CMD is still
+# running (job_end=hung: a library that hangs in MPI_Finalize after its
+# results; MPICH over UCX tcp does). Sets job_rc to CMD's exit status.
+HANG_GRACE=30
+run_job() {
+    local limit=$1 want=$2 o=$3 e=$4 t0 now done_at=
+    shift 4
+    "$@" >"$o" 2>"$e" </dev/null &
+    job=$!
+    job_end=
+    t0=$(date +%s)
+    while kill -0 "$job" 2>/dev/null; do
+        now=$(date +%s)
+        if [ -z "$done_at" ] && [ "$(result_rows "$o")" -ge "$want" ]; then
+            done_at=$now
+        fi
+        if [ -n "$done_at" ] && [ $(( now - done_at )) -ge $HANG_GRACE ]; then
+            job_end=hung
+        elif [ $(( now - t0 )) -ge "$limit" ]; then
+            job_end=timeout
+        fi
+        if [ -n "$job_end" ]; then
+            end_job
+            break
+        fi
+        sleep 0.5
+    done
+    wait "$job"
+    job_rc=$?
+    job=
+}
+# end_job: SIGTERM to the launcher (it stops its ranks), SIGKILL 5 s later.
+end_job() {
+    local i
+    [ -n "$job" ] || return 0
+    kill -TERM "$job" 2>/dev/null
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        kill -0 "$job" 2>/dev/null || return 0
+        sleep 0.5
+    done
+    kill -KILL "$job" 2>/dev/null
+}
+result_rows() { awk '$1 ~ /^[0-9]+$/ && NF == 2' "$1" 2>/dev/null | wc -l; }
+# sizes MIN MAX: how many powers of two from MIN to MAX.
+sizes() { local n=0 x=$1; while [ "$x" -le "$2" ]; do n=$(( n + 1 )); x=$(( x * 2 )); done; echo $n; }
+
+declare -A run_failed hung
 reaped=0
 for b in "${bench_list[@]}"; do
+    case $b in latency) want=$(sizes 8 65536) ;; bw) want=$(sizes 8 16777216) ;; esac
     for ((r = 1; r <= repeat; r++)); do
         n=${#libs[@]}
         for ((k = 0; k < n; k++)); do
@@ -331,14 +388,23 @@ for b in "${bench_list[@]}"; do
             settle_cpus
             echo "multihost.sh: osu_$b $(lib_title "$l") run $r/$repeat" >&2
             # shellcheck disable=SC2086 # the arguments are a word list
-            timeout "$timeout_s" "${launcher[$l]}" -np 2 "$work/build/$l/osu_$b" $args \
-                >"$f" 2>"$raw/$b-$l-$r.err" </dev/null
-            rc=$?
+            run_job "$timeout_s" "$want" "$f" "$raw/$b-$l-$r.err" \
+                "${launcher[$l]}" -np 2 "$work/build/$l/osu_$b" $args
             reaped=$(( reaped + $(ns_reap) ))
-            rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 2' "$f" | wc -l)
-            if [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
-                why="exit $rc"
-                [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
+            rows=$(result_rows "$f")
+            ok=1
+            if [ "$job_end" = hung ] && [ "$rows" -eq "$want" ] &&
+                    { [ $r != 1 ] || grep -q '^# check: passed' "$f"; }; then
+                # Every result is in: keep them, and say that it hung.
+                hung[$l]=$(( ${hung[$l]:-0} + 1 ))
+            elif [ -n "$job_end" ] || [ $job_rc -ne 0 ] || [ "$rows" -ne "$want" ]; then
+                ok=0
+            fi
+            if [ $ok = 0 ]; then
+                why="exit $job_rc"
+                [ "$job_end" = timeout ] && why="timeout after ${timeout_s}s"
+                [ "$job_end" = hung ] && why="no exit ${HANG_GRACE}s after its output, incomplete"
+                [ "$rows" -ne "$want" ] && why="$why, $rows of $want sizes"
                 grep -q 'check: FAILED' "$raw/$b-$l-$r.err" && why="payload check failed"
                 failures+=("$(lib_title "$l") osu_$b run $r: $why; $(tail -n 3 "$raw/$b-$l-$r.err" | tr '\n' ' ')")
                 run_failed[$l.$b]=1
@@ -370,8 +436,13 @@ if [ -n "$npb_dir" ]; then
         for l in "${others[@]}"; do npb_args+=(--launcher "$l=${launcher[$l]}"); done
     fi
     echo "multihost.sh: npb-harness/run ${npb_args[*]}" >&2
-    "$top/npb-harness/run" "${npb_args[@]}" >"$work/npb.txt" 2>"$work/npb.err"
+    # In the background, so that a signal here is handled at once (cleanup
+    # stops the harness, which restores the tree's make.def).
+    "$top/npb-harness/run" "${npb_args[@]}" >"$work/npb.txt" 2>"$work/npb.err" &
+    npb_pid=$!
+    wait "$npb_pid"
     npb_rc=$?
+    npb_pid=
     reaped=$(( reaped + $(ns_reap) ))
     if [ $npb_rc -ne 0 ]; then
         failures+=("NPB IS: npb-harness/run exited with $npb_rc: $(tail -n 3 "$work/npb.err" | tr '\n' ' ')")
@@ -460,6 +531,7 @@ report() {
     for l in "${libs[@]}"; do
         lib=$(grep -h -m1 '^# library:' "$raw"/*-"$l"-*.txt 2>/dev/null | head -n 1 | sed 's/^# library: //; s/\t/ /g')
         echo "- $(lib_title "$l"): ${lib:-(no run)}${note[$l]:+; ${note[$l]}}"
+        [ -n "${hung[$l]:-}" ] && echo "  - ${hung[$l]} run(s) printed every result, then did not exit (hang in MPI_Finalize): stopped ${HANG_GRACE} s later, results kept"
     done
     echo
     echo "Launchers (\`run-LIB -np N prog args\`; N/2 ranks per namespace):"

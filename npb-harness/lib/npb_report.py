@@ -52,7 +52,12 @@ def judge(output, rc, timed_out, timeout):
     verified = m.group(1) if m else ""
     t, mops = _number(_TIME, output), _number(_MOPS, output)
     if timed_out:
-        return FAILED, verified, t, mops, "timed out after %ds" % timeout
+        # A run that printed a verified result and then did not exit hung
+        # at the end (e.g. in MPI_Finalize): say so, the time is NPB's own.
+        late = ", after verification SUCCESSFUL (hung at exit)" \
+            if verified == "SUCCESSFUL" else ""
+        return (FAILED, verified, t, mops,
+                "timed out after %ds%s" % (timeout, late))
     if not m:
         return (FAILED, "", t, mops, "no Verification line (exit %d): %s"
                 % (rc, _last_line(output)))
