@@ -2,6 +2,8 @@
  * Starting and ending MPI, and the process-level queries: MPI_Init(_thread),
  * MPI_Finalize, MPI_Abort, MPI_Wtime and friends.
  */
+#include "config.h"
+
 #include "api/api.h"
 
 #include <stdio.h>
@@ -240,8 +242,14 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 {
     if (!version || !resultlen)
         return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
+#ifdef RD_HAVE_VERBS
+#define RD_BUILT_TRANSPORTS "shm, rc, ud, tcp"
+#else
+#define RD_BUILT_TRANSPORTS "shm, tcp"
+#endif
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "rdmpi %s (MPICH ABI; transports: shm)", RDMPI_VERSION);
+                     "rdmpi %s (MPICH ABI; transports built: %s)", RDMPI_VERSION,
+                     RD_BUILT_TRANSPORTS);
     *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
     return MPI_SUCCESS;
 }
