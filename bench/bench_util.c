@@ -1,6 +1,7 @@
 /*
- * Shared plumbing of the point-to-point benchmarks (see bench_util.h).
- * Everything here runs outside the timed loops.
+ * Shared plumbing of the benchmarks (see bench_util.h). Everything here
+ * runs outside the timed loops except bench_oneway_window, which is one
+ * whole timed iteration (a window of messages) of osu_bw and osu_mr.
  */
 #include "bench_util.h"
 
@@ -183,7 +184,50 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
             usage(info, stderr);
         return BENCH_EXIT_USAGE;
     }
+    if (o->max_size < info->elem_size) {
+        if (rank == 0)
+            fprintf(stderr, "%s: sizes must reach %zu bytes (one %s)\n",
+                    info->name, info->elem_size, info->elem_name);
+        return BENCH_EXIT_USAGE;
+    }
+    if (o->min_size < info->elem_size)
+        o->min_size = info->elem_size;
     return BENCH_RUN;
+}
+
+int bench_begin(int *argc, char ***argv, const bench_info_t *info,
+                bench_opts_t *o)
+{
+    enum bench_start start;
+
+    MPI_Init(argc, argv);
+    start = bench_init(*argc, *argv, info, o);
+    if (start != BENCH_RUN) {
+        MPI_Finalize();
+        exit(start == BENCH_EXIT_OK ? 0 : 2);
+    }
+    return world_rank();
+}
+
+int bench_end(const bench_opts_t *o, int errors)
+{
+    errors = bench_check_total(errors);
+    if (world_rank() == 0 && o->check)
+        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
+                errors ? "FAILED" : "passed", errors);
+    MPI_Finalize();
+    return errors ? 1 : 0;
+}
+
+void *bench_malloc(const bench_info_t *info, size_t len)
+{
+    void *p = malloc(len);
+
+    if (!p) {
+        fprintf(stderr, "%s: out of memory\n", info->name);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return p;
 }
 
 size_t bench_next_size(size_t size)
@@ -327,6 +371,14 @@ int bench_check_total(int local_errors)
     return total;
 }
 
+double bench_worst_mean_us(double sum, int n)
+{
+    double mean = sum * 1e6 / n, worst = 0.0;
+
+    MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return worst;
+}
+
 void bench_window_irecv(void *buf, size_t size, int window, int peer,
                         MPI_Request *reqs)
 {
@@ -376,4 +428,50 @@ int bench_window_verify(const bench_info_t *info, void *buf, size_t size,
                                bench_seed(size, peer, j));
     }
     return errors;
+}
+
+void *bench_oneway_buffer(const bench_opts_t *o, int sender)
+{
+    if (sender)
+        return bench_alloc(o->max_size);
+    return bench_alloc(bench_slot_stride(o->max_size) * (size_t)o->window);
+}
+
+int bench_oneway_check(const bench_info_t *info, void *buf, size_t size,
+                       int window, int sender, int peer, MPI_Request *reqs)
+{
+    int errors = 0;
+
+    if (sender) {
+        bench_window_send_pattern(buf, size, window, peer);
+        MPI_Recv(NULL, 0, MPI_BYTE, peer, BENCH_TAG_ACK, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    } else {
+        bench_window_irecv(buf, size, window, peer, reqs);
+        errors = bench_window_verify(info, buf, size, window, peer, reqs);
+        MPI_Send(NULL, 0, MPI_BYTE, peer, BENCH_TAG_ACK, MPI_COMM_WORLD);
+    }
+    return errors;
+}
+
+void bench_oneway_window(void *buf, size_t size, int window, int sender,
+                         int peer, MPI_Request *reqs, MPI_Status *stats)
+{
+    size_t stride = bench_slot_stride(size);
+    int j;
+
+    if (sender) {
+        for (j = 0; j < window; j++)
+            MPI_Isend(buf, (int)size, MPI_BYTE, peer, BENCH_TAG_DATA,
+                      MPI_COMM_WORLD, &reqs[j]);
+        MPI_Waitall(window, reqs, stats);
+        MPI_Recv(NULL, 0, MPI_BYTE, peer, BENCH_TAG_ACK, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    } else {
+        for (j = 0; j < window; j++)
+            MPI_Irecv((char *)buf + (size_t)j * stride, (int)size, MPI_BYTE,
+                      peer, BENCH_TAG_DATA, MPI_COMM_WORLD, &reqs[j]);
+        MPI_Waitall(window, reqs, stats);
+        MPI_Send(NULL, 0, MPI_BYTE, peer, BENCH_TAG_ACK, MPI_COMM_WORLD);
+    }
 }

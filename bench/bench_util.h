@@ -30,7 +30,29 @@ typedef struct bench_info {
     int uses_window;         /* 1 if -w applies */
     size_t min_size, max_size;
     int iters, iters_large, warmup, warmup_large, window;
+    size_t elem_size;        /* 0, or the element size the sizes must reach
+                              * (the sweep then starts at one element) */
+    const char *elem_name;   /* its name in the error, e.g. "float" */
 } bench_info_t;
+
+/* The defaults every collective latency benchmark shares (designated
+ * initializers for the rest of a bench_info_t): any even number of ranks,
+ * no window, 8 B to 1 MiB, 1000/100 timed and 200/10 warm-up calls. */
+#define BENCH_COLL_DEFAULTS                                                 \
+    .multi_pair = 1, .uses_window = 0,                                      \
+    .min_size = 8, .max_size = 1u << 20,                                    \
+    .iters = 1000, .iters_large = 100,                                      \
+    .warmup = 200, .warmup_large = 10,                                      \
+    .window = 1
+
+/* The same for the windowed point-to-point bandwidth benchmarks: 1 B to
+ * 16 MiB, 500/50 timed and 50/5 warm-up windows of 64 messages. */
+#define BENCH_WINDOW_BW_DEFAULTS                                            \
+    .uses_window = 1,                                                       \
+    .min_size = 1, .max_size = 16u << 20,                                   \
+    .iters = 500, .iters_large = 50,                                        \
+    .warmup = 50, .warmup_large = 5,                                        \
+    .window = 64
 
 /* Options after parsing the command line. */
 typedef struct bench_opts {
@@ -50,6 +72,24 @@ enum bench_start { BENCH_RUN, BENCH_EXIT_OK, BENCH_EXIT_USAGE };
  */
 enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
                             bench_opts_t *o);
+
+/*
+ * The start of every benchmark's main: MPI_Init, then bench_init. Returns
+ * the rank in MPI_COMM_WORLD when the benchmark is to run; on -h or a usage
+ * error it finalizes MPI and exits (status 0 or 2).
+ */
+int bench_begin(int *argc, char ***argv, const bench_info_t *info,
+                bench_opts_t *o);
+
+/*
+ * The end of every benchmark's main: totals the -c errors over all ranks
+ * (collective), rank 0 reports them when -c was given, then MPI_Finalize.
+ * Returns the exit status: 1 if a check failed, else 0.
+ */
+int bench_end(const bench_opts_t *o, int errors);
+
+/* malloc that prints "<name>: out of memory" and calls MPI_Abort on failure. */
+void *bench_malloc(const bench_info_t *info, size_t len);
 
 /* Next size in the sweep: 0 -> 1, then doubling. */
 size_t bench_next_size(size_t size);
@@ -83,6 +123,31 @@ void bench_print_row(const bench_opts_t *o, size_t size, double value);
 int bench_check_total(int local_errors);
 
 /*
+ * Collective latency the OSU way: after a barrier, runs the statement(s)
+ * given as the last argument w + n times, each call timed on its own with
+ * an untimed MPI_Barrier after it, and adds the time of the last n calls
+ * (seconds) to sum. A macro, not a function taking a callback, so the timed
+ * region holds the MPI call alone, as it did when each benchmark spelled
+ * the loop out.
+ */
+#define BENCH_TIME_EACH_CALL(sum, w, n, ...)                                \
+    do {                                                                    \
+        int bench_it_;                                                      \
+        MPI_Barrier(MPI_COMM_WORLD);                                        \
+        for (bench_it_ = 0; bench_it_ < (w) + (n); bench_it_++) {           \
+            double bench_t0_ = MPI_Wtime();                                 \
+            __VA_ARGS__;                                                    \
+            if (bench_it_ >= (w))                                           \
+                (sum) += MPI_Wtime() - bench_t0_;                           \
+            MPI_Barrier(MPI_COMM_WORLD);                                    \
+        }                                                                   \
+    } while (0)
+
+/* Mean microseconds per call (sum seconds over n calls), largest over the
+ * ranks: the reported value, valid at rank 0 (collective). */
+double bench_worst_mean_us(double sum, int n);
+
+/*
  * The untimed -c round of the windowed benchmarks. The receiving side posts
  * `window` receives into consecutive slots of buf (bench_window_irecv), the
  * sending side sends `window` messages, each with its own pattern, in order
@@ -95,6 +160,22 @@ void bench_window_irecv(void *buf, size_t size, int window, int peer,
 void bench_window_send_pattern(void *buf, size_t size, int window, int peer);
 int bench_window_verify(const bench_info_t *info, void *buf, size_t size,
                         int window, int peer, MPI_Request *reqs);
+
+/*
+ * One-way windows from a sender to its peer (osu_bw, osu_mr). The sender
+ * needs one message of buffer (every send of a window reuses it), the
+ * receiver one slot per message of the window: bench_oneway_buffer
+ * allocates either. bench_oneway_check is the untimed -c round and returns
+ * the receiver's error count; bench_oneway_window is one timed iteration:
+ * a window of MPI_Isend or MPI_Irecv, MPI_Waitall, then a zero-byte ack
+ * from the receiver so the next window does not start before this one has
+ * arrived. reqs and stats hold `window` entries.
+ */
+void *bench_oneway_buffer(const bench_opts_t *o, int sender);
+int bench_oneway_check(const bench_info_t *info, void *buf, size_t size,
+                       int window, int sender, int peer, MPI_Request *reqs);
+void bench_oneway_window(void *buf, size_t size, int window, int sender,
+                         int peer, MPI_Request *reqs, MPI_Status *stats);
 
 /* Tags used by every benchmark. */
 #define BENCH_TAG_DATA  1

@@ -17,13 +17,9 @@ static const bench_info_t info = {
             "largest over the ranks, microseconds (lower is better)",
     .column = "latency(us)",
     .csv_column = "latency_us",
-    .multi_pair = 1,
-    .uses_window = 0,
-    .min_size = 8,
-    .max_size = 1u << 20,
-    .iters = 1000, .iters_large = 100,
-    .warmup = 200, .warmup_large = 10,
-    .window = 1,
+    BENCH_COLL_DEFAULTS,
+    .elem_size = sizeof(float),
+    .elem_name = "float",
 };
 
 /* Element i of rank r's input in the -c round: small integers, so the sum
@@ -62,27 +58,12 @@ static int check_round(float *sbuf, float *rbuf, size_t count, int rank,
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    enum bench_start start;
     float *sbuf, *rbuf;
     size_t size, i;
     int rank, nprocs, errors = 0;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    rank = bench_begin(&argc, &argv, &info, &o);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    start = bench_init(argc, argv, &info, &o);
-    if (start == BENCH_RUN && o.max_size < sizeof(float)) {
-        if (rank == 0)
-            fprintf(stderr, "%s: sizes must reach %zu bytes (one float)\n",
-                    info.name, sizeof(float));
-        start = BENCH_EXIT_USAGE;
-    }
-    if (start != BENCH_RUN) {
-        MPI_Finalize();
-        return start == BENCH_EXIT_OK ? 0 : 2;
-    }
-    if (o.min_size < sizeof(float))
-        o.min_size = sizeof(float);
 
     sbuf = bench_alloc(o.max_size);
     rbuf = bench_alloc(o.max_size);
@@ -94,36 +75,23 @@ int main(int argc, char **argv)
 
     for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
         size_t count = size / sizeof(float);
-        int n = bench_iters(&o, size), w = bench_warmup(&o, size), it;
-        double sum = 0.0, mean, worst = 0.0;
+        int n = bench_iters(&o, size), w = bench_warmup(&o, size);
+        double sum = 0.0, worst;
 
         if (o.check) {
             errors += check_round(sbuf, rbuf, count, rank, nprocs);
             for (i = 0; i < count; i++)
                 sbuf[i] = 1.0f;
         }
-        MPI_Barrier(MPI_COMM_WORLD);
-        for (it = 0; it < w + n; it++) {
-            double t0 = MPI_Wtime();
-
-            MPI_Allreduce(sbuf, rbuf, (int)count, MPI_FLOAT, MPI_SUM,
-                          MPI_COMM_WORLD);
-            if (it >= w)
-                sum += MPI_Wtime() - t0;
-            MPI_Barrier(MPI_COMM_WORLD);
-        }
-        mean = sum * 1e6 / n;
-        MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        BENCH_TIME_EACH_CALL(sum, w, n,
+                             MPI_Allreduce(sbuf, rbuf, (int)count, MPI_FLOAT,
+                                           MPI_SUM, MPI_COMM_WORLD));
+        worst = bench_worst_mean_us(sum, n);
         if (rank == 0)
             bench_print_row(&o, count * sizeof(float), worst);
     }
 
-    errors = bench_check_total(errors);
-    if (rank == 0 && o.check)
-        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
-                errors ? "FAILED" : "passed", errors);
     free(sbuf);
     free(rbuf);
-    MPI_Finalize();
-    return errors ? 1 : 0;
+    return bench_end(&o, errors);
 }

@@ -17,13 +17,7 @@ static const bench_info_t info = {
             "call, largest over the ranks, microseconds (lower is better)",
     .column = "latency(us)",
     .csv_column = "latency_us",
-    .multi_pair = 1,
-    .uses_window = 0,
-    .min_size = 8,
-    .max_size = 1u << 20,
-    .iters = 1000, .iters_large = 100,
-    .warmup = 200, .warmup_large = 10,
-    .window = 1,
+    BENCH_COLL_DEFAULTS,
 };
 
 /* One untimed exchange: block j of rank r's send buffer carries the pattern
@@ -49,19 +43,12 @@ static int check_round(char *sbuf, char *rbuf, size_t size, int rank,
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    enum bench_start start;
     char *sbuf, *rbuf;
     size_t size;
     int rank, nprocs, errors = 0;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    rank = bench_begin(&argc, &argv, &info, &o);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    start = bench_init(argc, argv, &info, &o);
-    if (start != BENCH_RUN) {
-        MPI_Finalize();
-        return start == BENCH_EXIT_OK ? 0 : 2;
-    }
 
     sbuf = bench_alloc(o.max_size * (size_t)nprocs);
     rbuf = bench_alloc(o.max_size * (size_t)nprocs);
@@ -69,33 +56,21 @@ int main(int argc, char **argv)
         bench_print_header(&info, &o);
 
     for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
-        int n = bench_iters(&o, size), w = bench_warmup(&o, size), it;
-        double sum = 0.0, mean, worst = 0.0;
+        int n = bench_iters(&o, size), w = bench_warmup(&o, size);
+        double sum = 0.0, worst;
 
         if (o.check)
             errors += check_round(sbuf, rbuf, size, rank, nprocs);
-        MPI_Barrier(MPI_COMM_WORLD);
-        for (it = 0; it < w + n; it++) {
-            double t0 = MPI_Wtime();
-
-            MPI_Alltoall(sbuf, (int)size, MPI_BYTE, rbuf, (int)size, MPI_BYTE,
-                         MPI_COMM_WORLD);
-            if (it >= w)
-                sum += MPI_Wtime() - t0;
-            MPI_Barrier(MPI_COMM_WORLD);
-        }
-        mean = sum * 1e6 / n;
-        MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        BENCH_TIME_EACH_CALL(sum, w, n,
+                             MPI_Alltoall(sbuf, (int)size, MPI_BYTE, rbuf,
+                                          (int)size, MPI_BYTE,
+                                          MPI_COMM_WORLD));
+        worst = bench_worst_mean_us(sum, n);
         if (rank == 0)
             bench_print_row(&o, size, worst);
     }
 
-    errors = bench_check_total(errors);
-    if (rank == 0 && o.check)
-        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
-                errors ? "FAILED" : "passed", errors);
     free(sbuf);
     free(rbuf);
-    MPI_Finalize();
-    return errors ? 1 : 0;
+    return bench_end(&o, errors);
 }

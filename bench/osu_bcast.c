@@ -16,13 +16,7 @@ static const bench_info_t info = {
             "ranks, microseconds (lower is better)",
     .column = "latency(us)",
     .csv_column = "latency_us",
-    .multi_pair = 1,
-    .uses_window = 0,
-    .min_size = 8,
-    .max_size = 1u << 20,
-    .iters = 1000, .iters_large = 100,
-    .warmup = 200, .warmup_large = 10,
-    .window = 1,
+    BENCH_COLL_DEFAULTS,
 };
 
 /* One untimed broadcast of a known pattern, poisoned buffers elsewhere. */
@@ -38,49 +32,30 @@ static int check_round(void *buf, size_t size, int rank)
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    enum bench_start start;
     char *buf;
     size_t size;
     int rank, errors = 0;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    start = bench_init(argc, argv, &info, &o);
-    if (start != BENCH_RUN) {
-        MPI_Finalize();
-        return start == BENCH_EXIT_OK ? 0 : 2;
-    }
+    rank = bench_begin(&argc, &argv, &info, &o);
 
     buf = bench_alloc(o.max_size);
     if (rank == 0)
         bench_print_header(&info, &o);
 
     for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
-        int n = bench_iters(&o, size), w = bench_warmup(&o, size), it;
-        double sum = 0.0, mean, worst = 0.0;
+        int n = bench_iters(&o, size), w = bench_warmup(&o, size);
+        double sum = 0.0, worst;
 
         if (o.check)
             errors += check_round(buf, size, rank);
-        MPI_Barrier(MPI_COMM_WORLD);
-        for (it = 0; it < w + n; it++) {
-            double t0 = MPI_Wtime();
-
-            MPI_Bcast(buf, (int)size, MPI_BYTE, 0, MPI_COMM_WORLD);
-            if (it >= w)
-                sum += MPI_Wtime() - t0;
-            MPI_Barrier(MPI_COMM_WORLD);
-        }
-        mean = sum * 1e6 / n;
-        MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        BENCH_TIME_EACH_CALL(sum, w, n,
+                             MPI_Bcast(buf, (int)size, MPI_BYTE, 0,
+                                       MPI_COMM_WORLD));
+        worst = bench_worst_mean_us(sum, n);
         if (rank == 0)
             bench_print_row(&o, size, worst);
     }
 
-    errors = bench_check_total(errors);
-    if (rank == 0 && o.check)
-        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
-                errors ? "FAILED" : "passed", errors);
     free(buf);
-    MPI_Finalize();
-    return errors ? 1 : 0;
+    return bench_end(&o, errors);
 }

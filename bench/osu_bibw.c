@@ -18,43 +18,27 @@ static const bench_info_t info = {
     .column = "bandwidth(MB/s)",
     .csv_column = "bibw_MBps",
     .multi_pair = 0,
-    .uses_window = 1,
-    .min_size = 1,
-    .max_size = 16u << 20,
-    .iters = 500, .iters_large = 50,
-    .warmup = 50, .warmup_large = 5,
-    .window = 64,
+    BENCH_WINDOW_BW_DEFAULTS,
 };
 
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    enum bench_start start;
     MPI_Request *reqs;
     MPI_Status *stats;
     char *sbuf, *rbuf;
     size_t size;
     int rank, peer, errors = 0;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    start = bench_init(argc, argv, &info, &o);
-    if (start != BENCH_RUN) {
-        MPI_Finalize();
-        return start == BENCH_EXIT_OK ? 0 : 2;
-    }
+    rank = bench_begin(&argc, &argv, &info, &o);
     peer = 1 - rank;
 
     /* One send buffer reused by every send of a window; one receive slot
      * per message of the window. */
     sbuf = bench_alloc(o.max_size);
     rbuf = bench_alloc(bench_slot_stride(o.max_size) * (size_t)o.window);
-    reqs = malloc(sizeof(*reqs) * 2 * (size_t)o.window);
-    stats = malloc(sizeof(*stats) * 2 * (size_t)o.window);
-    if (!reqs || !stats) {
-        fprintf(stderr, "%s: out of memory\n", info.name);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    reqs = bench_malloc(&info, sizeof(*reqs) * 2 * (size_t)o.window);
+    stats = bench_malloc(&info, sizeof(*stats) * 2 * (size_t)o.window);
     if (rank == 0)
         bench_print_header(&info, &o);
 
@@ -87,14 +71,9 @@ int main(int argc, char **argv)
                             2.0 * (double)size * o.window * n / t / 1e6);
     }
 
-    errors = bench_check_total(errors);
-    if (rank == 0 && o.check)
-        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
-                errors ? "FAILED" : "passed", errors);
     free(reqs);
     free(stats);
     free(sbuf);
     free(rbuf);
-    MPI_Finalize();
-    return errors ? 1 : 0;
+    return bench_end(&o, errors);
 }

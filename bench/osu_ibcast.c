@@ -40,13 +40,7 @@ static const bench_info_t info = {
             "(overlap - compute) / pure) in percent",
     .column = columns,
     .csv_column = "pure_us,overlap_us,compute_us,overlap_pct",
-    .multi_pair = 1,
-    .uses_window = 0,
-    .min_size = 8,
-    .max_size = 1u << 20,
-    .iters = 1000, .iters_large = 100,
-    .warmup = 200, .warmup_large = 10,
-    .window = 1,
+    BENCH_COLL_DEFAULTS,
 };
 
 /* The computation: a dependent chain of multiply-adds that stays near 1.0
@@ -131,20 +125,13 @@ static int check_round(void *buf, size_t size, int rank)
  * w untimed ones. */
 static double pure_loop(void *buf, size_t size, int n, int w)
 {
+    MPI_Request req;
     double sum = 0.0;
-    int it;
 
-    MPI_Barrier(MPI_COMM_WORLD);
-    for (it = 0; it < w + n; it++) {
-        MPI_Request req;
-        double t0 = MPI_Wtime();
-
-        MPI_Ibcast(buf, (int)size, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        if (it >= w)
-            sum += MPI_Wtime() - t0;
-        MPI_Barrier(MPI_COMM_WORLD);
-    }
+    BENCH_TIME_EACH_CALL(sum, w, n,
+                         MPI_Ibcast(buf, (int)size, MPI_BYTE, 0,
+                                    MPI_COMM_WORLD, &req);
+                         MPI_Wait(&req, MPI_STATUS_IGNORE));
     return sum * 1e6 / n;
 }
 
@@ -194,21 +181,14 @@ static void print_row(const bench_opts_t *o, size_t size, double pure,
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    enum bench_start start;
     char *buf;
     size_t size;
     double rate;
     int rank, errors = 0;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     snprintf(columns, sizeof(columns), "%18s%18s%18s%18s", "pure(us)",
              "overlap(us)", "compute(us)", "overlap(%)");
-    start = bench_init(argc, argv, &info, &o);
-    if (start != BENCH_RUN) {
-        MPI_Finalize();
-        return start == BENCH_EXIT_OK ? 0 : 2;
-    }
+    rank = bench_begin(&argc, &argv, &info, &o);
 
     buf = bench_alloc(o.max_size);
     rate = calibrate();
@@ -239,11 +219,6 @@ int main(int argc, char **argv)
     if (rank == 0 && !o.csv)
         printf("# compute loop: %.1f work units per us on rank 0; MPI_Test "
                "every %.0f us of compute\n", rate, TEST_PERIOD_US);
-    errors = bench_check_total(errors);
-    if (rank == 0 && o.check)
-        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
-                errors ? "FAILED" : "passed", errors);
     free(buf);
-    MPI_Finalize();
-    return errors ? 1 : 0;
+    return bench_end(&o, errors);
 }

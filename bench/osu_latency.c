@@ -58,18 +58,11 @@ static int check_round(void *sbuf, void *rbuf, size_t size, int rank)
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    enum bench_start start;
     char *sbuf, *rbuf;
     size_t size;
     int rank, errors = 0;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    start = bench_init(argc, argv, &info, &o);
-    if (start != BENCH_RUN) {
-        MPI_Finalize();
-        return start == BENCH_EXIT_OK ? 0 : 2;
-    }
+    rank = bench_begin(&argc, &argv, &info, &o);
 
     sbuf = bench_alloc(o.max_size);
     rbuf = bench_alloc(o.max_size);
@@ -104,12 +97,7 @@ int main(int argc, char **argv)
             bench_print_row(&o, size, t * 1e6 / (2.0 * n));
     }
 
-    errors = bench_check_total(errors);
-    if (rank == 0 && o.check)
-        fprintf(errors ? stderr : stdout, "# check: %s (%d errors)\n",
-                errors ? "FAILED" : "passed", errors);
     free(sbuf);
     free(rbuf);
-    MPI_Finalize();
-    return errors ? 1 : 0;
+    return bench_end(&o, errors);
 }
