@@ -186,6 +186,29 @@ int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt
     return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %d", count);
 }
 
+int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                      rd_datatype_t **dt, const char *fn)
+{
+    int err;
+    if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
+        return err;
+    if (buf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return rd_api_check_buf(c, buf, count, *dt, fn);
+}
+
+int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
+                        const char *fn)
+{
+    if (!counts || !displs)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL", what);
+    for (int i = 0; i < c->size; i++)
+        if (counts[i] < 0)
+            return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
+                                counts[i], i);
+    return MPI_SUCCESS;
+}
+
 int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn)
 {
     if (__builtin_expect((rank >= 0 && rank < rd_comm_remote_size(c)) || rank == MPI_PROC_NULL, 1))

@@ -109,6 +109,14 @@ int rd_api_check_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
 int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char *fn);
 int rd_api_check_count(rd_comm_t *c, int count, const char *fn);
 int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn);
+/* count, datatype and buffer of one (buf, count, datatype) argument; the
+ * buffer may be MPI_IN_PLACE (callers reject that where it is not allowed). */
+int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                      rd_datatype_t **dt, const char *fn);
+/* The counts and displacements of a collective's v variant ("send" or
+ * "receive" in the message): both arrays given, no count negative. */
+int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
+                        const char *fn);
 /* dest: a rank of the remote group or MPI_PROC_NULL. */
 int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn);
 /* source: also MPI_ANY_SOURCE. */

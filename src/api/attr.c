@@ -202,6 +202,19 @@ int rd_api_attr_copy_all(rd_comm_t *old, rd_comm_t *newc)
     return err;
 }
 
+int rd_api_attr_copy_dup(rd_comm_t *old, rd_comm_t *newc, const char *fn)
+{
+    int err = rd_api_attr_copy_all(old, newc);
+    if (err == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    rd_api_comm_free(newc);
+    if (err == MPI_ERR_NO_MEM)
+        return rd_api_error(old, err, fn, "out of memory copying attributes");
+    if (err > 0 && err <= 0xff)
+        return rd_api_error(old, err, fn, "an attribute copy callback returned error %d", err);
+    return rd_api_raise(old, err, fn);
+}
+
 int rd_api_attr_delete_all(rd_comm_t *c)
 {
     for (;;) {

@@ -17,6 +17,13 @@
  * through an error handler: the caller does that. */
 int rd_api_attr_copy_all(rd_comm_t *old, rd_comm_t *newc);
 
+/* rd_api_attr_copy_all for the constructors that duplicate old into newc
+ * (MPI_Comm_dup*, MPI_Comm_idup*): on failure the copies made so far are
+ * deleted with their callbacks, newc is freed (rd_api_comm_free) and the
+ * error is raised on old in function fn: out of memory, the class a copy
+ * callback returned, or its error code as it is. Returns the MPI code. */
+int rd_api_attr_copy_dup(rd_comm_t *old, rd_comm_t *newc, const char *fn);
+
 /* Deletes every attribute of c, last set first, running the delete
  * callbacks. Stops at the first callback that fails and returns its code
  * (that attribute and the ones set before it stay); MPI_SUCCESS otherwise. */

@@ -24,31 +24,6 @@ static int coll_comm(MPI_Comm comm, rd_comm_t **c, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* count, datatype and buffer of one (buf, count, datatype) argument. */
-static int check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
-                      rd_datatype_t **dt, const char *fn)
-{
-    int err;
-    if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
-        return err;
-    if (buf == MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    return rd_api_check_buf(c, buf, count, *dt, fn);
-}
-
-/* Counts of a v variant: the array exists and no count is negative. */
-static int check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
-                        const char *fn)
-{
-    if (!counts || !displs)
-        return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL", what);
-    for (int i = 0; i < c->size; i++)
-        if (counts[i] < 0)
-            return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
-                                counts[i], i);
-    return MPI_SUCCESS;
-}
-
 static int check_root(rd_comm_t *c, int root, const char *fn)
 {
     if (root >= 0 && root < c->size)
@@ -72,6 +47,68 @@ static int not_aliased(rd_comm_t *c, const void *sbuf, const void *rbuf, int cou
         return MPI_SUCCESS;
     return rd_api_error(c, MPI_ERR_BUFFER, fn,
                         "send and receive buffers are the same (use MPI_IN_PLACE)");
+}
+
+/* The per-rank side of a rooted collective (gather's send buffer, scatter's
+ * receive buffer): MPI_IN_PLACE only at the root, checked where used.
+ * nonroot_what names it in the MPI_IN_PLACE error. */
+static int check_rank_side(rd_comm_t *c, int root, const void *buf, int count,
+                           MPI_Datatype type, rd_datatype_t **dt, const char *nonroot_what,
+                           const char *fn)
+{
+    int err;
+    if (c->rank != root && (err = no_in_place(c, buf, nonroot_what, fn)))
+        return err;
+    if (buf != MPI_IN_PLACE && (err = rd_api_check_data(c, buf, count, type, dt, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* The root side of a rooted collective given as one block per rank (gather's
+ * receive, scatter's send buffer, named by what); sbuf/rbuf of the call,
+ * compared over count elements. */
+static int check_root_block(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+                            rd_datatype_t **dt, const char *what, const void *sbuf,
+                            const void *rbuf, const char *fn)
+{
+    int err;
+    if ((err = no_in_place(c, buf, what, fn)) ||
+        (err = rd_api_check_data(c, buf, count, type, dt, fn)) ||
+        (err = not_aliased(c, sbuf, rbuf, count, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* The same given as counts and displacements (gatherv, scatterv); aliasing
+ * is judged over alias_count elements (the per-rank side's count). */
+static int check_root_v(rd_comm_t *c, const void *buf, const int *counts, const int *displs,
+                        MPI_Datatype type, rd_datatype_t **dt, const char *what,
+                        const char *counts_what, const void *sbuf, const void *rbuf,
+                        int alias_count, const char *fn)
+{
+    int err;
+    if ((err = no_in_place(c, buf, what, fn)) ||
+        (err = rd_api_check_counts(c, counts, displs, counts_what, fn)) ||
+        (err = rd_api_check_dt(c, type, dt, fn)) ||
+        (err = not_aliased(c, sbuf, rbuf, alias_count, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* Allgather and Alltoall: one block per rank each way, the receive buffer
+ * never MPI_IN_PLACE, the send buffer may be. */
+static int check_blocks(rd_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        rd_datatype_t **st, const void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, rd_datatype_t **rt, const char *fn)
+{
+    int err;
+    if ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, st, fn))) ||
+        (err = rd_api_check_data(c, recvbuf, recvcount, recvtype, rt, fn)) ||
+        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
+        return err;
+    return MPI_SUCCESS;
 }
 
 /* The op of a reduction: valid, not an RMA-only op, defined for dt. */
@@ -125,10 +162,65 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     RD_API_CHECK_INIT(fn);
     if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)) ||
         (err = no_in_place(c, buffer, "buffer", fn)) ||
-        (err = check_data(c, buffer, count, datatype, &dt, fn)))
+        (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)))
         return err;
     rd_api_lock();
     int rc = rd_coll_bcast(c, buffer, (size_t)count, dt, root);
+    rd_api_unlock();
+    return done(c, rc, fn);
+}
+
+/* MPI_Gather(v) and MPI_Scatter(v): the same checks with the sides swapped.
+ * The per-rank side (gather's send, scatter's receive buffer) is checked at
+ * every rank, the root side at the root: one block per rank, or (v) counts
+ * and displacements. Unused counts and displacements are NULL. */
+static int rooted_entry(int is_gather, const void *sendbuf, const int *scounts,
+                        const int *sdispls, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int *rcounts, const int *rdispls, int recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, int v, const char *fn)
+{
+    rd_comm_t *c;
+    rd_datatype_t *st = NULL, *rt = NULL;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
+        return err;
+    if (is_gather)
+        err = check_rank_side(c, root, sendbuf, sendcount, sendtype, &st,
+                              "send buffer at a non-root rank", fn);
+    else
+        err = check_rank_side(c, root, recvbuf, recvcount, recvtype, &rt,
+                              "receive buffer at a non-root rank", fn);
+    if (!err && c->rank == root) {
+        if (is_gather && v)
+            err = check_root_v(c, recvbuf, rcounts, rdispls, recvtype, &rt, "receive buffer",
+                               "receive", sendbuf, recvbuf, sendcount, fn);
+        else if (is_gather)
+            err = check_root_block(c, recvbuf, recvcount, recvtype, &rt, "receive buffer",
+                                   sendbuf, recvbuf, fn);
+        else if (v)
+            err = check_root_v(c, sendbuf, scounts, sdispls, sendtype, &st, "send buffer",
+                               "send", sendbuf, recvbuf, recvcount, fn);
+        else
+            err = check_root_block(c, sendbuf, sendcount, sendtype, &st, "send buffer", sendbuf,
+                                   recvbuf, fn);
+    }
+    if (err)
+        return err;
+    rd_api_lock();
+    int rc;
+    if (is_gather && v)
+        rc = rd_coll_gatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf, rcounts,
+                             rdispls, rt, root);
+    else if (is_gather)
+        rc = rd_coll_gather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                            (size_t)recvcount, rt, root);
+    else if (v)
+        rc = rd_coll_scatterv(c, sendbuf, scounts, sdispls, st, (void *)in_place(recvbuf),
+                              (size_t)recvcount, rt, root);
+    else
+        rc = rd_coll_scatter(c, sendbuf, (size_t)sendcount, st, (void *)in_place(recvbuf),
+                             (size_t)recvcount, rt, root);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -137,27 +229,8 @@ RD_WEAK_ALIAS(MPI_Gather)
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gather";
-    rd_comm_t *c;
-    rd_datatype_t *st = NULL, *rt = NULL;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
-        return err;
-    int at_root = c->rank == root;
-    if (!at_root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
-        return err;
-    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn)))
-        return err;
-    if (at_root && ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-                    (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)) ||
-                    (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn))))
-        return err;
-    rd_api_lock();
-    int rc = rd_coll_gather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
-                            (size_t)recvcount, rt, root);
-    rd_api_unlock();
-    return done(c, rc, fn);
+    return rooted_entry(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+                        recvcount, recvtype, root, comm, 0, "MPI_Gather");
 }
 
 RD_WEAK_ALIAS(MPI_Gatherv)
@@ -165,55 +238,16 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gatherv";
-    rd_comm_t *c;
-    rd_datatype_t *st = NULL, *rt = NULL;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
-        return err;
-    int at_root = c->rank == root;
-    if (!at_root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
-        return err;
-    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn)))
-        return err;
-    if (at_root && ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-                    (err = check_counts(c, recvcounts, displs, "receive", fn)) ||
-                    (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
-                    (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn))))
-        return err;
-    rd_api_lock();
-    int rc = rd_coll_gatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf, recvcounts,
-                             displs, rt, root);
-    rd_api_unlock();
-    return done(c, rc, fn);
+    return rooted_entry(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcounts, displs,
+                        0, recvtype, root, comm, 1, "MPI_Gatherv");
 }
 
 RD_WEAK_ALIAS(MPI_Scatter)
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatter";
-    rd_comm_t *c;
-    rd_datatype_t *st = NULL, *rt = NULL;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
-        return err;
-    int at_root = c->rank == root;
-    if (!at_root && (err = no_in_place(c, recvbuf, "receive buffer at a non-root rank", fn)))
-        return err;
-    if (recvbuf != MPI_IN_PLACE && (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)))
-        return err;
-    if (at_root && ((err = no_in_place(c, sendbuf, "send buffer", fn)) ||
-                    (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn)) ||
-                    (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn))))
-        return err;
-    rd_api_lock();
-    int rc = rd_coll_scatter(c, sendbuf, (size_t)sendcount, st, (void *)in_place(recvbuf),
-                             (size_t)recvcount, rt, root);
-    rd_api_unlock();
-    return done(c, rc, fn);
+    return rooted_entry(0, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+                        recvcount, recvtype, root, comm, 0, "MPI_Scatter");
 }
 
 RD_WEAK_ALIAS(MPI_Scatterv)
@@ -221,26 +255,28 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatterv";
+    return rooted_entry(0, sendbuf, sendcounts, displs, 0, sendtype, recvbuf, NULL, NULL,
+                        recvcount, recvtype, root, comm, 1, "MPI_Scatterv");
+}
+
+/* MPI_Allgather and MPI_Alltoall: the same arguments and checks. */
+static int blocks_entry(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int alltoall,
+                        const char *fn)
+{
     rd_comm_t *c;
-    rd_datatype_t *st = NULL, *rt = NULL;
+    rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
-        return err;
-    int at_root = c->rank == root;
-    if (!at_root && (err = no_in_place(c, recvbuf, "receive buffer at a non-root rank", fn)))
-        return err;
-    if (recvbuf != MPI_IN_PLACE && (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)))
-        return err;
-    if (at_root && ((err = no_in_place(c, sendbuf, "send buffer", fn)) ||
-                    (err = check_counts(c, sendcounts, displs, "send", fn)) ||
-                    (err = rd_api_check_dt(c, sendtype, &st, fn)) ||
-                    (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn))))
+    if ((err = coll_comm(comm, &c, fn)) ||
+        (err = check_blocks(c, sendbuf, sendcount, sendtype, &st, recvbuf, recvcount, recvtype,
+                            &rt, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_scatterv(c, sendbuf, sendcounts, displs, st, (void *)in_place(recvbuf),
-                              (size_t)recvcount, rt, root);
+    int rc = alltoall ? rd_coll_alltoall(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                                         (size_t)recvcount, rt)
+                      : rd_coll_allgather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                                          (size_t)recvcount, rt);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -249,22 +285,8 @@ RD_WEAK_ALIAS(MPI_Allgather)
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgather";
-    rd_comm_t *c;
-    rd_datatype_t *st = NULL, *rt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
-        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
-        (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)) ||
-        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
-        return err;
-    rd_api_lock();
-    int rc = rd_coll_allgather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
-                               (size_t)recvcount, rt);
-    rd_api_unlock();
-    return done(c, rc, fn);
+    return blocks_entry(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
+                        "MPI_Allgather");
 }
 
 RD_WEAK_ALIAS(MPI_Allgatherv)
@@ -279,8 +301,9 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     RD_API_CHECK_INIT(fn);
     if ((err = coll_comm(comm, &c, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
-        (err = check_counts(c, recvcounts, displs, "receive", fn)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
+        (err = rd_api_check_counts(c, recvcounts, displs, "receive", fn)) ||
         (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn)))
         return err;
@@ -295,22 +318,8 @@ RD_WEAK_ALIAS(MPI_Alltoall)
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoall";
-    rd_comm_t *c;
-    rd_datatype_t *st = NULL, *rt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
-        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
-        (err = check_data(c, recvbuf, recvcount, recvtype, &rt, fn)) ||
-        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
-        return err;
-    rd_api_lock();
-    int rc = rd_coll_alltoall(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
-                              (size_t)recvcount, rt);
-    rd_api_unlock();
-    return done(c, rc, fn);
+    return blocks_entry(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
+                        "MPI_Alltoall");
 }
 
 RD_WEAK_ALIAS(MPI_Alltoallv)
@@ -326,9 +335,9 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     if ((err = coll_comm(comm, &c, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
-         ((err = check_counts(c, sendcounts, sdispls, "send", fn)) ||
+         ((err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn)) ||
           (err = rd_api_check_dt(c, sendtype, &st, fn)))) ||
-        (err = check_counts(c, recvcounts, rdispls, "receive", fn)) ||
+        (err = rd_api_check_counts(c, recvcounts, rdispls, "receive", fn)) ||
         (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
         return err;
@@ -364,8 +373,9 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     RD_API_CHECK_INIT(fn);
     if ((err = coll_comm(comm, &c, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (sendbuf != MPI_IN_PLACE && (err = check_counts(c, sendcounts, sdispls, "send", fn))) ||
-        (err = check_counts(c, recvcounts, rdispls, "receive", fn)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         (err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn))) ||
+        (err = rd_api_check_counts(c, recvcounts, rdispls, "receive", fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
         return err;
     rd_datatype_t **types = malloc(2 * (size_t)c->size * sizeof(*types));
@@ -390,7 +400,22 @@ static int check_reduction(rd_comm_t *c, const void *sbuf, int count, MPI_Dataty
                            MPI_Op h, rd_datatype_t **dt, rd_op_t **op, const char *fn)
 {
     int err;
-    if ((err = check_data(c, sbuf, count, type, dt, fn)) || (err = check_op(c, h, *dt, op, fn)))
+    if ((err = rd_api_check_data(c, sbuf, count, type, dt, fn)) ||
+        (err = check_op(c, h, *dt, op, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* The receive buffer of a reduction (at the root for MPI_Reduce): not
+ * MPI_IN_PLACE, rcount elements of dt, not the send buffer (count
+ * elements). */
+static int check_reduction_recv(rd_comm_t *c, const void *sbuf, void *rbuf, int count,
+                                int rcount, rd_datatype_t *dt, const char *fn)
+{
+    int err;
+    if ((err = no_in_place(c, rbuf, "receive buffer", fn)) ||
+        (err = rd_api_check_buf(c, rbuf, rcount, dt, fn)) ||
+        (err = not_aliased(c, sbuf, rbuf, count, fn)))
         return err;
     return MPI_SUCCESS;
 }
@@ -410,34 +435,11 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
         return err;
     if (c->rank != root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
         return err;
-    if (c->rank == root && ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-                            (err = rd_api_check_buf(c, recvbuf, count, dt, fn)) ||
-                            (err = not_aliased(c, sendbuf, recvbuf, count, fn))))
+    if (c->rank == root &&
+        (err = check_reduction_recv(c, sendbuf, recvbuf, count, count, dt, fn)))
         return err;
     rd_api_lock();
     int rc = rd_coll_reduce(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o, root);
-    rd_api_unlock();
-    return done(c, rc, fn);
-}
-
-RD_WEAK_ALIAS(MPI_Allreduce)
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
-{
-    static const char fn[] = "MPI_Allreduce";
-    rd_comm_t *c;
-    rd_datatype_t *dt;
-    rd_op_t *o;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
-        (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
-        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (err = rd_api_check_buf(c, recvbuf, count, dt, fn)) ||
-        (err = not_aliased(c, sendbuf, recvbuf, count, fn)))
-        return err;
-    rd_api_lock();
-    int rc = rd_coll_allreduce(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -466,9 +468,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     if (total > INT32_MAX)
         return rd_api_error(c, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
     if ((err = check_reduction(c, sendbuf, (int)total, datatype, op, &dt, &o, fn)) ||
-        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (err = rd_api_check_buf(c, recvbuf, recvcounts[c->rank], dt, fn)) ||
-        (err = not_aliased(c, sendbuf, recvbuf, (int)total, fn)))
+        (err = check_reduction_recv(c, sendbuf, recvbuf, (int)total, recvcounts[c->rank], dt,
+                                    fn)))
         return err;
     rd_api_lock();
     int rc = rd_coll_reduce_scatter(c, in_place(sendbuf), recvbuf, recvcounts, dt, o);
@@ -492,9 +493,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
         return rd_api_error(c, MPI_ERR_COUNT, fn, "recvcount * size is more than INT_MAX");
     if ((err = check_reduction(c, sendbuf, recvcount * c->size, datatype, op, &dt, &o,
                                fn)) ||
-        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (err = rd_api_check_buf(c, recvbuf, recvcount, dt, fn)) ||
-        (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
+        (err = check_reduction_recv(c, sendbuf, recvbuf, recvcount * c->size, recvcount, dt,
+                                    fn)))
         return err;
     rd_api_lock();
     int rc = rd_coll_reduce_scatter_block(c, in_place(sendbuf), recvbuf, (size_t)recvcount, dt, o);
@@ -502,8 +502,11 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     return done(c, rc, fn);
 }
 
-static int scan_entry(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op, MPI_Comm comm, int exclusive, const char *fn)
+/* MPI_Allreduce, MPI_Scan and MPI_Exscan: the same arguments and checks. */
+enum allreduce_kind { ALLREDUCE, SCAN, EXSCAN };
+
+static int allreduce_entry(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, enum allreduce_kind kind, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
@@ -512,13 +515,13 @@ static int scan_entry(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
     RD_API_CHECK_INIT(fn);
     if ((err = coll_comm(comm, &c, fn)) ||
         (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
-        (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
-        (err = rd_api_check_buf(c, recvbuf, count, dt, fn)) ||
-        (err = not_aliased(c, sendbuf, recvbuf, count, fn)))
+        (err = check_reduction_recv(c, sendbuf, recvbuf, count, count, dt, fn)))
         return err;
     rd_api_lock();
-    int rc = exclusive ? rd_coll_exscan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o)
-                       : rd_coll_scan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
+    int rc = kind == ALLREDUCE ? rd_coll_allreduce(c, in_place(sendbuf), recvbuf, (size_t)count,
+                                                   dt, o)
+             : kind == EXSCAN  ? rd_coll_exscan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o)
+                               : rd_coll_scan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -527,12 +530,20 @@ RD_WEAK_ALIAS(MPI_Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return scan_entry(sendbuf, recvbuf, count, datatype, op, comm, 0, "MPI_Scan");
+    return allreduce_entry(sendbuf, recvbuf, count, datatype, op, comm, SCAN, "MPI_Scan");
 }
 
 RD_WEAK_ALIAS(MPI_Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    return scan_entry(sendbuf, recvbuf, count, datatype, op, comm, 1, "MPI_Exscan");
+    return allreduce_entry(sendbuf, recvbuf, count, datatype, op, comm, EXSCAN, "MPI_Exscan");
+}
+
+RD_WEAK_ALIAS(MPI_Allreduce)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_entry(sendbuf, recvbuf, count, datatype, op, comm, ALLREDUCE,
+                           "MPI_Allreduce");
 }

@@ -482,15 +482,8 @@ static int dup(MPI_Comm comm, int with_info, MPI_Info hints, MPI_Comm *newcomm, 
     rd_api_unlock();
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
-    if ((err = rd_api_attr_copy_all(c, nc)) != MPI_SUCCESS) {
-        /* Undo: the copies made so far are deleted with their callbacks. */
-        rd_api_comm_free(nc);
-        if (err == MPI_ERR_NO_MEM)
-            return rd_api_error(c, err, fn, "out of memory copying attributes");
-        if (err > 0 && err <= 0xff)
-            return rd_api_error(c, err, fn, "an attribute copy callback returned error %d", err);
-        return rd_api_raise(c, err, fn);
-    }
+    if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS)
+        return err;
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }

@@ -31,16 +31,6 @@ static int check_comm(MPI_Comm comm, MPI_Request *request, rd_comm_t **c, const 
     return MPI_SUCCESS;
 }
 
-/* A (buf, count, type) argument that is used (not MPI_IN_PLACE). */
-static int check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
-                      rd_datatype_t **dt, const char *fn)
-{
-    int err;
-    if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
-        return err;
-    return rd_api_check_buf(c, buf, count, *dt, fn);
-}
-
 static int check_root(rd_comm_t *c, int root, const char *fn)
 {
     if (root >= 0 && root < c->size)
@@ -82,26 +72,12 @@ static int check_inplace_root(rd_comm_t *c, const void *buf, int root, const cha
     return rd_api_error(c, MPI_ERR_BUFFER, fn, "%s may be MPI_IN_PLACE only at the root", what);
 }
 
-/* count and displacement arrays of the v-variants */
-static int check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
-                        const char *fn)
-{
-    if (!counts || !displs)
-        return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL",
-                            what);
-    for (int i = 0; i < c->size; i++)
-        if (counts[i] < 0)
-            return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
-                                counts[i], i);
-    return MPI_SUCCESS;
-}
-
 static int check_counts_types(rd_comm_t *c, const void *buf, const int *counts,
                               const int *displs, MPI_Datatype type, rd_datatype_t **dt,
                               const char *what, const char *fn)
 {
     int err;
-    if ((err = check_counts(c, counts, displs, what, fn)) ||
+    if ((err = rd_api_check_counts(c, counts, displs, what, fn)) ||
         (err = rd_api_check_dt(c, type, dt, fn)))
         return err;
     for (int i = 0; i < c->size; i++)
@@ -202,7 +178,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)) ||
-        (err = check_data(c, buffer, count, datatype, &dt, fn)) ||
+        (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)) ||
         (err = check_root(c, root, fn)))
         return err;
     rd_nbc_t *s = begin(c);
@@ -224,8 +200,8 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
         (err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)) ||
-        (err = check_data(c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, datatype, &dt,
-                          fn)) ||
+        (err = rd_api_check_data(c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count,
+                                 datatype, &dt, fn)) ||
         (c->rank == root && (err = rd_api_check_buf(c, recvbuf, count, dt, fn))) ||
         (c->rank == root && (err = check_alias(c, sendbuf, recvbuf, count, fn))) ||
         (err = check_op(c, op, dt, &o, fn)))
@@ -249,7 +225,7 @@ static int allreduce_like(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)) ||
-        (err = check_data(c, recvbuf, count, datatype, &dt, fn)) ||
+        (err = rd_api_check_data(c, recvbuf, count, datatype, &dt, fn)) ||
         (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, count, dt, fn))) ||
         (err = check_alias(c, sendbuf, recvbuf, count, fn)) ||
         (err = check_op(c, op, dt, &o, fn)))
@@ -311,7 +287,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
     size_t total = 0;
     for (int i = 0; i < c->size; i++)
         total += counts ? (size_t)counts[i] : (size_t)count;
-    if ((err = check_data(c, recvbuf, count, datatype, &dt, fn)) ||
+    if ((err = rd_api_check_data(c, recvbuf, count, datatype, &dt, fn)) ||
         (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, (int)total, dt, fn))) ||
         (err = check_alias(c, sendbuf, recvbuf, (int)total, fn)) ||
         (err = check_op(c, op, dt, &o, fn)))
@@ -359,33 +335,49 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
     return reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, request, fn);
 }
 
-/* Igather and Igatherv (rcounts / rdispls NULL: every rank sends recvcount). */
-static int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int *rcounts, const int *rdispls, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request *request, int v, const char *fn)
+/* Igather(v) and Iscatter(v): the same checks with the sides swapped. The
+ * per-rank side (gather's send, scatter's receive buffer) may be
+ * MPI_IN_PLACE at the root only; the root side is one block per rank, or
+ * (v) counts and displacements. Unused counts and displacements are NULL. */
+static int rooted(int is_gather, const void *sendbuf, const int *scounts, const int *sdispls,
+                  int sendcount, MPI_Datatype sendtype, void *recvbuf, const int *rcounts,
+                  const int *rdispls, int recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request, int v, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *sdt = NULL, *rdt = NULL;
+    /* l: the per-rank side; r: the root side */
+    const void *lbuf = is_gather ? sendbuf : recvbuf, *rbuf = is_gather ? recvbuf : sendbuf;
+    int lcount = is_gather ? sendcount : recvcount, rcount = is_gather ? recvcount : sendcount;
+    MPI_Datatype ltype = is_gather ? sendtype : recvtype, rtype = is_gather ? recvtype : sendtype;
+    rd_datatype_t **ldt = is_gather ? &sdt : &rdt, **rdtp = is_gather ? &rdt : &sdt;
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
-        (err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)))
+        (err = check_inplace_root(c, lbuf, root, is_gather ? "sendbuf" : "recvbuf", fn)))
         return err;
-    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
+    if (lbuf != MPI_IN_PLACE && (err = rd_api_check_data(c, lbuf, lcount, ltype, ldt, fn)))
         return err;
     if (c->rank == root) {
         if (v)
-            err = check_counts_types(c, recvbuf, rcounts, rdispls, recvtype, &rdt, "receive", fn);
-        else if (!(err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
-            err = check_alias(c, sendbuf, recvbuf, recvcount, fn);
+            err = check_counts_types(c, rbuf, is_gather ? rcounts : scounts,
+                                     is_gather ? rdispls : sdispls, rtype, rdtp,
+                                     is_gather ? "receive" : "send", fn);
+        else if (!(err = rd_api_check_data(c, rbuf, rcount, rtype, rdtp, fn)))
+            err = check_alias(c, sendbuf, recvbuf, rcount, fn);
         if (err)
             return err;
     }
     rd_nbc_t *s = begin(c);
     if (!s)
         return no_mem(c, fn);
-    rd_nbc_gatherv(s, in_place(sendbuf), (size_t)sendcount, sdt, recvbuf, v ? rcounts : NULL,
-                   v ? rdispls : NULL, (size_t)recvcount, rdt, root);
+    if (is_gather)
+        rd_nbc_gatherv(s, in_place(sendbuf), (size_t)sendcount, sdt, recvbuf, rcounts, rdispls,
+                       (size_t)recvcount, rdt, root);
+    else
+        rd_nbc_scatterv(s, sendbuf, scounts, sdispls, (size_t)sendcount, sdt,
+                        recvbuf == MPI_IN_PLACE ? RD_NBC_IN_PLACE : recvbuf, (size_t)recvcount,
+                        rdt, root);
     return end(c, s, request, fn);
 }
 
@@ -394,8 +386,8 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount, recvtype, root,
-                  comm, request, 0, "MPI_Igather");
+    return rooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
+                  recvtype, root, comm, request, 0, "MPI_Igather");
 }
 
 RD_WEAK_ALIAS(MPI_Igatherv)
@@ -403,39 +395,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype, root,
-                  comm, request, 1, "MPI_Igatherv");
-}
-
-/* Iscatter and Iscatterv. */
-static int scatter(const void *sendbuf, const int *scounts, const int *sdispls, int sendcount,
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request, int v, const char *fn)
-{
-    rd_comm_t *c;
-    rd_datatype_t *sdt = NULL, *rdt = NULL;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
-        (err = check_inplace_root(c, recvbuf, root, "recvbuf", fn)))
-        return err;
-    if (recvbuf != MPI_IN_PLACE && (err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
-        return err;
-    if (c->rank == root) {
-        if (v)
-            err = check_counts_types(c, sendbuf, scounts, sdispls, sendtype, &sdt, "send", fn);
-        else if (!(err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
-            err = check_alias(c, sendbuf, recvbuf, sendcount, fn);
-        if (err)
-            return err;
-    }
-    rd_nbc_t *s = begin(c);
-    if (!s)
-        return no_mem(c, fn);
-    rd_nbc_scatterv(s, sendbuf, v ? scounts : NULL, v ? sdispls : NULL, (size_t)sendcount, sdt,
-                    recvbuf == MPI_IN_PLACE ? RD_NBC_IN_PLACE : recvbuf, (size_t)recvcount, rdt,
-                    root);
-    return end(c, s, request, fn);
+    return rooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcounts, displs, 0,
+                  recvtype, root, comm, request, 1, "MPI_Igatherv");
 }
 
 RD_WEAK_ALIAS(MPI_Iscatter)
@@ -443,8 +404,8 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return scatter(sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, request, 0, "MPI_Iscatter");
+    return rooted(0, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
+                  recvtype, root, comm, request, 0, "MPI_Iscatter");
 }
 
 RD_WEAK_ALIAS(MPI_Iscatterv)
@@ -452,8 +413,8 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    return scatter(sendbuf, sendcounts, displs, 0, sendtype, recvbuf, recvcount, recvtype, root,
-                   comm, request, 1, "MPI_Iscatterv");
+    return rooted(0, sendbuf, sendcounts, displs, 0, sendtype, recvbuf, NULL, NULL, recvcount,
+                  recvtype, root, comm, request, 1, "MPI_Iscatterv");
 }
 
 /* Iallgather and Iallgatherv. */
@@ -468,11 +429,12 @@ static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)))
         return err;
-    if (sendbuf != MPI_IN_PLACE && (err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
+    if (sendbuf != MPI_IN_PLACE &&
+        (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
         return err;
     if (v)
         err = check_counts_types(c, recvbuf, rcounts, rdispls, recvtype, &rdt, "receive", fn);
-    else if (!(err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
+    else if (!(err = rd_api_check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
         err = check_alias(c, sendbuf, recvbuf, recvcount, fn);
     if (err)
         return err;
@@ -521,8 +483,8 @@ static int alltoall(const void *sendbuf, const int *scounts, const int *sdispls,
                                       fn)))
             return err;
     } else if ((sendbuf != MPI_IN_PLACE &&
-                (err = check_data(c, sendbuf, sendcount, sendtype, &sdt, fn))) ||
-               (err = check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)) ||
+                (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &sdt, fn))) ||
+               (err = rd_api_check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)) ||
                (err = check_alias(c, sendbuf, recvbuf, recvcount, fn))) {
         return err;
     }
@@ -650,14 +612,8 @@ static int idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const ch
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
     /* Attribute copy callbacks run now, without the lock, as in MPI_Comm_dup. */
-    if ((err = rd_api_attr_copy_all(c, nc)) != MPI_SUCCESS) {
-        rd_api_comm_free(nc);
-        if (err == MPI_ERR_NO_MEM)
-            return rd_api_error(c, err, fn, "out of memory copying attributes");
-        if (err > 0 && err <= 0xff)
-            return rd_api_error(c, err, fn, "an attribute copy callback returned error %d", err);
-        return rd_api_raise(c, err, fn);
-    }
+    if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS)
+        return err;
     rd_nbc_t *s = begin(c);
     idup_t *d = s ? rd_nbc_tmp(s, sizeof(*d)) : NULL;
     uint32_t *all = d ? rd_nbc_tmp(s, (size_t)c->size * sizeof(d->mine)) : NULL;
