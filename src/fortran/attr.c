@@ -107,20 +107,34 @@ static rd_f_keyval_t *keyval_record(int mpi1, void (*copy)(void), void (*del)(vo
     return k;
 }
 
-RD_F_EXPORT void pmpi_comm_create_keyval_(rd_f_copy_fn *copy, rd_f_delete_fn *del,
-                                          MPI_Fint *keyval, MPI_Aint *extra_state,
-                                          MPI_Fint *ierr)
+/* The C create-keyval functions all have this shape: handles are ints. */
+typedef int (*c_create_keyval_fn)(MPI_Comm_copy_attr_function *copy,
+                                  MPI_Comm_delete_attr_function *del, int *keyval,
+                                  void *extra_state);
+
+/* A create-keyval call from Fortran: the record of the Fortran callbacks
+ * becomes the C keyval's extra_state, and the trampolines its callbacks. */
+static void create_keyval(c_create_keyval_fn create, int mpi1, void (*copy)(void),
+                          void (*del)(void), MPI_Aint extra_state, MPI_Fint *keyval,
+                          MPI_Fint *ierr)
 {
-    rd_f_keyval_t *k = keyval_record(0, (void (*)(void))copy, (void (*)(void))del,
-                                     *extra_state);
+    rd_f_keyval_t *k = keyval_record(mpi1, copy, del, extra_state);
 
     if (k == NULL) {
         *ierr = MPI_ERR_NO_MEM;
         return;
     }
-    *ierr = PMPI_Comm_create_keyval(copy_trampoline, delete_trampoline, keyval, k);
+    *ierr = create(copy_trampoline, delete_trampoline, keyval, k);
     if (*ierr != MPI_SUCCESS)
         free(k);
+}
+
+RD_F_EXPORT void pmpi_comm_create_keyval_(rd_f_copy_fn *copy, rd_f_delete_fn *del,
+                                          MPI_Fint *keyval, MPI_Aint *extra_state,
+                                          MPI_Fint *ierr)
+{
+    create_keyval(PMPI_Comm_create_keyval, 0, (void (*)(void))copy, (void (*)(void))del,
+                  *extra_state, keyval, ierr);
 }
 RD_F_NAMES(mpi_comm_create_keyval, MPI_COMM_CREATE_KEYVAL)
 
@@ -128,16 +142,8 @@ RD_F_EXPORT void pmpi_type_create_keyval_(rd_f_copy_fn *copy, rd_f_delete_fn *de
                                           MPI_Fint *keyval, MPI_Aint *extra_state,
                                           MPI_Fint *ierr)
 {
-    rd_f_keyval_t *k = keyval_record(0, (void (*)(void))copy, (void (*)(void))del,
-                                     *extra_state);
-
-    if (k == NULL) {
-        *ierr = MPI_ERR_NO_MEM;
-        return;
-    }
-    *ierr = PMPI_Type_create_keyval(copy_trampoline, delete_trampoline, keyval, k);
-    if (*ierr != MPI_SUCCESS)
-        free(k);
+    create_keyval(PMPI_Type_create_keyval, 0, (void (*)(void))copy, (void (*)(void))del,
+                  *extra_state, keyval, ierr);
 }
 RD_F_NAMES(mpi_type_create_keyval, MPI_TYPE_CREATE_KEYVAL)
 
@@ -145,32 +151,16 @@ RD_F_EXPORT void pmpi_win_create_keyval_(rd_f_copy_fn *copy, rd_f_delete_fn *del
                                          MPI_Fint *keyval, MPI_Aint *extra_state,
                                          MPI_Fint *ierr)
 {
-    rd_f_keyval_t *k = keyval_record(0, (void (*)(void))copy, (void (*)(void))del,
-                                     *extra_state);
-
-    if (k == NULL) {
-        *ierr = MPI_ERR_NO_MEM;
-        return;
-    }
-    *ierr = PMPI_Win_create_keyval(copy_trampoline, delete_trampoline, keyval, k);
-    if (*ierr != MPI_SUCCESS)
-        free(k);
+    create_keyval(PMPI_Win_create_keyval, 0, (void (*)(void))copy, (void (*)(void))del,
+                  *extra_state, keyval, ierr);
 }
 RD_F_NAMES(mpi_win_create_keyval, MPI_WIN_CREATE_KEYVAL)
 
 RD_F_EXPORT void pmpi_keyval_create_(rd_f_copy1_fn *copy, rd_f_delete1_fn *del,
                                      MPI_Fint *keyval, MPI_Fint *extra_state, MPI_Fint *ierr)
 {
-    rd_f_keyval_t *k = keyval_record(1, (void (*)(void))copy, (void (*)(void))del,
-                                     *extra_state);
-
-    if (k == NULL) {
-        *ierr = MPI_ERR_NO_MEM;
-        return;
-    }
-    *ierr = PMPI_Keyval_create(copy_trampoline, delete_trampoline, keyval, k);
-    if (*ierr != MPI_SUCCESS)
-        free(k);
+    create_keyval(PMPI_Keyval_create, 1, (void (*)(void))copy, (void (*)(void))del,
+                  *extra_state, keyval, ierr);
 }
 RD_F_NAMES(mpi_keyval_create, MPI_KEYVAL_CREATE)
 
@@ -178,64 +168,71 @@ RD_F_NAMES(mpi_keyval_create, MPI_KEYVAL_CREATE)
  * Set and get. Fortran keys of predefined attributes are the C key + 1.
  * ------------------------------------------------------------------------ */
 
-/* The value of attribute keyval (a Fortran key) from what C returned. */
-static MPI_Aint comm_value(int fkeyval, void *c)
+/* How C hands out the value of a predefined attribute. */
+enum value_kind {
+    VALUE_PTR,      /* the pointer is the value (MPI_WIN_BASE) */
+    VALUE_INT,      /* a pointer to an int */
+    VALUE_AINT,     /* a pointer to an MPI_Aint */
+};
+
+typedef struct predefined {
+    int ckey;
+    enum value_kind kind;
+} predefined_t;
+
+static const predefined_t comm_keys[] = {
+    { MPI_TAG_UB, VALUE_INT },          { MPI_HOST, VALUE_INT },
+    { MPI_IO, VALUE_INT },              { MPI_WTIME_IS_GLOBAL, VALUE_INT },
+    { MPI_UNIVERSE_SIZE, VALUE_INT },   { MPI_LASTUSEDCODE, VALUE_INT },
+    { MPI_APPNUM, VALUE_INT },
+};
+
+static const predefined_t win_keys[] = {
+    { MPI_WIN_BASE, VALUE_PTR },        { MPI_WIN_SIZE, VALUE_AINT },
+    { MPI_WIN_DISP_UNIT, VALUE_INT },   { MPI_WIN_CREATE_FLAVOR, VALUE_INT },
+    { MPI_WIN_MODEL, VALUE_INT },
+};
+
+/* The predefined attribute (of the n in keys) whose Fortran key is fkeyval,
+ * or NULL for a user key (the same number in C and Fortran). */
+static const predefined_t *find_predefined(const predefined_t *keys, size_t n, int fkeyval)
 {
-    switch (fkeyval - 1) {
-    case MPI_TAG_UB:
-    case MPI_HOST:
-    case MPI_IO:
-    case MPI_WTIME_IS_GLOBAL:
-    case MPI_UNIVERSE_SIZE:
-    case MPI_LASTUSEDCODE:
-    case MPI_APPNUM:
-        return *(int *)c;
-    }
-    return (MPI_Aint)c;
+    for (size_t i = 0; i < n; i++)
+        if (keys[i].ckey == fkeyval - 1)
+            return &keys[i];
+    return NULL;
 }
 
-static int comm_ckey(int fkeyval)
+/* The C get-attribute functions all have this shape: handles are ints. */
+typedef int (*c_get_attr_fn)(int obj, int keyval, void *value, int *flag);
+
+/* A get-attribute call from Fortran: calls get on the C key of fkeyval and
+ * sets *ierr and *flag, and *value when the attribute is set (returning 1):
+ * the stored pointer value of a user key, the pointed-to value of a
+ * predefined one. */
+static int get_attr(c_get_attr_fn get, MPI_Fint obj, MPI_Fint fkeyval, const predefined_t *keys,
+                    size_t nkeys, MPI_Aint *value, MPI_Fint *flag, MPI_Fint *ierr)
 {
-    switch (fkeyval - 1) {
-    case MPI_TAG_UB:
-    case MPI_HOST:
-    case MPI_IO:
-    case MPI_WTIME_IS_GLOBAL:
-    case MPI_UNIVERSE_SIZE:
-    case MPI_LASTUSEDCODE:
-    case MPI_APPNUM:
-        return fkeyval - 1;
-    }
-    return fkeyval;
+    const predefined_t *p = find_predefined(keys, nkeys, fkeyval);
+    void *c = NULL;
+    int f = 0;
+
+    *ierr = get(obj, p ? fkeyval - 1 : fkeyval, &c, &f);
+    if (*ierr != MPI_SUCCESS)
+        return 0;
+    *flag = rd_f_logical(f);
+    if (!f)
+        return 0;
+    if (!p || p->kind == VALUE_PTR)
+        *value = (MPI_Aint)c;
+    else if (p->kind == VALUE_INT)
+        *value = *(int *)c;
+    else
+        *value = *(MPI_Aint *)c;
+    return 1;
 }
 
-static MPI_Aint win_value(int fkeyval, void *c)
-{
-    switch (fkeyval - 1) {
-    case MPI_WIN_BASE:
-        return (MPI_Aint)c;
-    case MPI_WIN_SIZE:
-        return *(MPI_Aint *)c;
-    case MPI_WIN_DISP_UNIT:
-    case MPI_WIN_CREATE_FLAVOR:
-    case MPI_WIN_MODEL:
-        return *(int *)c;
-    }
-    return (MPI_Aint)c;
-}
-
-static int win_ckey(int fkeyval)
-{
-    switch (fkeyval - 1) {
-    case MPI_WIN_BASE:
-    case MPI_WIN_SIZE:
-    case MPI_WIN_DISP_UNIT:
-    case MPI_WIN_CREATE_FLAVOR:
-    case MPI_WIN_MODEL:
-        return fkeyval - 1;
-    }
-    return fkeyval;
-}
+#define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 RD_F_EXPORT void pmpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value,
                                      MPI_Fint *ierr)
@@ -247,15 +244,7 @@ RD_F_NAMES(mpi_comm_set_attr, MPI_COMM_SET_ATTR)
 RD_F_EXPORT void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *value,
                                      MPI_Fint *flag, MPI_Fint *ierr)
 {
-    void *c = NULL;
-    int f = 0;
-
-    *ierr = PMPI_Comm_get_attr(*comm, comm_ckey(*keyval), &c, &f);
-    if (*ierr != MPI_SUCCESS)
-        return;
-    *flag = rd_f_logical(f);
-    if (f)
-        *value = comm_value(*keyval, c);
+    get_attr(PMPI_Comm_get_attr, *comm, *keyval, comm_keys, NKEYS(comm_keys), value, flag, ierr);
 }
 RD_F_NAMES(mpi_comm_get_attr, MPI_COMM_GET_ATTR)
 
@@ -269,15 +258,10 @@ RD_F_NAMES(mpi_attr_put, MPI_ATTR_PUT)
 RD_F_EXPORT void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *value,
                                 MPI_Fint *flag, MPI_Fint *ierr)
 {
-    void *c = NULL;
-    int f = 0;
+    MPI_Aint v;
 
-    *ierr = PMPI_Attr_get(*comm, comm_ckey(*keyval), &c, &f);
-    if (*ierr != MPI_SUCCESS)
-        return;
-    *flag = rd_f_logical(f);
-    if (f)
-        *value = (MPI_Fint)comm_value(*keyval, c);
+    if (get_attr(PMPI_Attr_get, *comm, *keyval, comm_keys, NKEYS(comm_keys), &v, flag, ierr))
+        *value = (MPI_Fint)v;
 }
 RD_F_NAMES(mpi_attr_get, MPI_ATTR_GET)
 
@@ -291,15 +275,7 @@ RD_F_NAMES(mpi_type_set_attr, MPI_TYPE_SET_ATTR)
 RD_F_EXPORT void pmpi_type_get_attr_(MPI_Fint *datatype, MPI_Fint *keyval, MPI_Aint *value,
                                      MPI_Fint *flag, MPI_Fint *ierr)
 {
-    void *c = NULL;
-    int f = 0;
-
-    *ierr = PMPI_Type_get_attr(*datatype, *keyval, &c, &f);
-    if (*ierr != MPI_SUCCESS)
-        return;
-    *flag = rd_f_logical(f);
-    if (f)
-        *value = (MPI_Aint)c;
+    get_attr(PMPI_Type_get_attr, *datatype, *keyval, NULL, 0, value, flag, ierr);
 }
 RD_F_NAMES(mpi_type_get_attr, MPI_TYPE_GET_ATTR)
 
@@ -313,15 +289,7 @@ RD_F_NAMES(mpi_win_set_attr, MPI_WIN_SET_ATTR)
 RD_F_EXPORT void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *value,
                                     MPI_Fint *flag, MPI_Fint *ierr)
 {
-    void *c = NULL;
-    int f = 0;
-
-    *ierr = PMPI_Win_get_attr(*win, win_ckey(*keyval), &c, &f);
-    if (*ierr != MPI_SUCCESS)
-        return;
-    *flag = rd_f_logical(f);
-    if (f)
-        *value = win_value(*keyval, c);
+    get_attr(PMPI_Win_get_attr, *win, *keyval, win_keys, NKEYS(win_keys), value, flag, ierr);
 }
 RD_F_NAMES(mpi_win_get_attr, MPI_WIN_GET_ATTR)
 
