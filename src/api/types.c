@@ -172,17 +172,27 @@ static int query_dt(MPI_Datatype h, rd_datatype_t **dt, const char *fn)
                                                : "invalid datatype handle 0x%x", (unsigned)h);
 }
 
+/* The start of a query on a datatype: MPI initialized, the datatype valid
+ * (query_dt) and the output out not NULL (null_msg is the error when it is). */
+static int query_start(MPI_Datatype h, rd_datatype_t **dt, const void *out, const char *null_msg,
+                       const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(h, dt, fn)))
+        return err;
+    if (!out)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "%s", null_msg);
+    return MPI_SUCCESS;
+}
+
 RD_WEAK_ALIAS(MPI_Type_size)
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
-    static const char fn[] = "MPI_Type_size";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, size, "size pointer is NULL", "MPI_Type_size");
+    if (err)
         return err;
-    if (!size)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "size pointer is NULL");
     *size = dt->size > INT32_MAX ? MPI_UNDEFINED : (int)dt->size;
     return MPI_SUCCESS;
 }
@@ -190,94 +200,69 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 RD_WEAK_ALIAS(MPI_Type_size_x)
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
-    static const char fn[] = "MPI_Type_size_x";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, size, "size pointer is NULL", "MPI_Type_size_x");
+    if (err)
         return err;
-    if (!size)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "size pointer is NULL");
     *size = (MPI_Count)dt->size;
     return MPI_SUCCESS;
 }
 
 /* The four extent queries: lower bound and extent, plain or true, as
- * MPI_Aint or MPI_Count. Each checks its own pointers and names itself. */
-static int extent_query(MPI_Datatype datatype, int true_extent, const void *lb,
-                        const void *extent, MPI_Aint *l, MPI_Aint *e, const char *fn)
+ * MPI_Aint or (as_count) MPI_Count. Each checks its own pointers and names
+ * itself. */
+static int extent_query(MPI_Datatype datatype, int true_extent, void *lb, void *extent,
+                        int as_count, const char *fn)
 {
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, lb && extent ? lb : NULL,
+                          "lb or extent pointer is NULL", fn);
+    if (err)
         return err;
-    if (!lb || !extent)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "lb or extent pointer is NULL");
-    *l = true_extent ? dt->true_lb : dt->lb;
-    *e = true_extent ? dt->true_ub - dt->true_lb : rd_dt_extent(dt);
+    MPI_Aint l = true_extent ? dt->true_lb : dt->lb;
+    MPI_Aint e = true_extent ? dt->true_ub - dt->true_lb : rd_dt_extent(dt);
+    if (as_count) {
+        *(MPI_Count *)lb = l;
+        *(MPI_Count *)extent = e;
+    } else {
+        *(MPI_Aint *)lb = l;
+        *(MPI_Aint *)extent = e;
+    }
     return MPI_SUCCESS;
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_extent)
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    MPI_Aint l, e;
-    int err = extent_query(datatype, 0, lb, extent, &l, &e, "MPI_Type_get_extent");
-    if (err == MPI_SUCCESS) {
-        *lb = l;
-        *extent = e;
-    }
-    return err;
+    return extent_query(datatype, 0, lb, extent, 0, "MPI_Type_get_extent");
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_extent_x)
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
-    MPI_Aint l, e;
-    int err = extent_query(datatype, 0, lb, extent, &l, &e, "MPI_Type_get_extent_x");
-    if (err == MPI_SUCCESS) {
-        *lb = l;
-        *extent = e;
-    }
-    return err;
+    return extent_query(datatype, 0, lb, extent, 1, "MPI_Type_get_extent_x");
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    MPI_Aint l, e;
-    int err = extent_query(datatype, 1, lb, extent, &l, &e, "MPI_Type_get_true_extent");
-    if (err == MPI_SUCCESS) {
-        *lb = l;
-        *extent = e;
-    }
-    return err;
+    return extent_query(datatype, 1, lb, extent, 0, "MPI_Type_get_true_extent");
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_true_extent_x)
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
-    MPI_Aint l, e;
-    int err = extent_query(datatype, 1, lb, extent, &l, &e, "MPI_Type_get_true_extent_x");
-    if (err == MPI_SUCCESS) {
-        *lb = l;
-        *extent = e;
-    }
-    return err;
+    return extent_query(datatype, 1, lb, extent, 1, "MPI_Type_get_true_extent_x");
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_name)
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
-    static const char fn[] = "MPI_Type_get_name";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, type_name && resultlen ? type_name : NULL,
+                          "type_name or resultlen is NULL", "MPI_Type_get_name");
+    if (err)
         return err;
-    if (!type_name || !resultlen)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "type_name or resultlen is NULL");
     int n = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
     *resultlen = n < MPI_MAX_OBJECT_NAME ? n : MPI_MAX_OBJECT_NAME - 1;
     return MPI_SUCCESS;
@@ -287,12 +272,11 @@ static int count_of(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
                     int elements, const char *fn)
 {
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt,
+                          status && status != MPI_STATUS_IGNORE && count ? status : NULL,
+                          "status or count pointer is NULL or MPI_STATUS_IGNORE", fn);
+    if (err)
         return err;
-    if (!status || status == MPI_STATUS_IGNORE || !count)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "status or count pointer is NULL or MPI_STATUS_IGNORE");
     MPI_Count bytes = rd_api_status_bytes(status);
     if (elements) {
         long long n = rd_dt_elements(dt, (size_t)bytes);
@@ -341,12 +325,10 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
 {
     static const char fn[] = "MPI_Status_set_elements";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, status != MPI_STATUS_IGNORE ? status : NULL,
+                          "status is NULL or MPI_STATUS_IGNORE", fn);
+    if (err)
         return err;
-    if (!status || status == MPI_STATUS_IGNORE)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
     if (count < 0)
         return rd_api_error(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
     rd_api_status_set_bytes(status, (MPI_Count)count * (MPI_Count)dt->size);
@@ -378,14 +360,11 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 RD_WEAK_ALIAS(MPI_Type_set_name)
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
-    static const char fn[] = "MPI_Type_set_name";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, type_name, "type_name is NULL",
+                          "MPI_Type_set_name");
+    if (err)
         return err;
-    if (!type_name)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "type_name is NULL");
     rd_api_lock();
     snprintf(dt->name, sizeof(dt->name), "%s", type_name);
     rd_api_unlock();
@@ -397,14 +376,11 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 RD_WEAK_ALIAS(MPI_Type_extent)
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
-    static const char fn[] = "MPI_Type_extent";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, extent, "extent pointer is NULL",
+                          "MPI_Type_extent");
+    if (err)
         return err;
-    if (!extent)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "extent pointer is NULL");
     *extent = rd_dt_extent(dt);
     return MPI_SUCCESS;
 }
@@ -412,14 +388,11 @@ int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 RD_WEAK_ALIAS(MPI_Type_lb)
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
-    static const char fn[] = "MPI_Type_lb";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, displacement, "displacement pointer is NULL",
+                          "MPI_Type_lb");
+    if (err)
         return err;
-    if (!displacement)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "displacement pointer is NULL");
     *displacement = dt->lb;
     return MPI_SUCCESS;
 }
@@ -427,14 +400,11 @@ int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 RD_WEAK_ALIAS(MPI_Type_ub)
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
-    static const char fn[] = "MPI_Type_ub";
     rd_datatype_t *dt;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = query_dt(datatype, &dt, fn)))
+    int err = query_start(datatype, &dt, displacement, "displacement pointer is NULL",
+                          "MPI_Type_ub");
+    if (err)
         return err;
-    if (!displacement)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "displacement pointer is NULL");
     *displacement = dt->ub;
     return MPI_SUCCESS;
 }
