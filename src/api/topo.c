@@ -70,10 +70,11 @@ static const char *kind_name(int kind)
     return "no topology";
 }
 
-/* comm must carry a topology of this kind. */
+/* MPI initialized, and comm carries a topology of this kind. */
 static int check_topo(MPI_Comm comm, int kind, rd_comm_t **c, topo_t **t, const char *fn)
 {
     int err;
+    RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)))
         return err;
     if ((*c)->topo != kind)
@@ -83,10 +84,12 @@ static int check_topo(MPI_Comm comm, int kind, rd_comm_t **c, topo_t **t, const 
     return MPI_SUCCESS;
 }
 
-/* An intracommunicator to build a topology on. */
+/* MPI initialized, and comm an intracommunicator to build a topology on
+ * (out: the output pointer, not NULL). */
 static int check_old(MPI_Comm comm, void *out, rd_comm_t **c, const char *fn)
 {
     int err;
+    RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)))
         return err;
     if ((*c)->rgroup)
@@ -284,7 +287,6 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     rd_comm_t *c;
     int err, n;
     (void)reorder;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_old(comm_old, comm_cart, &c, fn)) ||
         (err = check_grid(c, ndims, dims, periods, c->size, &n, fn)))
         return err;
@@ -305,7 +307,6 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_CART, &c, &t, fn)))
         return err;
     if (!ndims)
@@ -322,7 +323,6 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_CART, &c, &t, fn)))
         return err;
     if (maxdims < 0)
@@ -350,7 +350,6 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_CART, &c, &t, fn)))
         return err;
     if (!rank || (t->a > 0 && !coords))
@@ -377,7 +376,6 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_CART, &c, &t, fn)))
         return err;
     if (rank < 0 || rank >= c->size)
@@ -400,7 +398,6 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_CART, &c, &t, fn)))
         return err;
     if (!rank_source || !rank_dest)
@@ -445,7 +442,6 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     rd_comm_t *c, *nc = NULL;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_CART, &c, &t, fn)))
         return err;
     if (!newcomm || (t->a > 0 && !remain_dims))
@@ -502,7 +498,6 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     static const char fn[] = "MPI_Cart_map";
     rd_comm_t *c;
     int err, n;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_old(comm, newrank, &c, fn)) ||
         (err = check_grid(c, ndims, dims, periods, c->size, &n, fn)))
         return err;
@@ -550,7 +545,6 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     rd_comm_t *c;
     int err, nedges;
     (void)reorder;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_old(comm_old, comm_graph, &c, fn)) ||
         (err = check_graph(c, nnodes, index, edges, &nedges, fn)))
         return err;
@@ -571,7 +565,6 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_GRAPH, &c, &t, fn)))
         return err;
     if (!nnodes || !nedges)
@@ -588,7 +581,6 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_GRAPH, &c, &t, fn)))
         return err;
     if (maxindex < t->a || maxedges < t->b)
@@ -623,7 +615,6 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     rd_comm_t *c;
     topo_t *t;
     int err, first, count;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_GRAPH, &c, &t, fn)) ||
         (err = graph_node(c, t, rank, &first, &count, fn)))
         return err;
@@ -641,7 +632,6 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
     rd_comm_t *c;
     topo_t *t;
     int err, first, count;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_GRAPH, &c, &t, fn)) ||
         (err = graph_node(c, t, rank, &first, &count, fn)))
         return err;
@@ -662,7 +652,6 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
     static const char fn[] = "MPI_Graph_map";
     rd_comm_t *c;
     int err, nedges;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_old(comm, newrank, &c, fn)) ||
         (err = check_graph(c, nnodes, index, edges, &nedges, fn)))
         return err;
@@ -742,7 +731,6 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     rd_comm_t *c;
     int err;
     (void)reorder;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_old(comm_old, comm_dist_graph, &c, fn)) ||
         (err = check_info_arg(c, info, fn)))
         return err;
@@ -858,7 +846,6 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     rd_comm_t *c, *nc = NULL;
     int err;
     (void)reorder;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_old(comm_old, comm_dist_graph, &c, fn)) ||
         (err = check_info_arg(c, info, fn)))
         return err;
@@ -915,7 +902,6 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_DIST_GRAPH, &c, &t, fn)))
         return err;
     if (!indegree || !outdegree || !weighted)
@@ -936,7 +922,6 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
     rd_comm_t *c;
     topo_t *t;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_topo(comm, MPI_DIST_GRAPH, &c, &t, fn)))
         return err;
     if (maxindegree < 0 || maxoutdegree < 0)
