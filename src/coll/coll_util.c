@@ -17,6 +17,7 @@ static void tune_load(void)
 {
     /* Defaults follow the usual crossover points on shared memory and
      * InfiniBand: latency-bound trees below, bandwidth-bound rings above. */
+    tune.barrier_signal = rd_env_bool("RDMPI_BARRIER_SIGNAL", 1);
     tune.bcast_scatter_min = (size_t)rd_env_size("RDMPI_BCAST_SCATTER_MIN", 12288);
     tune.bcast_scatter_min_procs = (int)rd_env_long("RDMPI_BCAST_SCATTER_MIN_PROCS", 8);
     tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);
