@@ -89,7 +89,7 @@
 #define RD_SHM_HDR_MAX 96            /* largest p2p header send() accepts */
 
 /* Tunables (doc/tunables.md). */
-#define RD_SHM_EAGER_MAX_DEFAULT (16 * 1024)    /* RDMPI_SHM_EAGER_MAX */
+#define RD_SHM_EAGER_MAX_DEFAULT (4 * 1024)     /* RDMPI_SHM_EAGER_MAX */
 #define RD_SHM_RING_BYTES_DEFAULT (128 * 1024)  /* RDMPI_SHM_RING_BYTES */
 #define RD_SHM_EAGER_MAX_LIMIT (1u << 20)       /* largest accepted setting */
 #define RD_SHM_RING_BYTES_LIMIT (1u << 26)
