@@ -7,6 +7,7 @@
 
 #include "coll/coll_util.h"
 #include "core/datatype.h"
+#include "p2p/p2p.h"
 #include "util/status.h"
 
 /* Send to one peer and receive from another, as bytes. */
@@ -18,6 +19,14 @@ static int sendrecv(rd_comm_t *c, const void *sbuf, size_t sn, int dst, void *rb
 
 int rd_coll_barrier(rd_comm_t *c)
 {
+    /* All on one node: a gather / release through shared-memory counters
+     * (p2p), cheaper than messages, and the lowest rank leaves first. */
+    if (rd_coll_tune()->barrier_signal) {
+        int rc = rd_p2p_signal_barrier(c);
+        if (rc != RD_ENOTSUP)
+            return rc;
+    }
+    /* Dissemination: log2 n rounds of one message. */
     int n = c->size, me = c->rank;
     char token = 0, got;
     for (int d = 1; d < n; d <<= 1) {

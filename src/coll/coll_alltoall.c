@@ -2,7 +2,8 @@
  * Alltoall and its v / w variants.
  *
  * Alltoall: Bruck's algorithm for small blocks (log2 n rounds, each moving
- * about half the data, so startup costs dominate less), pairwise exchange
+ * about half the data, so startup costs dominate less), every transfer
+ * posted at once for medium blocks, pairwise exchange
  * otherwise (n - 1 rounds; in round s rank r sends to r + s and receives from
  * r - s, so every round is a perfect matching on any process count).
  * Alltoallv / alltoallw: block sizes differ per pair and only the two ends
@@ -72,6 +73,35 @@ static int alltoall_pairwise(rd_comm_t *c, const char *sbuf, size_t scount, rd_d
     return RD_OK;
 }
 
+/* Every receive and send posted at once, then one wait: no round waits for
+ * the previous one, which matters most when ranks share cores (a rank that
+ * is not running holds up only the transfers it takes part in). */
+static int alltoall_scattered(rd_comm_t *c, const char *sbuf, size_t scount,
+                              rd_datatype_t *stype, char *rbuf, size_t rcount,
+                              rd_datatype_t *rtype)
+{
+    int size = c->size, me = c->rank, rc = RD_OK;
+    ptrdiff_t sext = (ptrdiff_t)scount * rd_dt_extent(stype);
+    ptrdiff_t rext = (ptrdiff_t)rcount * rd_dt_extent(rtype);
+    rd_request_t **r = calloc(2 * (size_t)size, sizeof(*r));
+    if (!r)
+        return RD_ENOMEM;
+    for (int s = 1; s < size && rc == RD_OK; s++) {
+        int src = (me - s + size) % size;
+        rc = rd_coll_irecv(c, rbuf + src * rext, rcount, rtype, src, RD_TAG_ALLTOALL, &r[s]);
+    }
+    for (int s = 1; s < size && rc == RD_OK; s++) {
+        int dst = (me + s) % size;
+        rc = rd_coll_isend(c, sbuf + dst * sext, scount, stype, dst, RD_TAG_ALLTOALL,
+                           &r[size + s]);
+    }
+    if (rc == RD_OK)
+        rd_coll_copy(sbuf + me * sext, scount, stype, rbuf + me * rext, rcount, rtype);
+    int rc2 = rd_coll_waitall(r, 2 * size);
+    free(r);
+    return rc != RD_OK ? rc : rc2;
+}
+
 int rd_coll_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                      void *rbuf, size_t rcount, rd_datatype_t *rtype)
 {
@@ -91,6 +121,8 @@ int rd_coll_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
     int rc;
     if (n <= rd_coll_tune()->alltoall_bruck_max && c->size > 2)
         rc = alltoall_bruck(c, sbuf, scount, stype, rbuf, rcount, rtype, n);
+    else if (n <= rd_coll_tune()->alltoall_scattered_max && c->size > 2)
+        rc = alltoall_scattered(c, sbuf, scount, stype, rbuf, rcount, rtype);
     else
         rc = alltoall_pairwise(c, sbuf, scount, stype, rbuf, rcount, rtype);
     rd_scratch_put(packed);

@@ -17,10 +17,12 @@ static void tune_load(void)
 {
     /* Defaults follow the usual crossover points on shared memory and
      * InfiniBand: latency-bound trees below, bandwidth-bound rings above. */
+    tune.barrier_signal = rd_env_bool("RDMPI_BARRIER_SIGNAL", 1);
     tune.bcast_scatter_min = (size_t)rd_env_size("RDMPI_BCAST_SCATTER_MIN", 12288);
     tune.bcast_scatter_min_procs = (int)rd_env_long("RDMPI_BCAST_SCATTER_MIN_PROCS", 8);
     tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);
     tune.alltoall_bruck_max = (size_t)rd_env_size("RDMPI_ALLTOALL_BRUCK_MAX", 256);
+    tune.alltoall_scattered_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SCATTERED_MAX", 32768);
     tune.allreduce_rsag_min = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN", 2048);
     /* On two ranks both algorithms move the same bytes; Rabenseifner only
      * halves the local reduction and costs a second round (a second

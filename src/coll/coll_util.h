@@ -34,10 +34,12 @@ enum rd_coll_tag {
 
 /* Algorithm thresholds, read once from RDMPI_* variables (see coll_util.c). */
 typedef struct rd_coll_tune {
+    int barrier_signal;            /* barrier through shared-memory signals when possible */
     size_t bcast_scatter_min;      /* bytes: scatter + ring allgather broadcast from here */
     int bcast_scatter_min_procs;   /* ... and with at least this many ranks */
     size_t allgather_ring_min;     /* total bytes: ring allgather from here */
     size_t alltoall_bruck_max;     /* bytes per block: Bruck alltoall up to here */
+    size_t alltoall_scattered_max; /* bytes per block: all transfers at once up to here */
     size_t allreduce_rsag_min;     /* bytes: Rabenseifner allreduce from here */
     size_t allreduce_rsag_min_np2; /* the same when the power of two below size is 2 */
     size_t gather_binomial_max;    /* total bytes: binomial gather/scatter up to here */

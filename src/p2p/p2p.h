@@ -69,6 +69,16 @@ void rd_p2p_wait(rd_request_t *r);
 /* Called on each idle poll of a wait loop: yields after enough idle polls. */
 void rd_p2p_idle(unsigned *idle);
 
+/* MPI_Barrier over intracommunicator c when every other member is reached
+ * through a transport with signals (transport.h; shm: all on this node):
+ * the members signal c's rank 0, which waits for all of them and then
+ * signals each back, so rank 0 leaves first. Correct across communicators
+ * because a signal is a counter per pair of processes and two processes
+ * run their barriers on the communicators they share in the same order (any
+ * other order deadlocks in every MPI). Returns RD_OK, or RD_ENOTSUP having
+ * done nothing (some member elsewhere, an intercommunicator): every member
+ * of c gets the same answer. */
+int rd_p2p_signal_barrier(rd_comm_t *c);
 /* Job rank of this process and the job size. */
 int rd_p2p_world_rank(void);
 int rd_p2p_world_size(void);

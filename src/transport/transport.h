@@ -132,6 +132,14 @@ typedef struct rd_transport {
                size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
     int (*put)(int peer, const void *local, uint64_t remote_addr, const void *key,
                size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+    /* Optional (NULL when the transport has no memory both sides poll; shm
+     * has): a bare counter per ordered pair of ranks. signal(peer) raises
+     * one signal towards peer; signaled(peer) returns 1 and consumes one
+     * signal if peer has raised more than this rank consumed so far, else
+     * 0. Both are cheap (a store, a load), never call upcalls, and carry no
+     * data and no order with send(). p2p's barrier uses them. */
+    void (*signal)(int peer);
+    int (*signaled)(int peer);
 } rd_transport_t;
 
 /* Transports compiled in (defined by each transport; init may settle caps

@@ -70,6 +70,10 @@ static struct rd_shm_state {
     rd_shm_tx_t *tx;             /* by local index; tx[me] unused */
     rd_shm_rx_t *rx;             /* nrx = nlocal - 1 entries */
     int nrx;
+    _Atomic uint64_t **sig_out;  /* by local index: my signal counter towards it */
+    _Atomic uint64_t **sig_in;   /* by local index: its signal counter towards me */
+    uint64_t *sig_sent;          /* by local index: signals raised towards it */
+    uint64_t *sig_seen;          /* by local index: its signals consumed */
     int in_progress;
 } shm;
 
@@ -86,6 +90,8 @@ static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
                    size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
 static int shm_put(int peer, const void *local, uint64_t remote_addr, const void *key,
                    size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static void shm_signal(int peer);
+static int shm_signaled(int peer);
 
 /* The ops table; init settles caps (the CMA vote) and eager_max. */
 rd_transport_t rd_shm_transport = {
@@ -101,6 +107,8 @@ rd_transport_t rd_shm_transport = {
     .mem_key = NULL,
     .get = NULL,
     .put = NULL,
+    .signal = shm_signal,
+    .signaled = shm_signaled,
 };
 
 
@@ -132,7 +140,8 @@ static void choose_params(rd_shm_seg_hdr_t *h, int n)
     h->ring_bytes = pow2_ceil((uint64_t)ring);
     h->eager_max = (uint64_t)eager;
     h->ctl_off = RD_SHM_PAGE + (uint64_t)n * sizeof(rd_shm_slot_t);
-    h->ring_off = (h->ctl_off + nrings * sizeof(rd_shm_ctl_t) + RD_SHM_PAGE - 1) &
+    h->sig_off = h->ctl_off + nrings * sizeof(rd_shm_ctl_t);
+    h->ring_off = (h->sig_off + nrings * sizeof(rd_shm_sig_t) + RD_SHM_PAGE - 1) &
                   ~(uint64_t)(RD_SHM_PAGE - 1);
     h->seg_bytes = h->ring_off + nrings * h->ring_bytes;
     atomic_init(&h->cma_ok, 1);
@@ -236,9 +245,15 @@ static int setup_rings(void)
     shm.tx = calloc((size_t)n, sizeof(*shm.tx));
     shm.rx = calloc((size_t)n - 1, sizeof(*shm.rx));
     shm.pids = calloc((size_t)n, sizeof(*shm.pids));
-    if (!shm.tx || !shm.rx || !shm.pids)
+    shm.sig_out = calloc((size_t)n, sizeof(*shm.sig_out));
+    shm.sig_in = calloc((size_t)n, sizeof(*shm.sig_in));
+    shm.sig_sent = calloc((size_t)n, sizeof(*shm.sig_sent));
+    shm.sig_seen = calloc((size_t)n, sizeof(*shm.sig_seen));
+    if (!shm.tx || !shm.rx || !shm.pids || !shm.sig_out || !shm.sig_in || !shm.sig_sent ||
+        !shm.sig_seen)
         return RD_ENOMEM;
     rd_shm_ctl_t *ctl = (rd_shm_ctl_t *)(shm.seg + h->ctl_off);
+    rd_shm_sig_t *sig = (rd_shm_sig_t *)(shm.seg + h->sig_off);
     unsigned char *rings = shm.seg + h->ring_off;
     int k = 0;
     shm.nrx = n - 1;
@@ -250,6 +265,8 @@ static int setup_rings(void)
         size_t in = rd_shm_ring_index(n, li, shm.me);
         shm.tx[li].ring = rings + out * h->ring_bytes;
         shm.tx[li].head = &ctl[out].head;
+        shm.sig_out[li] = &sig[out].count;
+        shm.sig_in[li] = &sig[in].count;
         shm.rx[k].ring = rings + in * h->ring_bytes;
         shm.rx[k].head = &ctl[in].head;
         shm.rx[k].next = &((rd_shm_rec_t *)shm.rx[k].ring)->flag;
@@ -348,6 +365,10 @@ static void shm_finalize(void)
     free(shm.pids);
     free(shm.tx);
     free(shm.rx);
+    free(shm.sig_out);
+    free(shm.sig_in);
+    free(shm.sig_sent);
+    free(shm.sig_seen);
     memset(&shm, 0, sizeof(shm));
     rd_shm_transport.caps = 0;
     rd_shm_transport.mem_key = NULL;
@@ -358,6 +379,23 @@ static void shm_finalize(void)
 static int shm_reachable(int peer)
 {
     return shm.seg && peer >= 0 && peer < shm.size && shm.local_of[peer] >= 0;
+}
+
+/* Signals (shm.h): one counter line per ordered pair; only p2p's barrier
+ * uses them, for peers it reaches through this transport. */
+static void shm_signal(int peer)
+{
+    int li = shm.local_of[peer];
+    atomic_store_explicit(shm.sig_out[li], ++shm.sig_sent[li], memory_order_release);
+}
+
+static int shm_signaled(int peer)
+{
+    int li = shm.local_of[peer];
+    if (atomic_load_explicit(shm.sig_in[li], memory_order_acquire) == shm.sig_seen[li])
+        return 0;
+    shm.sig_seen[li]++;
+    return 1;
 }
 
 static inline _Atomic uint32_t *flag_at(const rd_shm_tx_t *tx, uint64_t pos)

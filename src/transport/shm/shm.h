@@ -19,6 +19,9 @@
  *   ctl_off               +---------------------------------------------+
  *                         | rd_shm_ctl_t[n*(n-1)]: released position of |
  *                         |   each ring (consumer-written)  128 B each  |
+ *   sig_off               +---------------------------------------------+
+ *                         | rd_shm_sig_t[n*(n-1)]: signals raised from  |
+ *                         |   src to dst (src-written)      128 B each  |
  *   ring_off (page al.)   +---------------------------------------------+
  *                         | ring data, n*(n-1) rings of ring_bytes,     |
  *                         |   ring (src -> dst) at rd_shm_ring_index()  |
@@ -60,6 +63,13 @@
  * its cached view says the ring is full.
  * The producer's tail and the consumer's read position are private to each
  * process, so the only shared lines are the records and ctl.head.
+ *
+ * Signals (the transport's signal / signaled ops, used by p2p's barrier):
+ * sig[ring index (src -> dst)].count is the number of signals src has raised
+ * towards dst, stored by src alone with release; dst counts privately how
+ * many it has consumed and polls the line with acquire. No payload, no
+ * ordering with the ring's records: a signal is a bare counter, one cache
+ * line between the two processes.
  */
 #ifndef RD_TRANSPORT_SHM_SHM_H
 #define RD_TRANSPORT_SHM_SHM_H
@@ -69,7 +79,7 @@
 #include <stdint.h>
 
 /* Layout version: bump on any change to the structs or the ring protocol. */
-#define RD_SHM_VERSION 1u
+#define RD_SHM_VERSION 2u
 #define RD_SHM_MAGIC 0x7264736d73686d31ull   /* "rdsmshm1" */
 
 #define RD_SHM_CELL 64               /* record alignment: one cache line */
@@ -79,7 +89,7 @@
 #define RD_SHM_HDR_MAX 96            /* largest p2p header send() accepts */
 
 /* Tunables (doc/tunables.md). */
-#define RD_SHM_EAGER_MAX_DEFAULT (16 * 1024)    /* RDMPI_SHM_EAGER_MAX */
+#define RD_SHM_EAGER_MAX_DEFAULT (4 * 1024)     /* RDMPI_SHM_EAGER_MAX */
 #define RD_SHM_RING_BYTES_DEFAULT (128 * 1024)  /* RDMPI_SHM_RING_BYTES */
 #define RD_SHM_EAGER_MAX_LIMIT (1u << 20)       /* largest accepted setting */
 #define RD_SHM_RING_BYTES_LIMIT (1u << 26)
@@ -142,6 +152,8 @@ typedef struct rd_shm_seg_hdr {
     uint64_t ctl_off;            /* offset of rd_shm_ctl_t[] */
     uint64_t ring_off;           /* offset of the first ring */
     _Atomic uint32_t cma_ok;     /* 1 until some local rank votes no */
+    uint32_t reserved;
+    uint64_t sig_off;            /* offset of rd_shm_sig_t[] (version 2) */
 } rd_shm_seg_hdr_t;
 
 /* Per local rank, written by that rank between the first and second fence. */
@@ -158,6 +170,13 @@ typedef struct rd_shm_ctl {
     char pad[RD_SHM_LINE - 8];
 } rd_shm_ctl_t;
 
+/* Per ordered pair (src -> dst, ring index): signals src has raised. */
+typedef struct rd_shm_sig {
+    _Atomic uint64_t count;
+    char pad[RD_SHM_LINE - 8];
+} rd_shm_sig_t;
+
+_Static_assert(sizeof(rd_shm_sig_t) == RD_SHM_LINE, "sig is one line pair");
 _Static_assert(sizeof(rd_shm_slot_t) == RD_SHM_LINE, "slot is one line pair");
 _Static_assert(sizeof(rd_shm_ctl_t) == RD_SHM_LINE, "ctl is one line pair");
 
