@@ -13,6 +13,10 @@ MARK=mark=$TEST_NAME-$$
 # start_job ARGS...: mpirun in the background; sets PID (the head mpirun).
 start_job() {
     START=$(now_ms)
+    # Emptied here, not by the background job's redirections: waiting_up
+    # could otherwise read the previous job's lines (its victim's pid).
+    : >"$T/out"
+    : >"$T/err"
     "$MPIRUN_MH" "$@" </dev/null >"$T/out" 2>"$T/err" &
     PID=$!
 }
