@@ -15,6 +15,7 @@
 #   MPI_TEST_DIR     directory holding the test programs
 #   RUNTESTS_IMPL    name of the MPI under test (e.g. mpich), for xfail=IMPL
 #   RUNTESTS_TIMEOUT default per-case timeout in seconds (60)
+#   RUNTESTS_TIMES   if 1, each case's line ends with its wall time "(N s)"
 # Options on a testlist line: expect=fail-nonzero, grep=ERE (stderr of a
 # failing case), env=VAR=VALUE (repeatable), timeout=S, xfail=IMPL, and
 # only=rdmpi for programs that use rdmpi internals (PMIx, its wire formats):
@@ -95,7 +96,8 @@ done < <(cat $list)
 run_case() {
     local i=$1
     local prog=${names[$i]} np=${nps[$i]} t=${timeouts[$i]}
-    local out=$workdir/$i.out err=$workdir/$i.err rc reason=
+    local out=$workdir/$i.out err=$workdir/$i.err rc reason= t0
+    t0=$(date +%s)
     if [ "${onlys[$i]}" = rdmpi ] && [ ! -x "$progdir/$prog" ]; then
         echo SKIP >"$workdir/$i.verdict"
         return
@@ -108,6 +110,7 @@ run_case() {
     env ${envs[$i]} MPITEST_TIMEOUT=$((t + 5)) \
         timeout --kill-after=10 $((t + 10)) "${cmd[@]}" </dev/null >"$out" 2>"$err"
     rc=$?
+    echo $(( $(date +%s) - t0 )) >"$workdir/$i.secs"
     # 124/137: timeout(1) ended the launcher; 142 (128 + SIGALRM): a rank's
     # own watchdog (MPITEST_TIMEOUT in mtest.c) fired. A hang is never a
     # pass, not even for a case that expects a non-zero exit.
@@ -139,6 +142,9 @@ report() {
     v=$(cat "$workdir/$i.verdict")
     label="${names[$i]} np=${nps[$i]}"
     [ -n "${envs[$i]}" ] && label="$label${envs[$i]}"
+    if [ "${RUNTESTS_TIMES:-0}" = 1 ] && [ -f "$workdir/$i.secs" ]; then
+        label="$label ($(cat "$workdir/$i.secs") s)"
+    fi
     if [ "$v" = SKIP ]; then
         echo "SKIP $label (rdmpi-only program, not built for this MPI)"
         return

@@ -15,7 +15,9 @@
 # Environment: RUNTESTS_TIMEOUT (per case, default 600: only catches hangs),
 #   RDMA_VM_MPIRUN_ARGS (launcher arguments for several guests, default
 #   "-hosts node0,..,nodeN-1 --map-by node --launch-agent vm-agent.sh").
-# Prints one line per case and "rdma-vm: N passed, N failed"; exit 0 iff all passed.
+# Prints one line per case (with its wall time), "rdma-vm (WHERE) config NAME:
+# N passed, N failed, S s" per configuration and "rdma-vm (WHERE): N passed, N
+# failed" at the end (the raw verbs check included); exit 0 iff all passed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -44,6 +46,8 @@ done
 trap 'touch "${RDMPI_VM_DROP:-/nonexistent}/stop" 2>/dev/null' EXIT
 
 export RUNTESTS_TIMEOUT=${RUNTESTS_TIMEOUT:-600}
+# each case's line ends with its wall time: shows which cases are slow
+export RUNTESTS_TIMES=${RUNTESTS_TIMES:-1}
 if [ "$nodes" -gt 1 ]; then
     hosts=node0
     for ((i = 1; i < nodes; i++)); do hosts="$hosts,node$i"; done
@@ -58,13 +62,15 @@ tally() {  # $1 = runtests.sh output file
     local p f
     p=$(grep -cE '^(PASS|XFAIL) ' "$1")
     f=$(grep -cE '^(FAIL|XPASS) ' "$1")
-    passed=$((passed + p))
-    failed=$((failed + f))
     # runtests.sh ran no case at all (bad list, broken environment)
     if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL [$name] no test case ran"
-        failed=$((failed + 1))
+        f=1
     fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    cfg_p=$((cfg_p + p))
+    cfg_f=$((cfg_f + f))
 }
 
 # A raw verbs check first: the device is up and RC works through it.
@@ -83,6 +89,7 @@ for cfg in "${cfgs[@]}"; do
     name=${cfg%%:*}
     vars=${cfg#*:}
     [ -n "$name" ] || continue
+    cfg_p=0 cfg_f=0 cfg_t0=$(date +%s)
     for kind in c f; do
         if [ $kind = c ]; then list=$clist; dir=$PWD/test/mpi; else list=$flist; dir=$PWD/test/fortran; fi
         [ "$list" = - ] && continue
@@ -96,6 +103,7 @@ for cfg in "${cfgs[@]}"; do
             tee "$out" | sed -u "s/^\(PASS\|FAIL\|XFAIL\|XPASS\) /\1 [$name] /"
         tally "$out"
     done
+    echo "rdma-vm ($where) config $name: $cfg_p passed, $cfg_f failed, $(( $(date +%s) - cfg_t0 )) s"
 done
 rm -f "$out"
 echo "rdma-vm ($where): $passed passed, $failed failed"
