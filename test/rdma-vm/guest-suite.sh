@@ -24,7 +24,8 @@ top=$(cd "$here/../.." && pwd)
 nodes=${RXE_NODES:-1}
 
 # Emulated guests can go quiet for seconds: mpirun and its host daemons must
-# not take that for a lost host.
+# not take that for a lost host (nor a daemon slow to start its ranks: the
+# launch limit is at least this too; under load that takes over 60 s).
 export RDMPI_HEARTBEAT_TIMEOUT=${RDMPI_HEARTBEAT_TIMEOUT:-300}
 if [ "${RXE_NODE_ID:-0}" != 0 ]; then
     exec "$here/vm-runner.sh"
