@@ -27,6 +27,10 @@ nodes=${RXE_NODES:-1}
 # not take that for a lost host (nor a daemon slow to start its ranks: the
 # launch limit is at least this too; under load that takes over 60 s).
 export RDMPI_HEARTBEAT_TIMEOUT=${RDMPI_HEARTBEAT_TIMEOUT:-300}
+# Nor may an RC QP take a guest that was not scheduled for half a second for
+# a dead peer (4.096 us x 2^20 = 4.3 s per try instead of 67 ms; under load
+# a 2-guest job lost a QP in MPI_Finalize's barrier). Passed with -x below.
+export RDMPI_RC_TIMEOUT=${RDMPI_RC_TIMEOUT:-20}
 if [ "${RXE_NODE_ID:-0}" != 0 ]; then
     exec "$here/vm-runner.sh"
 fi
@@ -97,7 +101,7 @@ for cfg in "${cfgs[@]}"; do
         echo "== rdma-vm ($where): $name [$vars] $(basename "$list")"
         # The configuration must reach ranks on other guests too: host
         # daemons do not pass on mpirun's environment, -x does.
-        xargs=
+        xargs="-x RDMPI_RC_TIMEOUT=$RDMPI_RC_TIMEOUT"
         for v in $vars; do xargs="$xargs -x $v"; done
         # shellcheck disable=SC2086
         env $vars MPI_TEST_DIR="$dir" MPIRUN_ARGS="$xargs ${MPIRUN_ARGS:-}" bash "$top/test/mpi/runtests.sh" -l "$list" 2>&1 |
