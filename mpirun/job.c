@@ -571,14 +571,18 @@ static void handle_deadlines(job_t *j)
         j->kill_at = 0;
         rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
     }
+    /* A host slow enough to need a longer heartbeat limit is slow to
+     * launch too (emulated guests take over a minute under load). */
+    long long launch_ms = j->heartbeat_ms > RD_MPIRUN_LAUNCH_TIMEOUT_MS
+                              ? j->heartbeat_ms : RD_MPIRUN_LAUNCH_TIMEOUT_MS;
     for (int i = 0; i < j->nrem; i++) {
         remote_t *r = &j->rem[i];
         if ((r->state == REMOTE_LAUNCHED || r->state == REMOTE_STARTING) &&
-            now - r->launched_at > RD_MPIRUN_LAUNCH_TIMEOUT_MS) {
-            snprintf(why, sizeof(why), "the daemon on host %s did not %s within %d s",
+            now - r->launched_at > launch_ms) {
+            snprintf(why, sizeof(why), "the daemon on host %s did not %s within %lld s",
                      host_name(j, r->host),
                      r->state == REMOTE_LAUNCHED ? "connect back" : "start its ranks",
-                     RD_MPIRUN_LAUNCH_TIMEOUT_MS / 1000);
+                     launch_ms / 1000);
             r->state = REMOTE_GONE;
             rd_mpirun_conn_close(&r->conn);
             job_fail(j, 1, SIGTERM, why);

@@ -33,8 +33,9 @@
 #define RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S 2
 #define RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S 86400
 /* How long a host daemon may take from its launch to running its ranks
- * (connecting back, starting its PMIx server, forking): the heartbeat
- * timeout applies once it said READY. */
+ * (connecting back, starting its PMIx server, forking), or the heartbeat
+ * timeout if that is longer; the heartbeat timeout applies once it said
+ * READY. */
 #define RD_MPIRUN_LAUNCH_TIMEOUT_MS 60000
 /* After the job, how long launch agents get to exit before SIGKILL. */
 #define RD_MPIRUN_AGENT_GRACE_MS 3000

@@ -6,6 +6,11 @@
  * Send/Recv and Ssend/Recv between pairs, and a receive into a larger buffer
  * (Get_count reports the message size, the tail of the buffer is untouched).
  * Every payload is verified byte by byte.
+ *
+ * Usage: p2p_sizes [LARGEST]: with LARGEST (bytes, 1 to 1 GiB), the sizes
+ * of the list below LARGEST and then LARGEST itself (under emulation the
+ * 4 MiB message costs most of the run; e.g. 1048579 keeps every protocol
+ * boundary above and an unaligned tail).
  */
 #include "mtest.h"
 
@@ -15,6 +20,7 @@
 static const size_t sizes[] = { 0, 1, 8, 1024, 16383, 16384, 16385, 65536,
                                 1048576, 4194304 + 3 };
 #define NSIZES (sizeof sizes / sizeof sizes[0])
+#define LARGEST_MAX (1L << 30)
 #define TAIL 64
 #define TAIL_BYTE 0x5a
 
@@ -32,11 +38,28 @@ int main(int argc, char **argv)
     int right = (MTest_rank + 1) % MTest_size;
     int left = (MTest_rank + MTest_size - 1) % MTest_size;
     int peer = MTest_rank ^ 1;
-    char *sbuf = MTest_Malloc(sizes[NSIZES - 1]);
-    char *rbuf = MTest_Malloc(sizes[NSIZES - 1] + TAIL);
+    size_t use[NSIZES + 1], nuse = 0;
 
-    for (size_t k = 0; k < NSIZES; k++) {
-        size_t n = sizes[k];
+    if (argc > 1) {
+        char *end;
+        long largest = strtol(argv[1], &end, 10);
+        if (*argv[1] == '\0' || *end != '\0' || largest < 1 || largest > LARGEST_MAX) {
+            MT_FAIL("usage: p2p_sizes [LARGEST]: LARGEST must be 1 to %ld bytes, not '%s'",
+                    LARGEST_MAX, argv[1]);
+            return MTest_Finalize();
+        }
+        for (size_t k = 0; k < NSIZES && sizes[k] < (size_t)largest; k++)
+            use[nuse++] = sizes[k];
+        use[nuse++] = (size_t)largest;
+    } else {
+        for (size_t k = 0; k < NSIZES; k++)
+            use[nuse++] = sizes[k];
+    }
+    char *sbuf = MTest_Malloc(use[nuse - 1]);
+    char *rbuf = MTest_Malloc(use[nuse - 1] + TAIL);
+
+    for (size_t k = 0; k < nuse; k++) {
+        size_t n = use[k];
         char what[64];
         MPI_Request req[2];
         MPI_Status st[2];

@@ -15,8 +15,10 @@
 #   MPI_TEST_DIR     directory holding the test programs
 #   RUNTESTS_IMPL    name of the MPI under test (e.g. mpich), for xfail=IMPL
 #   RUNTESTS_TIMEOUT default per-case timeout in seconds (60)
+#   RUNTESTS_TIMES   if 1, each case's line ends with its wall time "(N s)"
 # Options on a testlist line: expect=fail-nonzero, grep=ERE (stderr of a
-# failing case), env=VAR=VALUE (repeatable), timeout=S, xfail=IMPL, and
+# failing case), env=VAR=VALUE (repeatable), arg=WORD (repeatable: the
+# program's arguments, in order), timeout=S, xfail=IMPL, and
 # only=rdmpi for programs that use rdmpi internals (PMIx, its wire formats):
 # build-with.sh does not build them for other MPIs, and a case whose program
 # is missing from the program directory is reported as SKIP.
@@ -69,18 +71,19 @@ workdir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-tests.XXXXXX") || exit 2
 trap 'rm -rf "$workdir"' EXIT
 
 # Parse the list into arrays.
-names=() nps=() expects=() greps=() envs=() timeouts=() xfails=() onlys=()
+names=() nps=() expects=() greps=() envs=() args=() timeouts=() xfails=() onlys=()
 while read -r prog np rest; do
     case $prog in ''|'#'*) continue ;; esac
     if [ -n "$pattern" ] && ! echo "$prog $np" | grep -Eq -- "$pattern"; then
         continue
     fi
-    expect=pass grep= env= timeout=$default_timeout xfail= only=
+    expect=pass grep= env= arg= timeout=$default_timeout xfail= only=
     for opt in $rest; do
         case $opt in
         expect=*) expect=${opt#expect=} ;;
         grep=*) grep=${opt#grep=} ;;
         env=*) env="$env ${opt#env=}" ;;
+        arg=*) arg="$arg ${opt#arg=}" ;;
         timeout=*) timeout=${opt#timeout=} ;;
         xfail=*) xfail=${opt#xfail=} ;;
         only=rdmpi) only=rdmpi ;;
@@ -88,14 +91,15 @@ while read -r prog np rest; do
         esac
     done
     names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
-    envs+=("$env") timeouts+=("$timeout") xfails+=("$xfail") onlys+=("$only")
+    envs+=("$env") args+=("$arg") timeouts+=("$timeout") xfails+=("$xfail") onlys+=("$only")
 done < <(cat $list)
 
 # Run case i; writes $workdir/i.out, i.err, i.verdict ("PASS" or "FAIL reason").
 run_case() {
     local i=$1
     local prog=${names[$i]} np=${nps[$i]} t=${timeouts[$i]}
-    local out=$workdir/$i.out err=$workdir/$i.err rc reason=
+    local out=$workdir/$i.out err=$workdir/$i.err rc reason= t0
+    t0=$(date +%s)
     if [ "${onlys[$i]}" = rdmpi ] && [ ! -x "$progdir/$prog" ]; then
         echo SKIP >"$workdir/$i.verdict"
         return
@@ -103,11 +107,12 @@ run_case() {
     local cmd=("$mpirun" -np "$np")
     [ -n "$timeout_opt" ] && cmd+=("$timeout_opt" "$t")
     # shellcheck disable=SC2206
-    cmd+=(${MPIRUN_ARGS:-} "$progdir/$prog")
+    cmd+=(${MPIRUN_ARGS:-} "$progdir/$prog" ${args[$i]})
     # shellcheck disable=SC2086
     env ${envs[$i]} MPITEST_TIMEOUT=$((t + 5)) \
         timeout --kill-after=10 $((t + 10)) "${cmd[@]}" </dev/null >"$out" 2>"$err"
     rc=$?
+    echo $(( $(date +%s) - t0 )) >"$workdir/$i.secs"
     # 124/137: timeout(1) ended the launcher; 142 (128 + SIGALRM): a rank's
     # own watchdog (MPITEST_TIMEOUT in mtest.c) fired. A hang is never a
     # pass, not even for a case that expects a non-zero exit.
@@ -139,6 +144,10 @@ report() {
     v=$(cat "$workdir/$i.verdict")
     label="${names[$i]} np=${nps[$i]}"
     [ -n "${envs[$i]}" ] && label="$label${envs[$i]}"
+    [ -n "${args[$i]}" ] && label="$label args:${args[$i]}"
+    if [ "${RUNTESTS_TIMES:-0}" = 1 ] && [ -f "$workdir/$i.secs" ]; then
+        label="$label ($(cat "$workdir/$i.secs") s)"
+    fi
     if [ "$v" = SKIP ]; then
         echo "SKIP $label (rdmpi-only program, not built for this MPI)"
         return

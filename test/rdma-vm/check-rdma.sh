@@ -8,18 +8,26 @@
 # Usage: check-rdma.sh [--ci] [-t SECONDS]
 #   (default)  every configuration (rc, rc + RDMA-Write eager, ud, ud with 5 %
 #              packet drops) over rdma.testlist and fortran.testlist, in one
-#              guest and across two guests
+#              guest and across two guests; one guest boot per configuration
+#              and guest count, so a slow configuration cannot use up the
+#              others' time
 #   --ci       the subset CI runs: rc and ud with drops over ci.testlist in
-#              one guest and over ci-2.testlist across two guests (a few
-#              minutes under TCG on an idle 2-core machine)
-#   -t SECONDS kill a guest run after SECONDS (default 3600; only catches hangs)
-# Environment: RDMA_VM_CONFIGS (see guest-suite.sh), RDMA_VM_NODES ("1 2":
-#   the guest counts to run), RUNTESTS_TIMEOUT (per case, default 600).
-# Prints each case, a line per guest run and "check-rdma: N passed, N failed";
+#              one guest and over ci-2.testlist across two guests, both
+#              configurations in one boot (a few minutes under TCG on an
+#              idle 2-core machine)
+#   -t SECONDS kill a guest run after SECONDS (default: RDMA_VM_BOOT_SECONDS
+#              + the run's number of cases x RDMA_VM_CASE_SECONDS; it only
+#              catches a guest that hangs, RUNTESTS_TIMEOUT catches a case)
+# Environment: RDMA_VM_CONFIGS (configurations, see guest-suite.sh),
+#   RDMA_VM_NODES ("1 2": the guest counts to run), RUNTESTS_TIMEOUT (per
+#   case, default 600), RDMA_VM_CASE_SECONDS (default 300),
+#   RDMA_VM_BOOT_SECONDS (default 300).
+# Prints each case with its time, a line per guest run, a summary line per
+# configuration and guest count, and "check-rdma: N passed, N failed";
 # exit 0 iff everything passed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-ci=0 timeout=3600
+ci=0 timeout=
 while [ $# -gt 0 ]; do
     case $1 in
     --ci) ci=1; shift ;;
@@ -31,37 +39,87 @@ if [ ! -x "$PWD/mpirun/mpirun" ] || [ ! -x "$PWD/test/mpi/p2p_sizes" ]; then
     echo "check-rdma: run from a build tree with the test programs built (make check-rdma)" >&2
     exit 2
 fi
+case_s=${RDMA_VM_CASE_SECONDS:-300}
+boot_s=${RDMA_VM_BOOT_SECONDS:-300}
+for v in "$case_s" "$boot_s" ${timeout:+"$timeout"}; do
+    case $v in
+    '' | *[!0-9]*) echo "check-rdma: -t, RDMA_VM_CASE_SECONDS and RDMA_VM_BOOT_SECONDS take whole seconds, not '$v'" >&2; exit 2 ;;
+    esac
+done
 
-args=()
 if [ $ci = 1 ]; then
-    export RDMA_VM_CONFIGS=${RDMA_VM_CONFIGS:-"rc:RDMPI_TRANSPORTS=rc;ud-drop:RDMPI_TRANSPORTS=ud RDMPI_UD_DROP_RATE=0.05"}
+    configs=${RDMA_VM_CONFIGS:-"rc:RDMPI_TRANSPORTS=rc;ud-drop:RDMPI_TRANSPORTS=ud RDMPI_UD_DROP_RATE=0.05"}
+else
+    configs=${RDMA_VM_CONFIGS:-"rc:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=0;rc-eager:RDMPI_TRANSPORTS=rc RDMPI_RDMA_EAGER=1 RDMPI_RDMA_EAGER_THRESHOLD=1;ud:RDMPI_TRANSPORTS=ud;ud-drop:RDMPI_TRANSPORTS=ud RDMPI_UD_DROP_RATE=0.05"}
 fi
 
+ncases() {  # number of cases in the testlists $@ ("-" = none)
+    local l n=0
+    for l in "$@"; do
+        [ "$l" = - ] && continue
+        n=$((n + $(grep -cvE '^[[:space:]]*(#|$)' "$l")))
+    done
+    echo "$n"
+}
+
 total_p=0 total_f=0
+summary=()
 log=$(mktemp "${TMPDIR:-/tmp}/check-rdma.XXXXXX")
 trap 'rm -f "$log"' EXIT
+
+# One guest run: $1 = guest count, $2 = configurations, $3 = C list, $4 =
+# Fortran list. Adds to the totals and to the summary.
+guest_run() {
+    local n=$1 cfgs=$2 cl=$3 fl=$4 cases ncfg t rc line p f t0 secs label
+    ncfg=$(echo "$cfgs" | tr ';' '\n' | grep -c .)
+    cases=$(( $(ncases "$cl" "$fl") * ncfg ))
+    t=${timeout:-$((boot_s + cases * case_s))}
+    label="$n guest$([ "$n" -gt 1 ] && echo s) ${cfgs%%:*}"
+    [ "$ncfg" -gt 1 ] && label="$n guest$([ "$n" -gt 1 ] && echo s) $(echo "$cfgs" | tr ';' '\n' | sed 's/:.*//' | paste -sd+)"
+    echo "== check-rdma: $label: $cases cases, guest run limit $t s"
+    t0=$(date +%s)
+    "$here/run-in-vm.sh" -n "$n" -t "$t" -- "$here/guest-suite.sh" -c "$cfgs" -l "$cl" -f "$fl" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    secs=$(( $(date +%s) - t0 ))
+    line=$(grep -E "^(\[node0\] )?rdma-vm \([^)]*\): [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
+        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+    else
+        # count what finished before the guest run ended
+        p=$(grep -cE '^(\[node0\] )?(PASS|XFAIL) ' "$log")
+        f=$(( $(grep -cE '^(\[node0\] )?(FAIL|XPASS) ' "$log") + 1 ))
+        echo "check-rdma: $label: the guest run ended without a summary (exit $rc) after $secs s"
+    fi
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { f=1; echo "check-rdma: $label: the guest run exited $rc"; }
+    total_p=$((total_p + p))
+    total_f=$((total_f + f))
+    summary+=("check-rdma: $label: $p passed, $f failed, $secs s")
+    # guest-suite.sh's line per configuration (the run's count above adds
+    # the raw verbs check of the boot)
+    while IFS= read -r line; do
+        summary+=("  ${line#\[node0\] }")
+    done < <(grep -E "^(\[node0\] )?rdma-vm \([^)]*\) config " "$log")
+}
+
 for n in ${RDMA_VM_NODES:-1 2}; do
     if [ "$n" -gt 1 ] && ! ./mpirun/mpirun --help 2>&1 | grep -q -- --launch-agent; then
         echo "check-rdma: SKIP the $n-guest runs: this mpirun has no --launch-agent (no multi-host mpirun)"
         continue
     fi
     if [ $ci = 1 ]; then
-        # across guests a shorter list: emulated guests talk slowly
-        if [ "$n" -gt 1 ]; then args=(-l "$here/ci-2.testlist" -f -); else args=(-l "$here/ci.testlist" -f -); fi
-    fi
-    "$here/run-in-vm.sh" -n "$n" -t "$timeout" -- "$here/guest-suite.sh" "${args[@]}" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
-    line=$(grep -E "^(\[node0\] )?rdma-vm \(.*\): [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
-        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+        # across guests a shorter list: emulated guests talk slowly. Both
+        # configurations in one boot: CI's time goes to tests, not boots.
+        if [ "$n" -gt 1 ]; then cl=$here/ci-2.testlist; else cl=$here/ci.testlist; fi
+        guest_run "$n" "$configs" "$cl" -
     else
-        p=0 f=1
-        echo "check-rdma: the $n-guest run ended without a summary (exit $rc)"
+        IFS=';' read -r -a cfgs <<<"$configs"
+        for cfg in "${cfgs[@]}"; do
+            [ -n "${cfg%%:*}" ] || continue
+            guest_run "$n" "$cfg" "$here/rdma.testlist" "$here/fortran.testlist"
+        done
     fi
-    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { f=1; echo "check-rdma: the $n-guest run exited $rc"; }
-    total_p=$((total_p + p))
-    total_f=$((total_f + f))
 done
+printf '%s\n' "${summary[@]}"
 echo "check-rdma: $total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]

@@ -15,15 +15,22 @@
 # Environment: RUNTESTS_TIMEOUT (per case, default 600: only catches hangs),
 #   RDMA_VM_MPIRUN_ARGS (launcher arguments for several guests, default
 #   "-hosts node0,..,nodeN-1 --map-by node --launch-agent vm-agent.sh").
-# Prints one line per case and "rdma-vm: N passed, N failed"; exit 0 iff all passed.
+# Prints one line per case (with its wall time), "rdma-vm (WHERE) config NAME:
+# N passed, N failed, S s" per configuration and "rdma-vm (WHERE): N passed, N
+# failed" at the end (the raw verbs check included); exit 0 iff all passed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 nodes=${RXE_NODES:-1}
 
 # Emulated guests can go quiet for seconds: mpirun and its host daemons must
-# not take that for a lost host.
+# not take that for a lost host (nor a daemon slow to start its ranks: the
+# launch limit is at least this too; under load that takes over 60 s).
 export RDMPI_HEARTBEAT_TIMEOUT=${RDMPI_HEARTBEAT_TIMEOUT:-300}
+# Nor may an RC QP take a guest that was not scheduled for half a second for
+# a dead peer (4.096 us x 2^20 = 4.3 s per try instead of 67 ms; under load
+# a 2-guest job lost a QP in MPI_Finalize's barrier). Passed with -x below.
+export RDMPI_RC_TIMEOUT=${RDMPI_RC_TIMEOUT:-20}
 if [ "${RXE_NODE_ID:-0}" != 0 ]; then
     exec "$here/vm-runner.sh"
 fi
@@ -44,6 +51,8 @@ done
 trap 'touch "${RDMPI_VM_DROP:-/nonexistent}/stop" 2>/dev/null' EXIT
 
 export RUNTESTS_TIMEOUT=${RUNTESTS_TIMEOUT:-600}
+# each case's line ends with its wall time: shows which cases are slow
+export RUNTESTS_TIMES=${RUNTESTS_TIMES:-1}
 if [ "$nodes" -gt 1 ]; then
     hosts=node0
     for ((i = 1; i < nodes; i++)); do hosts="$hosts,node$i"; done
@@ -58,13 +67,15 @@ tally() {  # $1 = runtests.sh output file
     local p f
     p=$(grep -cE '^(PASS|XFAIL) ' "$1")
     f=$(grep -cE '^(FAIL|XPASS) ' "$1")
-    passed=$((passed + p))
-    failed=$((failed + f))
     # runtests.sh ran no case at all (bad list, broken environment)
     if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL [$name] no test case ran"
-        failed=$((failed + 1))
+        f=1
     fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    cfg_p=$((cfg_p + p))
+    cfg_f=$((cfg_f + f))
 }
 
 # A raw verbs check first: the device is up and RC works through it.
@@ -83,19 +94,21 @@ for cfg in "${cfgs[@]}"; do
     name=${cfg%%:*}
     vars=${cfg#*:}
     [ -n "$name" ] || continue
+    cfg_p=0 cfg_f=0 cfg_t0=$(date +%s)
     for kind in c f; do
         if [ $kind = c ]; then list=$clist; dir=$PWD/test/mpi; else list=$flist; dir=$PWD/test/fortran; fi
         [ "$list" = - ] && continue
         echo "== rdma-vm ($where): $name [$vars] $(basename "$list")"
         # The configuration must reach ranks on other guests too: host
         # daemons do not pass on mpirun's environment, -x does.
-        xargs=
+        xargs="-x RDMPI_RC_TIMEOUT=$RDMPI_RC_TIMEOUT"
         for v in $vars; do xargs="$xargs -x $v"; done
         # shellcheck disable=SC2086
         env $vars MPI_TEST_DIR="$dir" MPIRUN_ARGS="$xargs ${MPIRUN_ARGS:-}" bash "$top/test/mpi/runtests.sh" -l "$list" 2>&1 |
             tee "$out" | sed -u "s/^\(PASS\|FAIL\|XFAIL\|XPASS\) /\1 [$name] /"
         tally "$out"
     done
+    echo "rdma-vm ($where) config $name: $cfg_p passed, $cfg_f failed, $(( $(date +%s) - cfg_t0 )) s"
 done
 rm -f "$out"
 echo "rdma-vm ($where): $passed passed, $failed failed"

@@ -21,10 +21,12 @@
 #define RD_VB_RCACHE_ENTRIES_DEFAULT 1024          /* RDMPI_RCACHE_ENTRIES */
 #define RD_VB_RCACHE_BYTES_DEFAULT (1LL << 30)     /* RDMPI_RCACHE_BYTES */
 
-/* Transport-level timeouts of an RC QP: 4.096 us * 2^14 = 67 ms per try,
- * 7 tries; RNR retry 7 = infinite (receivers are flow-controlled, so an RNR
- * only happens transiently while an SRQ refill is pending). */
-#define RD_VB_RC_TIMEOUT 14
+/* Transport-level timeouts of an RC QP: 4.096 us * 2^14 = 67 ms per try
+ * (RDMPI_RC_TIMEOUT, the exponent, 1 to 31), 7 tries; RNR retry 7 =
+ * infinite (receivers are flow-controlled, so an RNR only happens
+ * transiently while an SRQ refill is pending). */
+#define RD_VB_RC_TIMEOUT_DEFAULT 14
+#define RD_VB_RC_TIMEOUT_MAX 31
 #define RD_VB_RC_RETRY 7
 #define RD_VB_RC_RNR_RETRY 7
 #define RD_VB_RC_MIN_RNR_TIMER 12   /* 0.64 ms */
@@ -183,6 +185,13 @@ static int open_dev(rd_vb_dev_t *d)
     d->pd = ibv_alloc_pd(d->ctx);
     if (!d->pd)
         goto err;
+    long t = rd_env_long("RDMPI_RC_TIMEOUT", RD_VB_RC_TIMEOUT_DEFAULT);
+    if (t < 1 || t > RD_VB_RC_TIMEOUT_MAX) {
+        fprintf(stderr, "rdmpi: ignoring RDMPI_RC_TIMEOUT=%ld: not 1 to %d; using %d\n", t,
+                RD_VB_RC_TIMEOUT_MAX, RD_VB_RC_TIMEOUT_DEFAULT);
+        t = RD_VB_RC_TIMEOUT_DEFAULT;
+    }
+    d->rc_timeout = (uint8_t)t;
     int cache = rd_env_bool("RDMPI_RCACHE", 1);
     rd_rcache_init(&d->rcache, cache,
                    (size_t)rd_env_long("RDMPI_RCACHE_ENTRIES", RD_VB_RCACHE_ENTRIES_DEFAULT),
@@ -305,7 +314,7 @@ int rd_vb_rc_connect(const rd_vb_dev_t *dev, struct ibv_qp *qp, const rd_vb_addr
     struct ibv_qp_attr rts = {
         .qp_state = IBV_QPS_RTS,
         .sq_psn = my_psn,
-        .timeout = RD_VB_RC_TIMEOUT,
+        .timeout = dev->rc_timeout,
         .retry_cnt = RD_VB_RC_RETRY,
         .rnr_retry = RD_VB_RC_RNR_RETRY,
         .max_rd_atomic = rd_atom,

@@ -37,6 +37,7 @@ typedef struct rd_vb_dev {
     union ibv_gid gid;
     int is_eth;                  /* link layer Ethernet (RoCE): GRH always */
     enum ibv_mtu mtu;            /* active MTU of the port */
+    uint8_t rc_timeout;          /* RC ack timeout exponent (RDMPI_RC_TIMEOUT) */
     rd_rcache_t rcache;          /* pin-down cache over pd */
     char name[IBV_SYSFS_NAME_MAX];
     int refs;
