@@ -22,11 +22,13 @@
 #include <errno.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "boot/boot.h"
 #include "p2p/proto.h"
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
@@ -118,6 +120,7 @@ typedef struct rc_peer {
     char *ring;
     struct ibv_mr *ring_mr;
     struct rc_rxbuf *held, *held_tail; /* send/recv messages waiting for earlier ring ones */
+    uint8_t fail_report;         /* failed; p2p not told yet */
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -149,6 +152,9 @@ typedef struct rc_expo {
 static struct rc {
     rd_vb_dev_t *dev;
     rd_tp_recv_fn recv;
+    rd_tp_failed_fn peer_failed; /* p2p's upcall (NULL: abort the job) */
+    int nfail_report;            /* peers with fail_report set */
+    int finalizing;              /* errors now are the peers' own shutdown */
     int rank, size;
     rc_peer_t *peers;
     /* tunables, settled at init */
@@ -347,6 +353,7 @@ static int rc_init(const rd_tp_env_t *env)
 {
     memset(&rc, 0, sizeof(rc));
     rc.recv = env->recv;
+    rc.peer_failed = env->peer_failed;
     rc.rank = env->boot->rank;
     rc.size = env->boot->size;
     rd_list_init(&rc.connecting);
@@ -390,7 +397,7 @@ static int rc_init(const rd_tp_env_t *env)
         goto fail;
     if ((err = rd_vb_addr_publish(rc.dev, RC_CM_KEY, rc.cm_qp->qp_num)) != RD_OK)
         goto fail;
-    rd_rc_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT;
+    rd_rc_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT | RD_TP_CAP_FAILS;
     rd_rc_transport.mem_key = rc_mem_key;
     rd_rc_transport.mem_release = rc_mem_release;
     rd_rc_transport.get = rc_get;
@@ -518,6 +525,7 @@ static void rc_finalize(void)
         memset(&rc, 0, sizeof(rc));
         return;
     }
+    rc.finalizing = 1;
     drain_sends();
     for (int i = 0; rc.peers && i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
@@ -785,13 +793,22 @@ static void cm_timers(void)
     }
 }
 
-/* The peer cannot be reached: queued operations end with status. */
+/* The peer cannot be reached (its connection timed out or its QP went to
+ * the error state): queued operations end with status, and p2p hears of it
+ * at the end of this progress pass (report_failures), so that receives
+ * from it and the operations that need it fail instead of waiting. */
 static void fail_peer(int peer, int status)
 {
     rc_peer_t *p = &rc.peers[peer];
+    if (p->state == RC_FAILED)
+        return;
     if (p->state == RC_CONNECTING)
         rd_list_remove(&p->conn_link);
     p->state = RC_FAILED;
+    if (!rc.finalizing) {
+        p->fail_report = 1;
+        rc.nfail_report++;
+    }
     while (!rd_list_empty(&p->ops)) {
         rc_op_t *op = rd_list_entry(p->ops.next, rc_op_t, link);
         rd_list_remove(&op->link);
@@ -1599,6 +1616,25 @@ static void send_due_credits(void)
     rc.ndue = keep;
 }
 
+/* Tells p2p about the peers that failed since the last pass (outside the
+ * pass, so the upcall may post). Without the upcall the job ends here. */
+static void report_failures(void)
+{
+    for (int i = 0; i < rc.size && rc.nfail_report; i++) {
+        if (!rc.peers[i].fail_report)
+            continue;
+        rc.peers[i].fail_report = 0;
+        rc.nfail_report--;
+        if (!rc.peer_failed) {
+            char msg[256];
+            snprintf(msg, sizeof(msg), "rdmpi: rank %d: the RC connection to rank %d failed "
+                     "(retries exhausted or the peer is gone)", rc.rank, i);
+            rd_boot_abort(1, msg);
+        }
+        rc.peer_failed(i, RD_EPEER);
+    }
+}
+
 static int rc_progress(void)
 {
     if (RC_UNLIKELY(!rc.dev))
@@ -1631,5 +1667,7 @@ static int rc_progress(void)
             send_due_credits();
     }
     rc.in_progress = 0;
+    if (RC_UNLIKELY(rc.nfail_report))
+        report_failures();
     return status != RD_OK ? status : events;
 }
