@@ -137,6 +137,15 @@ int PMPI_Finalize(void)
     rd_api_bsend_drain();
     /* No rank leaves while a peer may still read its memory or ring. */
     int rc = rd_coll_barrier(rd_api.world);
+    if (rc != RD_OK) {
+        /* A peer is lost (or the barrier broke): ranks still in their
+         * closing barrier may wait for this one forever, so whatever the
+         * error handler, the job ends here with the reason. */
+        char msg[256];
+        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s); ending the job "
+                 "so that no rank waits for this one", fn, rd_api.boot.rank, rd_status_str(rc));
+        rd_boot_abort(1, msg);
+    }
     rd_p2p_finalize();
     rd_scratch_fini();
     rd_nbc_fini();
@@ -144,7 +153,7 @@ int PMPI_Finalize(void)
     rd_api.finalized = 1;
     rd_api_unlock();
     rd_boot_finalize(&rd_api.boot);
-    return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(NULL, rc, fn);
+    return MPI_SUCCESS;
 }
 
 RD_WEAK_ALIAS(MPI_Initialized)
