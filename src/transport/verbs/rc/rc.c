@@ -121,6 +121,7 @@ typedef struct rc_peer {
     struct ibv_mr *ring_mr;
     struct rc_rxbuf *held, *held_tail; /* send/recv messages waiting for earlier ring ones */
     uint8_t fail_report;         /* failed; p2p not told yet */
+    uint32_t fault_msgs;         /* messages sent (RDMPI_RC_FAULT's count) */
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -155,6 +156,7 @@ static struct rc {
     rd_tp_failed_fn peer_failed; /* p2p's upcall (NULL: abort the job) */
     int nfail_report;            /* peers with fail_report set */
     int finalizing;              /* errors now are the peers' own shutdown */
+    long fault_after;            /* RDMPI_RC_FAULT on this rank: n, else -1 */
     int rank, size;
     rc_peer_t *peers;
     /* tunables, settled at init */
@@ -297,6 +299,34 @@ static int cm_setup(void)
     return RD_OK;
 }
 
+/* RDMPI_RC_FAULT=RANK:N (testing only): on rank RANK, the QP to a peer is
+ * moved to the error state when message N + 1 to that peer is sent, the way
+ * a broken link would leave it (this side's work requests flush, the
+ * peer's retries run out). Returns N for this rank, else -1. */
+static long fault_knob(void)
+{
+    const char *s = rd_env_str("RDMPI_RC_FAULT", NULL);
+    if (!s)
+        return -1;
+    char *end;
+    errno = 0;
+    long r = strtol(s, &end, 10), n = -1;
+    if (!errno && end != s && *end == ':' && r >= 0) {
+        char *e2;
+        n = strtol(end + 1, &e2, 10);
+        if (errno || e2 == end + 1 || *e2 || n < 0)
+            n = -1, r = -1;
+    } else {
+        r = -1;
+    }
+    if (r < 0) {
+        fprintf(stderr, "rdmpi: ignoring RDMPI_RC_FAULT=\"%s\": not RANK:N (two whole numbers)\n",
+                s);
+        return -1;
+    }
+    return r == rc.rank ? n : -1;
+}
+
 static void read_tunables(void)
 {
     long long eager = rd_env_size("RDMPI_RC_EAGER_MAX", RD_RC_EAGER_MAX_DEFAULT);
@@ -346,6 +376,7 @@ static void read_tunables(void)
     int atom = rc.dev->attr.max_qp_rd_atom < rc.dev->attr.max_qp_init_rd_atom
              ? rc.dev->attr.max_qp_rd_atom : rc.dev->attr.max_qp_init_rd_atom;
     rc.rd_atom = (uint8_t)(atom > 16 ? 16 : atom < 1 ? 1 : atom);
+    rc.fault_after = fault_knob();
 }
 
 /* Collective: every rank publishes its CM address (or "no device"). */
@@ -1020,7 +1051,18 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
     return RD_OK;
 }
 
-static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+/* RDMPI_RC_FAULT: peer's QP goes to the error state, as a broken link
+ * would leave it; what follows is the ordinary failure path (the send being
+ * posted and everything outstanding complete in error, fail_peer). */
+static void inject_fault(int peer)
+{
+    struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+    if (ibv_modify_qp(rc.peers[peer].qp, &a, IBV_QP_STATE) != 0)
+        fail_peer(peer, RD_EPEER);   /* not even that: fail it by hand */
+}
+
+static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                           size_t len)
 {
     if (RC_UNLIKELY((unsigned)peer >= (unsigned)rc.size || !rc.dev || hdrlen > RD_HDR_MAX ||
                     len > rd_rc_transport.eager_max))
@@ -1082,6 +1124,27 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
     p->tx_credits--;
     p->srq_sent++;
     return RD_OK;
+}
+
+/* rc_send on the rank RDMPI_RC_FAULT names: counts the messages sent to
+ * each peer and breaks the QP before message fault_after + 1 goes out. */
+static int fault_send(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                      size_t len)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    if (p->state == RC_READY && p->fault_msgs == (uint32_t)rc.fault_after)
+        inject_fault(peer);
+    int err = send_msg(peer, hdr, hdrlen, payload, len);
+    if (err == RD_OK)
+        p->fault_msgs++;
+    return err;
+}
+
+static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    if (RC_UNLIKELY(rc.fault_after >= 0) && (unsigned)peer < (unsigned)rc.size)
+        return fault_send(peer, hdr, hdrlen, payload, len);
+    return send_msg(peer, hdr, hdrlen, payload, len);
 }
 
 /* ---- rendezvous ---- */
