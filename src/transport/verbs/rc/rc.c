@@ -58,6 +58,7 @@ enum rc_ring {
 typedef struct rc_pend {
     int slot;                    /* send buffer to free, or -1 */
     uint8_t read;                /* an RDMA Read (counts against rd_atom) */
+    uint8_t msg;                 /* carries a message of p2p (send/recv or ring) */
     rd_rcache_ent_t *mr;         /* local registration to release, or NULL */
     rd_tp_done_fn done;          /* get/put completion, or NULL */
     void *ctx;
@@ -122,6 +123,7 @@ typedef struct rc_peer {
     struct rc_rxbuf *held, *held_tail; /* send/recv messages waiting for earlier ring ones */
     uint8_t fail_report;         /* failed; p2p not told yet */
     uint32_t fault_msgs;         /* messages sent (RDMPI_RC_FAULT's count) */
+    uint8_t msg_lost;            /* a message to it completed in error */
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -528,7 +530,10 @@ static int post_hdr_only(int peer, unsigned kind, int signal);
 /* Before the QPs go: waits (bounded) until every posted send is known
  * complete, i.e. acknowledged by the peer. A send returns as soon as its data
  * is copied or inlined, so the last messages before MPI_Finalize (the final
- * barrier's) may still be on the wire; destroying the QP would drop them. */
+ * barrier's) may still be on the wire; destroying the QP would drop them.
+ * The bound is 10 s, or longer if the QPs' retries take longer to run out
+ * (RDMPI_RC_TIMEOUT; at most 120 s): a send to a peer that is gone then
+ * fails within it (msg_lost). */
 static void drain_sends(void)
 {
     if (!rc.data_ready)
@@ -538,7 +543,9 @@ static void drain_sends(void)
         if (p->state == RC_READY && p->done_seq != p->post_seq && p->unsignaled)
             post_hdr_only(i, RD_RC_IMM_FLUSH, 1);
     }
-    double end = now_s() + 10.0;
+    /* 8 tries of 4.096 us x 2^timeout each, and half as much again */
+    double retries = 12 * 4.096e-6 * (double)(1ULL << rc.dev->rc_timeout);
+    double end = now_s() + (retries < 10 ? 10 : retries > 120 ? 120 : retries);
     for (;;) {
         int busy = 0;
         for (int i = 0; i < rc.size && !busy; i++)
@@ -550,6 +557,23 @@ static void drain_sends(void)
     }
 }
 
+/* In MPI_Finalize, after the closing barrier succeeded: a message to a peer
+ * that was never delivered (its connection failed after the send returned,
+ * e.g. this rank's last barrier message) leaves that peer waiting for it
+ * forever, in its barrier or a receive; the job ends here with the reason. */
+static void check_lost(void)
+{
+    for (int i = 0; i < rc.size; i++) {
+        if (!rc.peers[i].msg_lost)
+            continue;
+        char msg[256];
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: MPI_Finalize: messages to rank %d were not "
+                 "delivered (the RC connection failed); ending the job so that rank %d does not "
+                 "wait for them", rc.rank, i, i);
+        rd_boot_abort(1, msg);
+    }
+}
+
 static void rc_finalize(void)
 {
     if (!rc.dev) {
@@ -558,6 +582,7 @@ static void rc_finalize(void)
     }
     rc.finalizing = 1;
     drain_sends();
+    check_lost();
     for (int i = 0; rc.peers && i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
         if (p->qp)
@@ -1003,7 +1028,7 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
         .wr.rdma = { .remote_addr = p->tx_raddr + (uint64_t)(w % p->tx_nslots) * p->tx_slot_bytes,
                      .rkey = p->tx_rkey },
     };
-    rc_pend_t pe = { .slot = -1 };
+    rc_pend_t pe = { .slot = -1, .msg = 1 };
     char *b = NULL;
     if (total > rc.max_inline) {
         if (RC_UNLIKELY(rc.nsfree == 0)) {
@@ -1092,7 +1117,7 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
     size_t total = sizeof(pre) + hdrlen + len;
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = { .opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge };
-    rc_pend_t pe = { .slot = -1 };
+    rc_pend_t pe = { .slot = -1, .msg = 1 };
     if (total <= rc.max_inline) {
         /* Inline: the CPU copies at post time, straight from the caller. */
         sge[0] = (struct ibv_sge){ (uintptr_t)&pre, sizeof(pre), 0 };
@@ -1634,6 +1659,11 @@ static int poll_send(void)
         int st = wc[i].status == IBV_WC_SUCCESS ? RD_OK : RD_EPEER;
         if (st != RD_OK) {
             status = RD_EPEER;
+            /* This WR failed (the ones before it completed, the ones after
+             * it flush with their own completions): was it a message? */
+            if ((int32_t)(seq - p->done_seq) >= 0 && (int32_t)(p->post_seq - seq) > 0 &&
+                p->pend[seq % (uint32_t)rc.sq_depth].msg)
+                p->msg_lost = 1;
             if (p->state != RC_FAILED)
                 fail_peer(peer, RD_EPEER);
         }
