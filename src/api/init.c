@@ -141,9 +141,13 @@ int PMPI_Finalize(void)
         /* A peer is lost (or the barrier broke): ranks still in their
          * closing barrier may wait for this one forever, so whatever the
          * error handler, the job ends here with the reason. */
-        char msg[256];
-        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s); ending the job "
-                 "so that no rank waits for this one", fn, rd_api.boot.rank, rd_status_str(rc));
+        char msg[256], who[32] = "";
+        int lost = rd_p2p_failed_peer();
+        if (lost >= 0)
+            snprintf(who, sizeof(who), ": rank %d", lost);
+        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s%s); ending the "
+                 "job so that no rank waits for this one", fn, rd_api.boot.rank,
+                 rd_status_str(rc), who);
         rd_boot_abort(1, msg);
     }
     rd_p2p_finalize();
