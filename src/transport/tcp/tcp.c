@@ -418,19 +418,30 @@ static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
     c->ctl_off = 0;
 }
 
+/* After a write to c's socket failed: 1 to write again at once (EINTR), 0
+ * when the socket is full (conn_flush runs again on EPOLLOUT), -1 when c
+ * failed (the peer is lost). */
+static int write_failed(conn_t *c)
+{
+    if (errno == EINTR)
+        return 1;
+    if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return 0;
+    peer_lost(c, strerror(errno));
+    return -1;
+}
+
 /* Writes what c has to write: its control frame, then (once UP) the peer's
  * queue, until done or the socket is full. Returns -1 if c failed. */
 static int conn_flush(conn_t *c)
 {
     while (c->ctl_off < c->ctl_len) {
         ssize_t n = send(c->fd, c->ctl + c->ctl_off, c->ctl_len - c->ctl_off, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
         if (n < 0) {
-            peer_lost(c, strerror(errno));
-            return -1;
+            int rc = write_failed(c);
+            if (rc > 0)
+                continue;
+            return rc;
         }
         c->ctl_off += (size_t)n;
     }
@@ -447,13 +458,11 @@ static int conn_flush(conn_t *c)
         }
         struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)k };
         ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
         if (n < 0) {
-            peer_lost(c, strerror(errno));
-            return -1;
+            int rc = write_failed(c);
+            if (rc > 0)
+                continue;
+            return rc;
         }
         size_t left = (size_t)n;
         while (left) {
