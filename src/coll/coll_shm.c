@@ -1,0 +1,209 @@
+/* Node-local collectives through the ranks' shared areas (see coll_shm.h). */
+#include "coll/coll_shm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+#include "p2p/p2p.h"
+#include "util/status.h"
+
+#define AREAS_SMALL 64
+
+/* The areas of one communicator for one collective. */
+typedef struct shm_view {
+    rd_comm_t *c;
+    void **area;                 /* by rank of c */
+    void *small[AREAS_SMALL];
+    size_t stride;               /* bytes from buffer 0 to buffer 1 */
+    size_t chunk;                /* data bytes per buffer */
+} shm_view_t;
+
+/* Which of this process's two buffers the next publication takes. */
+static unsigned next_buf;
+
+static int view_open(shm_view_t *v, rd_comm_t *c)
+{
+    size_t len = 0;
+    v->c = c;
+    v->area = v->small;
+    if (c->size > AREAS_SMALL && !(v->area = malloc((size_t)c->size * sizeof(void *))))
+        return RD_ENOMEM;
+    int rc = rd_p2p_node_areas(c, v->area, &len);
+    /* Room for the header and two buffers of at least one line of data. */
+    if (rc == RD_OK && len < 2 * RD_COLL_SHM_LINE + 2 * (RD_COLL_SHM_LINE + 64))
+        rc = RD_ENOTSUP;
+    if (rc != RD_OK) {
+        if (v->area != v->small)
+            free(v->area);
+        return rc;
+    }
+    v->stride = ((len - sizeof(rd_coll_shm_hdr_t)) / 2) & ~(size_t)63;
+    v->chunk = v->stride - sizeof(rd_coll_shm_buf_t);
+    return RD_OK;
+}
+
+static void view_close(shm_view_t *v)
+{
+    if (v->area != v->small)
+        free(v->area);
+}
+
+static rd_coll_shm_buf_t *buf_at(void *area, size_t stride, unsigned i)
+{
+    return (rd_coll_shm_buf_t *)((char *)area + sizeof(rd_coll_shm_hdr_t) + i * stride);
+}
+
+/* The identity of the communicator's next publication (the same on every rank). */
+static uint64_t next_stamp(rd_comm_t *c)
+{
+    if (++c->shm_seq == 0)
+        c->shm_seq = 1;
+    return (uint64_t)c->ctx << 32 | c->shm_seq;
+}
+
+/* Takes this rank's next buffer once its last readers are done with it. */
+static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
+{
+    void *mine = v->area[v->c->rank];
+    rd_coll_shm_hdr_t *h = mine;
+    if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
+        atomic_store_explicit(&h->version, RD_COLL_SHM_VERSION, memory_order_relaxed);
+    rd_coll_shm_buf_t *b = buf_at(mine, v->stride, next_buf);
+    next_buf ^= 1;
+    unsigned idle = 0;
+    while (atomic_load_explicit(&b->stamp, memory_order_acquire) != 0) {
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+    return b;
+}
+
+static void pub_end(rd_coll_shm_buf_t *b, uint64_t stamp, int readers)
+{
+    atomic_store_explicit(&b->left, (uint32_t)readers, memory_order_relaxed);
+    atomic_store_explicit(&b->stamp, stamp, memory_order_release);
+}
+
+/* Waits until rank r's area holds the publication stamp. */
+static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
+{
+    void *area = v->area[r];
+    rd_coll_shm_buf_t *b0 = buf_at(area, v->stride, 0), *b1 = buf_at(area, v->stride, 1);
+    unsigned idle = 0;
+    for (;;) {
+        rd_coll_shm_buf_t *b = NULL;
+        if (atomic_load_explicit(&b0->stamp, memory_order_acquire) == stamp)
+            b = b0;
+        else if (atomic_load_explicit(&b1->stamp, memory_order_acquire) == stamp)
+            b = b1;
+        if (b) {
+            const rd_coll_shm_hdr_t *h = area;
+            if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
+                return RD_EINTERN;
+            *out = b;
+            return RD_OK;
+        }
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+}
+
+/* A reader is done with b; the last one frees it. */
+static void release(rd_coll_shm_buf_t *b)
+{
+    if (atomic_fetch_sub_explicit(&b->left, 1, memory_order_acq_rel) == 1)
+        atomic_store_explicit(&b->stamp, 0, memory_order_release);
+}
+
+int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)
+{
+    size_t n = count * dt->size;
+    if (n > rd_coll_tune()->bcast_shm_max)
+        return RD_ENOTSUP;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    int contig = rd_dt_is_contig(dt, count);
+    char *bytes = contig ? rd_dt_contig_ptr(buf, dt) : NULL;
+    for (size_t off = 0; off < n; off += v.chunk) {
+        size_t len = n - off < v.chunk ? n - off : v.chunk;
+        uint64_t stamp = next_stamp(c);
+        rd_coll_shm_buf_t *b;
+        if (c->rank == root) {
+            b = pub_begin(&v);
+            if (contig)
+                memcpy(b->data, bytes + off, len);
+            else
+                rd_dt_pack(buf, count, dt, off, b->data, len);
+            pub_end(b, stamp, c->size - 1);
+            continue;
+        }
+        if ((rc = find(&v, root, stamp, &b)) != RD_OK)
+            break;
+        if (contig)
+            memcpy(bytes + off, b->data, len);
+        else
+            rd_dt_unpack(buf, count, dt, off, b->data, len);
+        release(b);
+    }
+    view_close(&v);
+    return rc;
+}
+
+int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                          rd_datatype_t *dt, const rd_op_t *op)
+{
+    size_t n = count * dt->size;
+    if (n > rd_coll_tune()->allreduce_shm_max || !rd_dt_is_contig(dt, count))
+        return RD_ENOTSUP;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    size_t per = v.chunk / dt->size;   /* whole elements per chunk */
+    if (per == 0) {
+        view_close(&v);
+        return RD_ENOTSUP;
+    }
+    int size = c->size, me = c->rank;
+    rd_coll_shm_buf_t *small[AREAS_SMALL], **bufs = small;
+    if (size > AREAS_SMALL && !(bufs = malloc((size_t)size * sizeof(*bufs)))) {
+        view_close(&v);
+        return RD_ENOMEM;
+    }
+    const char *src = rd_dt_contig_ptr(sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf, dt);
+    char *dst = rd_dt_contig_ptr(rbuf, dt);
+    ptrdiff_t lb = dt->true_lb;
+    for (size_t first = 0; first < count; first += per) {
+        size_t k = count - first < per ? count - first : per;
+        size_t off = first * dt->size, len = k * dt->size;
+        uint64_t stamp = next_stamp(c);
+        /* Publish this rank's part (in place: before rbuf is overwritten). */
+        bufs[me] = pub_begin(&v);
+        memcpy(bufs[me]->data, src + off, len);
+        pub_end(bufs[me], stamp, size - 1);
+        for (int i = 0; i < size && rc == RD_OK; i++)
+            if (i != me)
+                rc = find(&v, i, stamp, &bufs[i]);
+        if (rc != RD_OK)
+            break;
+        /* dst = x0 op (x1 op (... op x(n-1))), the same steps on every rank. */
+        memcpy(dst + off, bufs[size - 1]->data, len);
+        for (int i = size - 2; i >= 0; i--)
+            rd_op_apply(op, bufs[i]->data - lb, dst + off - lb, k, dt);
+        for (int i = 0; i < size; i++)
+            if (i != me)
+                release(bufs[i]);
+    }
+    if (bufs != small)
+        free(bufs);
+    view_close(&v);
+    return rc;
+}
