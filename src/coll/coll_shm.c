@@ -207,3 +207,68 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
     view_close(&v);
     return rc;
 }
+
+/* Block i of a buffer of blocks of count elements of dt. */
+static char *block(const void *buf, size_t i, size_t count, const rd_datatype_t *dt)
+{
+    return (char *)buf + (ptrdiff_t)(i * count) * rd_dt_extent(dt);
+}
+
+int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                         void *rbuf, size_t rcount, rd_datatype_t *rtype)
+{
+    size_t n = rcount * rtype->size;
+    if (n > rd_coll_tune()->alltoall_shm_max)
+        return RD_ENOTSUP;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    /* Publication k holds this rank's blocks for destinations [k per, (k + 1) per). */
+    size_t per = v.chunk / n;
+    if (per == 0) {
+        view_close(&v);
+        return RD_ENOTSUP;
+    }
+    int size = c->size, me = c->rank;
+    int scontig = rd_dt_is_contig(stype, scount), rcontig = rd_dt_is_contig(rtype, rcount);
+    rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
+                 block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
+    for (size_t d0 = 0; d0 < (size_t)size; d0 += per) {
+        size_t d1 = d0 + per < (size_t)size ? d0 + per : (size_t)size;
+        int readers = (int)(d1 - d0) - ((size_t)me >= d0 && (size_t)me < d1);
+        uint64_t stamp = next_stamp(c);
+        if (readers > 0) {
+            rd_coll_shm_buf_t *b = pub_begin(&v);
+            for (size_t d = d0; d < d1; d++) {
+                const char *sb = block(sbuf, d, scount, stype);
+                if (d == (size_t)me)
+                    continue;
+                if (scontig)
+                    memcpy(b->data + (d - d0) * n, rd_dt_contig_ptr(sb, stype), n);
+                else
+                    rd_dt_pack(sb, scount, stype, 0, b->data + (d - d0) * n, n);
+            }
+            pub_end(b, stamp, readers);
+        }
+        if ((size_t)me < d0 || (size_t)me >= d1)
+            continue;
+        /* Every other rank's block for this one. */
+        for (int w = 0; w < size && rc == RD_OK; w++) {
+            rd_coll_shm_buf_t *b;
+            if (w == me || (rc = find(&v, w, stamp, &b)) != RD_OK)
+                continue;
+            const unsigned char *from = b->data + ((size_t)me - d0) * n;
+            char *rb = block(rbuf, (size_t)w, rcount, rtype);
+            if (rcontig)
+                memcpy(rd_dt_contig_ptr(rb, rtype), from, n);
+            else
+                rd_dt_unpack(rb, rcount, rtype, 0, from, n);
+            release(b);
+        }
+        if (rc != RD_OK)
+            break;
+    }
+    view_close(&v);
+    return rc;
+}

@@ -78,4 +78,10 @@ int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, 
 int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                           rd_datatype_t *dt, const rd_op_t *op);
 
+/* Every rank publishes its blocks for the others (as many destinations per
+ * chunk as fit) and copies out the block each other rank published for it.
+ * sbuf is never MPI_IN_PLACE here (the caller packs that case first). */
+int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                         void *rbuf, size_t rcount, rd_datatype_t *rtype);
+
 #endif

@@ -22,6 +22,7 @@ static void tune_load(void)
      * sizes; 0 turns them off. */
     tune.bcast_shm_max = (size_t)rd_env_size("RDMPI_BCAST_SHM_MAX", 1048576);
     tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 1048576);
+    tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 65536);
     tune.bcast_scatter_min = (size_t)rd_env_size("RDMPI_BCAST_SCATTER_MIN", 12288);
     tune.bcast_scatter_min_procs = (int)rd_env_long("RDMPI_BCAST_SCATTER_MIN_PROCS", 8);
     tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);

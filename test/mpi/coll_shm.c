@@ -1,6 +1,6 @@
 /*
  * coll_shm: the cases node-local collectives through shared memory must get
- * right (rdmpi takes that path for MPI_Bcast and MPI_Allreduce when every
+ * right (rdmpi takes that path for MPI_Bcast, MPI_Allreduce and MPI_Alltoall when every
  * rank is on one node; other MPIs run it as a plain collective test):
  *   - two communicators used alternately (world and a split half, the
  *     half's ranks in reverse order), roots rotating;
@@ -69,6 +69,31 @@ static void allreduce_check(MPI_Comm comm, int n, int round, int inplace)
     free(r);
 }
 
+static void alltoall_check(MPI_Comm comm, int n, int round)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t all = (size_t)n * (size_t)size;
+    int *s = MTest_Malloc(all * sizeof(int) + 1), *r = MTest_Malloc(all * sizeof(int) + 1);
+    for (int d = 0; d < size; d++)
+        for (int i = 0; i < n; i++) {
+            s[(size_t)d * (size_t)n + (size_t)i] = val(i, rank * 64 + d, round);
+            r[(size_t)d * (size_t)n + (size_t)i] = -1;
+        }
+    MT_OK(MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, comm));
+    for (int w = 0; w < size; w++)
+        for (int i = 0; i < n; i++)
+            if (r[(size_t)w * (size_t)n + (size_t)i] != val(i, w * 64 + rank, round)) {
+                MT_FAIL("Alltoall n=%d round=%d: int %d from %d is %d, expected %d", n, round, i,
+                        w, r[(size_t)w * (size_t)n + (size_t)i], val(i, w * 64 + rank, round));
+                w = size;
+                break;
+            }
+    free(s);
+    free(r);
+}
+
 /* Two communicators alternately, every size, rotating roots. */
 static void two_comms(void)
 {
@@ -83,6 +108,9 @@ static void two_comms(void)
         allreduce_check(MPI_COMM_WORLD, sizes[k], k, (k + 1) % 2);
         bcast_check(half, sizes[k], (k + 1) % hsize, k + 1);
         bcast_check(MPI_COMM_WORLD, sizes[k], (k + 1) % MTest_size, k + 1);
+        alltoall_check(MPI_COMM_WORLD, sizes[k] / 4 + 1, k);
+        alltoall_check(half, sizes[k] / 4 + 1, k);
+        allreduce_check(MPI_COMM_WORLD, sizes[k], k + 2, 0);
     }
     MT_OK(MPI_Comm_free(&half));
 }
@@ -95,6 +123,7 @@ static void reused_comms(void)
         MT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d));
         bcast_check(d, 100 + round, round % MTest_size, round);
         allreduce_check(d, 50 + round, round, round % 2);
+        alltoall_check(d, 10 + round, round);
         MT_OK(MPI_Comm_free(&d));
     }
 }
