@@ -11,6 +11,14 @@
 
 #define AREAS_SMALL 64
 
+/* Whether n bytes (per block) is within limit for c, whose size caps all
+ * limits on two ranks. */
+static int within(const rd_comm_t *c, size_t n, size_t limit)
+{
+    size_t np2 = rd_coll_tune()->coll_shm_max_np2;
+    return n <= limit && (c->size != 2 || n <= np2);
+}
+
 /* The areas of one communicator for one collective. */
 typedef struct shm_view {
     rd_comm_t *c;
@@ -124,7 +132,7 @@ static void release(rd_coll_shm_buf_t *b)
 int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)
 {
     size_t n = count * dt->size;
-    if (n > rd_coll_tune()->bcast_shm_max)
+    if (!within(c, n, rd_coll_tune()->bcast_shm_max))
         return RD_ENOTSUP;
     shm_view_t v;
     int rc = view_open(&v, c);
@@ -157,11 +165,49 @@ int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, 
     return rc;
 }
 
+/* Elements [seg_lo(i), seg_lo(i + 1)) of k are segment i of n. */
+static size_t seg_lo(int i, int n, size_t k)
+{
+    return k / (size_t)n * (size_t)i + ((size_t)i < k % (size_t)n ? (size_t)i : k % (size_t)n);
+}
+
+/* Waits for every other rank's publication stamp into bufs (bufs[me] set by the caller). */
+static int find_all(shm_view_t *v, uint64_t stamp, rd_coll_shm_buf_t **bufs)
+{
+    int rc = RD_OK;
+    for (int i = 0; i < v->c->size && rc == RD_OK; i++)
+        if (i != v->c->rank)
+            rc = find(v, i, stamp, &bufs[i]);
+    return rc;
+}
+
+static void release_all(shm_view_t *v, rd_coll_shm_buf_t **bufs)
+{
+    for (int i = 0; i < v->c->size; i++)
+        if (i != v->c->rank)
+            release(bufs[i]);
+}
+
+/* out[0, k) = x0 op (x1 op (... op x(n-1))) over elements [first, first + k)
+ * of every rank's published data: the same steps whichever rank runs them. */
+static void reduce_ordered(rd_coll_shm_buf_t **bufs, int n, size_t first, size_t k, char *out,
+                           const rd_datatype_t *dt, const rd_op_t *op)
+{
+    size_t off = first * dt->size;
+    ptrdiff_t lb = dt->true_lb;
+    if (k == 0)
+        return;
+    memcpy(out, bufs[n - 1]->data + off, k * dt->size);
+    for (int i = n - 2; i >= 0; i--)
+        rd_op_apply(op, bufs[i]->data + off - lb, out - lb, k, dt);
+}
+
 int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                           rd_datatype_t *dt, const rd_op_t *op)
 {
     size_t n = count * dt->size;
-    if (n > rd_coll_tune()->allreduce_shm_max || !rd_dt_is_contig(dt, count))
+    const rd_coll_tune_t *t = rd_coll_tune();
+    if (!within(c, n, t->allreduce_shm_max) || !rd_dt_is_contig(dt, count))
         return RD_ENOTSUP;
     shm_view_t v;
     int rc = view_open(&v, c);
@@ -180,8 +226,11 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
     }
     const char *src = rd_dt_contig_ptr(sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf, dt);
     char *dst = rd_dt_contig_ptr(rbuf, dt);
-    ptrdiff_t lb = dt->true_lb;
-    for (size_t first = 0; first < count; first += per) {
+    /* Long vectors: each rank reduces one segment and publishes it (two
+     * hand-offs, 1/size of the arithmetic each); short ones: every rank
+     * reduces everything (one hand-off). */
+    int split = n >= t->allreduce_shm_split_min && count >= (size_t)size;
+    for (size_t first = 0; first < count && rc == RD_OK; first += per) {
         size_t k = count - first < per ? count - first : per;
         size_t off = first * dt->size, len = k * dt->size;
         uint64_t stamp = next_stamp(c);
@@ -189,18 +238,30 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         bufs[me] = pub_begin(&v);
         memcpy(bufs[me]->data, src + off, len);
         pub_end(bufs[me], stamp, size - 1);
-        for (int i = 0; i < size && rc == RD_OK; i++)
-            if (i != me)
-                rc = find(&v, i, stamp, &bufs[i]);
-        if (rc != RD_OK)
+        if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
             break;
-        /* dst = x0 op (x1 op (... op x(n-1))), the same steps on every rank. */
-        memcpy(dst + off, bufs[size - 1]->data, len);
-        for (int i = size - 2; i >= 0; i--)
-            rd_op_apply(op, bufs[i]->data - lb, dst + off - lb, k, dt);
-        for (int i = 0; i < size; i++)
-            if (i != me)
-                release(bufs[i]);
+        if (!split) {
+            reduce_ordered(bufs, size, 0, k, dst + off, dt, op);
+            release_all(&v, bufs);
+            continue;
+        }
+        size_t lo = seg_lo(me, size, k), hi = seg_lo(me + 1, size, k);
+        char *mine = dst + off + lo * dt->size;
+        reduce_ordered(bufs, size, lo, hi - lo, mine, dt, op);
+        release_all(&v, bufs);
+        stamp = next_stamp(c);
+        bufs[me] = pub_begin(&v);
+        memcpy(bufs[me]->data, mine, (hi - lo) * dt->size);
+        pub_end(bufs[me], stamp, size - 1);
+        if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
+            break;
+        for (int i = 0; i < size; i++) {
+            if (i == me)
+                continue;
+            size_t ilo = seg_lo(i, size, k), ihi = seg_lo(i + 1, size, k);
+            memcpy(dst + off + ilo * dt->size, bufs[i]->data, (ihi - ilo) * dt->size);
+        }
+        release_all(&v, bufs);
     }
     if (bufs != small)
         free(bufs);
@@ -218,7 +279,7 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
                          void *rbuf, size_t rcount, rd_datatype_t *rtype)
 {
     size_t n = rcount * rtype->size;
-    if (n > rd_coll_tune()->alltoall_shm_max)
+    if (!within(c, n, rd_coll_tune()->alltoall_shm_max))
         return RD_ENOTSUP;
     shm_view_t v;
     int rc = view_open(&v, c);

@@ -72,9 +72,13 @@ _Static_assert(sizeof(rd_coll_shm_buf_t) == RD_COLL_SHM_LINE, "buffer control is
  * it cannot take); every rank of c gets the same answer. Else RD_OK or a
  * negative status. Data are copied in chunks through the two buffers. */
 int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root);
-/* Every rank reduces all contributions in rank order (x0 op x1 op ... op
- * x(n-1), associated from the right), so all get bit-identical results and
- * non-commutative ops keep the standard's order. Contiguous layouts only. */
+/* Contributions are reduced in rank order (x0 op x1 op ... op x(n-1),
+ * associated from the right), so non-commutative ops keep the standard's
+ * order and all ranks get bit-identical results. Short vectors: every rank
+ * reduces all of each chunk (one hand-off). From RDMPI_ALLREDUCE_SHM_SPLIT_MIN
+ * bytes: rank i reduces segment i of each chunk and publishes it, and all
+ * copy the segments (two hand-offs, 1/n of the arithmetic per rank).
+ * Contiguous layouts only. */
 int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                           rd_datatype_t *dt, const rd_op_t *op);
 
