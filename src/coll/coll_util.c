@@ -21,10 +21,10 @@ static void tune_load(void)
     /* Node-local collectives through shared areas (coll_shm.c) up to these
      * sizes; 0 turns them off. */
     tune.bcast_shm_max = (size_t)rd_env_size("RDMPI_BCAST_SHM_MAX", 1048576);
-    tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 1048576);
+    tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 524288);
     tune.allreduce_shm_split_min =
         (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_SPLIT_MIN", 16384);
-    tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 32768);
+    tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 16384);
     /* With two ranks every algorithm is a single exchange already: the
      * shared areas save only p2p's per-message overhead, and from a few KiB
      * their two copies lose to one copy over CMA (doc/performance.md). */
