@@ -48,7 +48,10 @@ static int view_open(shm_view_t *v, rd_comm_t *c)
         return rc;
     }
     v->stride = ((len - sizeof(rd_coll_shm_hdr_t)) / 2) & ~(size_t)63;
-    v->chunk = v->stride - sizeof(rd_coll_shm_buf_t);
+    /* A power of two, so power-of-two messages cut into whole chunks. */
+    v->chunk = 64;
+    while (v->chunk * 2 <= v->stride - sizeof(rd_coll_shm_buf_t))
+        v->chunk *= 2;
     return RD_OK;
 }
 

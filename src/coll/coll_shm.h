@@ -9,7 +9,8 @@
  * Each rank owns one area (its own process writes it, the others read it),
  * laid out as below, version RD_COLL_SHM_VERSION. The area's size comes from
  * the transport (RDMPI_SHM_AREA_BYTES); the two buffers split what follows
- * the header, each a 128-byte control block and chunk data bytes:
+ * the header, each a 128-byte control block and room for chunk data bytes
+ * (chunk: the largest power of two that fits; 128 KiB by default):
  *
  *   0             +----------------------------------------------------+
  *                 | rd_coll_shm_hdr_t: version (owner-written)   128 B |

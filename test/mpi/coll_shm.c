@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int sizes[] = { 1, 7, 250, 251, 252, 976, 1000, 1024, 3903, 3904, 3905, 8000,
+static const int sizes[] = { 1, 7, 250, 251, 252, 511, 512, 513, 976, 1000, 1024, 3903, 3904, 3905, 8000,
                              20000, 70001 };
 #define NSIZES (int)(sizeof(sizes) / sizeof(sizes[0]))
 

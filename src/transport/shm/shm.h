@@ -101,7 +101,10 @@
 #define RD_SHM_RING_BYTES_DEFAULT (128 * 1024)  /* RDMPI_SHM_RING_BYTES */
 #define RD_SHM_EAGER_MAX_LIMIT (1u << 20)       /* largest accepted setting */
 #define RD_SHM_RING_BYTES_LIMIT (1u << 26)
-#define RD_SHM_AREA_BYTES_DEFAULT (256 * 1024)  /* RDMPI_SHM_AREA_BYTES */
+/* RDMPI_SHM_AREA_BYTES: 264 KiB, so that src/coll's two buffers per area
+ * (coll_shm.h: a header, then two control blocks each followed by its
+ * data) hold chunks of 128 KiB, a power of two. */
+#define RD_SHM_AREA_BYTES_DEFAULT (264 * 1024)
 #define RD_SHM_AREA_BYTES_LIMIT (1u << 26)
 
 /* Record kinds (low byte of the flag word; 0 means "no record yet"). */
