@@ -32,6 +32,7 @@
 #include "p2p/proto.h"
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/list.h"
 #include "util/status.h"
@@ -228,13 +229,6 @@ rd_transport_t rd_rc_transport = {
     .get = NULL,
     .put = NULL,
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- QPN table ---- */
 
@@ -507,12 +501,12 @@ static void drain_sends(void)
         if (p->state == RC_READY && p->done_seq != p->post_seq && p->unsignaled)
             post_hdr_only(i, RD_RC_IMM_FLUSH, 1);
     }
-    double end = now_s() + 10.0;
+    double end = rd_clock_s() + 10.0;
     for (;;) {
         int busy = 0;
         for (int i = 0; i < rc.size && !busy; i++)
             busy = rc.peers[i].state == RC_READY && rc.peers[i].done_seq != rc.peers[i].post_seq;
-        if (!busy || now_s() > end)
+        if (!busy || rd_clock_s() > end)
             return;
         if (poll_send() == 0)
             sched_yield();
@@ -686,7 +680,7 @@ static void start_connect(int peer)
         return;
     }
     p->state = RC_CONNECTING;
-    double t = now_s();
+    double t = rd_clock_s();
     p->deadline = t + rc.connect_timeout;
     p->backoff_ms = RD_RC_CM_RETRY_MS;
     p->next_retry = t + p->backoff_ms * 1e-3;
@@ -777,7 +771,7 @@ static int poll_cm(void)
 
 static void cm_timers(void)
 {
-    double t = now_s();
+    double t = rd_clock_s();
     rd_list_t *pos, *tmp;
     rd_list_for_each_safe(pos, tmp, &rc.connecting) {
         rc_peer_t *p = rd_list_entry(pos, rc_peer_t, conn_link);
