@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_shm.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
@@ -118,13 +119,15 @@ int rd_coll_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
         scount = n;
         stype = &rd_dt_bytes;
     }
-    int rc;
-    if (n <= rd_coll_tune()->alltoall_bruck_max && c->size > 2)
-        rc = alltoall_bruck(c, sbuf, scount, stype, rbuf, rcount, rtype, n);
-    else if (n <= rd_coll_tune()->alltoall_scattered_max && c->size > 2)
-        rc = alltoall_scattered(c, sbuf, scount, stype, rbuf, rcount, rtype);
-    else
-        rc = alltoall_pairwise(c, sbuf, scount, stype, rbuf, rcount, rtype);
+    int rc = rd_coll_shm_alltoall(c, sbuf, scount, stype, rbuf, rcount, rtype);
+    if (rc == RD_ENOTSUP) {
+        if (n <= rd_coll_tune()->alltoall_bruck_max && c->size > 2)
+            rc = alltoall_bruck(c, sbuf, scount, stype, rbuf, rcount, rtype, n);
+        else if (n <= rd_coll_tune()->alltoall_scattered_max && c->size > 2)
+            rc = alltoall_scattered(c, sbuf, scount, stype, rbuf, rcount, rtype);
+        else
+            rc = alltoall_pairwise(c, sbuf, scount, stype, rbuf, rcount, rtype);
+    }
     rd_scratch_put(packed);
     return rc;
 }

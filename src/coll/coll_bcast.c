@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 
+#include "coll/coll_shm.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
@@ -75,6 +76,9 @@ int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int 
     size_t n = count * dt->size;
     if (c->size == 1 || n == 0)
         return RD_OK;
+    int rc = rd_coll_shm_bcast(c, buf, count, dt, root);
+    if (rc != RD_ENOTSUP)
+        return rc;
     const rd_coll_tune_t *t = rd_coll_tune();
     int contig = rd_dt_is_contig(dt, count);
     char *bytes = contig ? rd_dt_contig_ptr(buf, dt) : rd_scratch_get(n);
@@ -82,7 +86,6 @@ int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int 
         return RD_ENOMEM;
     if (!contig && c->rank == root)
         rd_dt_pack(buf, count, dt, 0, bytes, n);
-    int rc;
     if (n >= t->bcast_scatter_min && c->size >= t->bcast_scatter_min_procs)
         rc = scatter_ring(c, bytes, n, root);
     else

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_shm.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
@@ -358,9 +359,12 @@ int rd_coll_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
             rd_coll_copy(sbuf, count, dt, rbuf, count, dt);
         return RD_OK;
     }
+    int rc = rd_coll_shm_allreduce(c, sbuf, rbuf, count, dt, op);
+    if (rc != RD_ENOTSUP)
+        return rc;
     ar_t s;
     ar_init(&s, sbuf, rbuf, count, dt, op);
-    int rc, pof2 = rd_coll_pof2(c->size);
+    int pof2 = rd_coll_pof2(c->size);
     const rd_coll_tune_t *t = rd_coll_tune();
     if (op->commute &&
         count * dt->size >= (pof2 == 2 ? t->allreduce_rsag_min_np2 : t->allreduce_rsag_min) &&

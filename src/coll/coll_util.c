@@ -18,6 +18,17 @@ static void tune_load(void)
     /* Defaults follow the usual crossover points on shared memory and
      * InfiniBand: latency-bound trees below, bandwidth-bound rings above. */
     tune.barrier_signal = rd_env_bool("RDMPI_BARRIER_SIGNAL", 1);
+    /* Node-local collectives through shared areas (coll_shm.c) up to these
+     * sizes; 0 turns them off. */
+    tune.bcast_shm_max = (size_t)rd_env_size("RDMPI_BCAST_SHM_MAX", 1048576);
+    tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 65536);
+    tune.allreduce_shm_split_min =
+        (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_SPLIT_MIN", 16384);
+    tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 16384);
+    /* With two ranks every algorithm is a single exchange already: the
+     * shared areas save only p2p's per-message overhead, and from a few KiB
+     * their two copies lose to one copy over CMA (doc/performance.md). */
+    tune.coll_shm_max_np2 = (size_t)rd_env_size("RDMPI_COLL_SHM_MAX_NP2", 1024);
     tune.bcast_scatter_min = (size_t)rd_env_size("RDMPI_BCAST_SCATTER_MIN", 12288);
     tune.bcast_scatter_min_procs = (int)rd_env_long("RDMPI_BCAST_SCATTER_MIN_PROCS", 8);
     tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);

@@ -35,6 +35,11 @@ enum rd_coll_tag {
 /* Algorithm thresholds, read once from RDMPI_* variables (see coll_util.c). */
 typedef struct rd_coll_tune {
     int barrier_signal;            /* barrier through shared-memory signals when possible */
+    size_t bcast_shm_max;          /* bytes: node-local bcast through shared areas up to here */
+    size_t allreduce_shm_max;      /* bytes: the same for allreduce */
+    size_t allreduce_shm_split_min; /* bytes: ... each rank reducing one segment from here */
+    size_t alltoall_shm_max;       /* bytes per block: the same for alltoall */
+    size_t coll_shm_max_np2;       /* bytes (per block): all three, on two ranks */
     size_t bcast_scatter_min;      /* bytes: scatter + ring allgather broadcast from here */
     int bcast_scatter_min_procs;   /* ... and with at least this many ranks */
     size_t allgather_ring_min;     /* total bytes: ring allgather from here */

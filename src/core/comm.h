@@ -35,6 +35,7 @@ typedef struct rd_comm {
     int topo;                  /* topology kind, 0 = none */
     void *topo_data;
     char name[128];
+    uint32_t shm_seq;          /* node-local collectives so far (src/coll/coll_shm.c) */
 } rd_comm_t;
 
 /* Job rank of rank r in the group messages go to (remote group for intercomms). */

@@ -1012,6 +1012,28 @@ int rd_p2p_signal_barrier(rd_comm_t *c)
     return RD_OK;
 }
 
+/* ---- shared areas for node-local collectives ---- */
+
+int rd_p2p_node_areas(rd_comm_t *c, void **areas, size_t *len)
+{
+    int n = c->size, me = c->rank;
+    const int *world = c->group->world;
+    if (c->rgroup || n < 2)
+        return RD_ENOTSUP;
+    /* Every member decides alike: all reached through one transport with
+     * areas (shm: all on this node), and areas of one size node-wide. */
+    const rd_transport_t *tp = p2p.peers[world[me == 0 ? 1 : 0]].tp;
+    if (!tp || !tp->area)
+        return RD_ENOTSUP;
+    for (int i = 0; i < n; i++) {
+        if (i != me && p2p.peers[world[i]].tp != tp)
+            return RD_ENOTSUP;
+        if (!(areas[i] = tp->area(world[i], len)))
+            return RD_ENOTSUP;
+    }
+    return RD_OK;
+}
+
 /* ---- init ---- */
 
 /* Is name one of the comma-separated entries of list? */

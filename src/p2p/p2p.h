@@ -79,6 +79,13 @@ void rd_p2p_idle(unsigned *idle);
  * done nothing (some member elsewhere, an intercommunicator): every member
  * of c gets the same answer. */
 int rd_p2p_signal_barrier(rd_comm_t *c);
+/* When every other member of intracommunicator c is reached through one
+ * transport that shares memory (transport.h, area; shm: all on this node),
+ * sets areas[i] to the shared area of c's rank i (this rank's included) and
+ * *len to their size (the same for all) and returns RD_OK; else returns
+ * RD_ENOTSUP (every member of c gets the same answer). The areas' layout
+ * belongs to the caller (src/coll/coll_shm.h). */
+int rd_p2p_node_areas(rd_comm_t *c, void **areas, size_t *len);
 /* Job rank of this process and the job size. */
 int rd_p2p_world_rank(void);
 int rd_p2p_world_size(void);

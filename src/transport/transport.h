@@ -140,6 +140,15 @@ typedef struct rd_transport {
      * data and no order with send(). p2p's barrier uses them. */
     void (*signal)(int peer);
     int (*signaled)(int peer);
+    /* Optional (NULL when the transport shares no memory between
+     * processes; shm does): memory every process this transport reaches
+     * on this node maps. area(rank, &len) returns where this process sees
+     * the area that job rank rank owns (rank may be this process; len
+     * bytes, zero at init, the same len for every rank), or NULL when the
+     * transport has none for rank. The transport never reads or writes
+     * an area: its layout belongs to the caller (p2p hands it to src/coll,
+     * coll_shm.h). */
+    void *(*area)(int rank, size_t *len);
 } rd_transport_t;
 
 /* Transports compiled in (defined by each transport; init may settle caps

@@ -8,6 +8,7 @@ RD_COLL_TEST_PROGS = \
 	test/mpi/coll_reduce \
 	test/mpi/coll_ops \
 	test/mpi/coll_userop \
+	test/mpi/coll_shm \
 	test/mpi/coll_npb \
 	test/mpi/coll_err
 
@@ -48,6 +49,11 @@ test_mpi_coll_userop_SOURCES = test/mpi/coll_userop.c test/mpi/mtest.c
 test_mpi_coll_userop_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 test_mpi_coll_userop_LDADD = $(RD_TEST_LDADD) -lpthread
 test_mpi_coll_userop_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_coll_shm_SOURCES = test/mpi/coll_shm.c test/mpi/mtest.c
+test_mpi_coll_shm_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_coll_shm_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_coll_shm_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 test_mpi_coll_npb_SOURCES = test/mpi/coll_npb.c test/mpi/mtest.c
 test_mpi_coll_npb_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow

@@ -238,6 +238,29 @@ static void rank_layout(int rank)
         CHK(check_fill(rxq[i].hdr, sizeof(hdr), (unsigned)peer, (unsigned)rank));
         CHK(check_fill(rxq[i].payload, sizeof(pay), (unsigned)rank, (unsigned)peer));
     }
+
+    /* Areas: one per local rank (this one's included), none for the
+     * others; what a rank writes into its own, every local peer reads. */
+    size_t alen = 0, olen = 0;
+    unsigned char *mine = nlocal > 1 ? tp->area(rank, &alen) : NULL;
+    if (nlocal > 1) {
+        CHK(mine && alen >= RD_SHM_AREA_BYTES_DEFAULT);
+        fill(mine, alen, (unsigned)rank, 77u);
+    }
+    CHK(rd_boot_fence() == RD_OK);
+    for (int r = 0; r < g_info.size; r++) {
+        int local = 0;
+        for (int i = 0; i < nlocal; i++)
+            local |= g_info.local_ranks[i] == r;
+        unsigned char *a = tp->area(r, &olen);
+        if (!local || nlocal == 1) {
+            CHK(a == NULL);
+            continue;
+        }
+        CHK(a && olen == alen && (r == rank) == (a == mine));
+        CHK(check_fill(a, olen, (unsigned)r, 77u));
+    }
+    CHK(tp->area(-1, &olen) == NULL && tp->area(g_info.size, &olen) == NULL);
     CHK(rd_boot_fence() == RD_OK);
     tp->finalize();
     CHK(no_shm_files());

@@ -74,6 +74,8 @@ static struct rd_shm_state {
     _Atomic uint64_t **sig_in;   /* by local index: its signal counter towards me */
     uint64_t *sig_sent;          /* by local index: signals raised towards it */
     uint64_t *sig_seen;          /* by local index: its signals consumed */
+    unsigned char *areas;        /* area of local index 0; the others follow */
+    size_t area_bytes;
     int in_progress;
 } shm;
 
@@ -92,6 +94,7 @@ static int shm_put(int peer, const void *local, uint64_t remote_addr, const void
                    size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
 static void shm_signal(int peer);
 static int shm_signaled(int peer);
+static void *shm_area(int rank, size_t *len);
 
 /* The ops table; init settles caps (the CMA vote) and eager_max. */
 rd_transport_t rd_shm_transport = {
@@ -109,6 +112,7 @@ rd_transport_t rd_shm_transport = {
     .put = NULL,
     .signal = shm_signal,
     .signaled = shm_signaled,
+    .area = shm_area,
 };
 
 
@@ -125,6 +129,11 @@ static void choose_params(rd_shm_seg_hdr_t *h, int n)
 {
     long long eager = rd_env_size("RDMPI_SHM_EAGER_MAX", RD_SHM_EAGER_MAX_DEFAULT);
     long long ring = rd_env_size("RDMPI_SHM_RING_BYTES", RD_SHM_RING_BYTES_DEFAULT);
+    long long area = rd_env_size("RDMPI_SHM_AREA_BYTES", RD_SHM_AREA_BYTES_DEFAULT);
+    if (area < 0)
+        area = 0;
+    if (area > RD_SHM_AREA_BYTES_LIMIT)
+        area = RD_SHM_AREA_BYTES_LIMIT;
     if (eager > RD_SHM_EAGER_MAX_LIMIT)
         eager = RD_SHM_EAGER_MAX_LIMIT;
     if (ring > RD_SHM_RING_BYTES_LIMIT)
@@ -141,8 +150,10 @@ static void choose_params(rd_shm_seg_hdr_t *h, int n)
     h->eager_max = (uint64_t)eager;
     h->ctl_off = RD_SHM_PAGE + (uint64_t)n * sizeof(rd_shm_slot_t);
     h->sig_off = h->ctl_off + nrings * sizeof(rd_shm_ctl_t);
-    h->ring_off = (h->sig_off + nrings * sizeof(rd_shm_sig_t) + RD_SHM_PAGE - 1) &
+    h->area_off = (h->sig_off + nrings * sizeof(rd_shm_sig_t) + RD_SHM_PAGE - 1) &
                   ~(uint64_t)(RD_SHM_PAGE - 1);
+    h->area_bytes = ((uint64_t)area + RD_SHM_PAGE - 1) & ~(uint64_t)(RD_SHM_PAGE - 1);
+    h->ring_off = h->area_off + (uint64_t)n * h->area_bytes;
     h->seg_bytes = h->ring_off + nrings * h->ring_bytes;
     atomic_init(&h->cma_ok, 1);
 }
@@ -255,6 +266,8 @@ static int setup_rings(void)
     rd_shm_ctl_t *ctl = (rd_shm_ctl_t *)(shm.seg + h->ctl_off);
     rd_shm_sig_t *sig = (rd_shm_sig_t *)(shm.seg + h->sig_off);
     unsigned char *rings = shm.seg + h->ring_off;
+    shm.areas = shm.seg + h->area_off;
+    shm.area_bytes = h->area_bytes;
     int k = 0;
     shm.nrx = n - 1;
     for (int li = 0; li < n; li++) {
@@ -387,6 +400,15 @@ static void shm_signal(int peer)
 {
     int li = shm.local_of[peer];
     atomic_store_explicit(shm.sig_out[li], ++shm.sig_sent[li], memory_order_release);
+}
+
+/* Areas (shm.h): rank may be this process. */
+static void *shm_area(int rank, size_t *len)
+{
+    if (!shm.seg || rank < 0 || rank >= shm.size || shm.local_of[rank] < 0 || !shm.area_bytes)
+        return NULL;
+    *len = shm.area_bytes;
+    return shm.areas + (size_t)shm.local_of[rank] * shm.area_bytes;
 }
 
 static int shm_signaled(int peer)

@@ -22,6 +22,10 @@
  *   sig_off               +---------------------------------------------+
  *                         | rd_shm_sig_t[n*(n-1)]: signals raised from  |
  *                         |   src to dst (src-written)      128 B each  |
+ *   area_off (page al.)   +---------------------------------------------+
+ *                         | n areas of area_bytes, one per local rank:  |
+ *                         |   the transport's area op; layout owned by  |
+ *                         |   the caller (src/coll/coll_shm.h)          |
  *   ring_off (page al.)   +---------------------------------------------+
  *                         | ring data, n*(n-1) rings of ring_bytes,     |
  *                         |   ring (src -> dst) at rd_shm_ring_index()  |
@@ -70,6 +74,10 @@
  * many it has consumed and polls the line with acquire. No payload, no
  * ordering with the ring's records: a signal is a bare counter, one cache
  * line between the two processes.
+ *
+ * Areas (the transport's area op, used by src/coll for node-local
+ * collectives): area_bytes per local rank, zeroed by ftruncate, whose layout
+ * the caller defines and versions; the transport only hands out pointers.
  */
 #ifndef RD_TRANSPORT_SHM_SHM_H
 #define RD_TRANSPORT_SHM_SHM_H
@@ -79,7 +87,7 @@
 #include <stdint.h>
 
 /* Layout version: bump on any change to the structs or the ring protocol. */
-#define RD_SHM_VERSION 2u
+#define RD_SHM_VERSION 3u
 #define RD_SHM_MAGIC 0x7264736d73686d31ull   /* "rdsmshm1" */
 
 #define RD_SHM_CELL 64               /* record alignment: one cache line */
@@ -93,6 +101,11 @@
 #define RD_SHM_RING_BYTES_DEFAULT (128 * 1024)  /* RDMPI_SHM_RING_BYTES */
 #define RD_SHM_EAGER_MAX_LIMIT (1u << 20)       /* largest accepted setting */
 #define RD_SHM_RING_BYTES_LIMIT (1u << 26)
+/* RDMPI_SHM_AREA_BYTES: 264 KiB, so that src/coll's two buffers per area
+ * (coll_shm.h: a header, then two control blocks each followed by its
+ * data) hold chunks of 128 KiB, a power of two. */
+#define RD_SHM_AREA_BYTES_DEFAULT (264 * 1024)
+#define RD_SHM_AREA_BYTES_LIMIT (1u << 26)
 
 /* Record kinds (low byte of the flag word; 0 means "no record yet"). */
 enum {
@@ -154,6 +167,8 @@ typedef struct rd_shm_seg_hdr {
     _Atomic uint32_t cma_ok;     /* 1 until some local rank votes no */
     uint32_t reserved;
     uint64_t sig_off;            /* offset of rd_shm_sig_t[] (version 2) */
+    uint64_t area_off;           /* offset of the first area (version 3) */
+    uint64_t area_bytes;         /* bytes per area, page multiple, may be 0 */
 } rd_shm_seg_hdr_t;
 
 /* Per local rank, written by that rank between the first and second fence. */

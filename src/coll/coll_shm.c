@@ -1,0 +1,338 @@
+/* Node-local collectives through the ranks' shared areas (see coll_shm.h). */
+#include "coll/coll_shm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+#include "p2p/p2p.h"
+#include "util/status.h"
+
+#define AREAS_SMALL 64
+
+/* Whether n bytes (per block) is within limit for c, whose size caps all
+ * limits on two ranks. */
+static int within(const rd_comm_t *c, size_t n, size_t limit)
+{
+    size_t np2 = rd_coll_tune()->coll_shm_max_np2;
+    return n <= limit && (c->size != 2 || n <= np2);
+}
+
+/* The areas of one communicator for one collective. */
+typedef struct shm_view {
+    rd_comm_t *c;
+    void **area;                 /* by rank of c */
+    void *small[AREAS_SMALL];
+    size_t stride;               /* bytes from buffer 0 to buffer 1 */
+    size_t chunk;                /* data bytes per buffer */
+} shm_view_t;
+
+/* Which of this process's two buffers the next publication takes. */
+static unsigned next_buf;
+
+static int view_open(shm_view_t *v, rd_comm_t *c)
+{
+    size_t len = 0;
+    v->c = c;
+    v->area = v->small;
+    if (c->size > AREAS_SMALL && !(v->area = malloc((size_t)c->size * sizeof(void *))))
+        return RD_ENOMEM;
+    int rc = rd_p2p_node_areas(c, v->area, &len);
+    /* Room for the header and two buffers of at least one line of data. */
+    if (rc == RD_OK && len < 2 * RD_COLL_SHM_LINE + 2 * (RD_COLL_SHM_LINE + 64))
+        rc = RD_ENOTSUP;
+    if (rc != RD_OK) {
+        if (v->area != v->small)
+            free(v->area);
+        return rc;
+    }
+    v->stride = ((len - sizeof(rd_coll_shm_hdr_t)) / 2) & ~(size_t)63;
+    /* A power of two, so power-of-two messages cut into whole chunks. */
+    v->chunk = 64;
+    while (v->chunk * 2 <= v->stride - sizeof(rd_coll_shm_buf_t))
+        v->chunk *= 2;
+    return RD_OK;
+}
+
+static void view_close(shm_view_t *v)
+{
+    if (v->area != v->small)
+        free(v->area);
+}
+
+static rd_coll_shm_buf_t *buf_at(void *area, size_t stride, unsigned i)
+{
+    return (rd_coll_shm_buf_t *)((char *)area + sizeof(rd_coll_shm_hdr_t) + i * stride);
+}
+
+/* The identity of the communicator's next publication (the same on every rank). */
+static uint64_t next_stamp(rd_comm_t *c)
+{
+    if (++c->shm_seq == 0)
+        c->shm_seq = 1;
+    return (uint64_t)c->ctx << 32 | c->shm_seq;
+}
+
+/* Takes this rank's next buffer once its last readers are done with it. */
+static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
+{
+    void *mine = v->area[v->c->rank];
+    rd_coll_shm_hdr_t *h = mine;
+    if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
+        atomic_store_explicit(&h->version, RD_COLL_SHM_VERSION, memory_order_relaxed);
+    rd_coll_shm_buf_t *b = buf_at(mine, v->stride, next_buf);
+    next_buf ^= 1;
+    unsigned idle = 0;
+    while (atomic_load_explicit(&b->stamp, memory_order_acquire) != 0) {
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+    return b;
+}
+
+static void pub_end(rd_coll_shm_buf_t *b, uint64_t stamp, int readers)
+{
+    atomic_store_explicit(&b->left, (uint32_t)readers, memory_order_relaxed);
+    atomic_store_explicit(&b->stamp, stamp, memory_order_release);
+}
+
+/* Waits until rank r's area holds the publication stamp. */
+static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
+{
+    void *area = v->area[r];
+    rd_coll_shm_buf_t *b0 = buf_at(area, v->stride, 0), *b1 = buf_at(area, v->stride, 1);
+    unsigned idle = 0;
+    for (;;) {
+        rd_coll_shm_buf_t *b = NULL;
+        if (atomic_load_explicit(&b0->stamp, memory_order_acquire) == stamp)
+            b = b0;
+        else if (atomic_load_explicit(&b1->stamp, memory_order_acquire) == stamp)
+            b = b1;
+        if (b) {
+            const rd_coll_shm_hdr_t *h = area;
+            if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
+                return RD_EINTERN;
+            *out = b;
+            return RD_OK;
+        }
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+}
+
+/* A reader is done with b; the last one frees it. */
+static void release(rd_coll_shm_buf_t *b)
+{
+    if (atomic_fetch_sub_explicit(&b->left, 1, memory_order_acq_rel) == 1)
+        atomic_store_explicit(&b->stamp, 0, memory_order_release);
+}
+
+int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)
+{
+    size_t n = count * dt->size;
+    if (!within(c, n, rd_coll_tune()->bcast_shm_max))
+        return RD_ENOTSUP;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    int contig = rd_dt_is_contig(dt, count);
+    char *bytes = contig ? rd_dt_contig_ptr(buf, dt) : NULL;
+    for (size_t off = 0; off < n; off += v.chunk) {
+        size_t len = n - off < v.chunk ? n - off : v.chunk;
+        uint64_t stamp = next_stamp(c);
+        rd_coll_shm_buf_t *b;
+        if (c->rank == root) {
+            b = pub_begin(&v);
+            if (contig)
+                memcpy(b->data, bytes + off, len);
+            else
+                rd_dt_pack(buf, count, dt, off, b->data, len);
+            pub_end(b, stamp, c->size - 1);
+            continue;
+        }
+        if ((rc = find(&v, root, stamp, &b)) != RD_OK)
+            break;
+        if (contig)
+            memcpy(bytes + off, b->data, len);
+        else
+            rd_dt_unpack(buf, count, dt, off, b->data, len);
+        release(b);
+    }
+    view_close(&v);
+    return rc;
+}
+
+/* Elements [seg_lo(i), seg_lo(i + 1)) of k are segment i of n. */
+static size_t seg_lo(int i, int n, size_t k)
+{
+    return k / (size_t)n * (size_t)i + ((size_t)i < k % (size_t)n ? (size_t)i : k % (size_t)n);
+}
+
+/* Waits for every other rank's publication stamp into bufs (bufs[me] set by the caller). */
+static int find_all(shm_view_t *v, uint64_t stamp, rd_coll_shm_buf_t **bufs)
+{
+    int rc = RD_OK;
+    for (int i = 0; i < v->c->size && rc == RD_OK; i++)
+        if (i != v->c->rank)
+            rc = find(v, i, stamp, &bufs[i]);
+    return rc;
+}
+
+static void release_all(shm_view_t *v, rd_coll_shm_buf_t **bufs)
+{
+    for (int i = 0; i < v->c->size; i++)
+        if (i != v->c->rank)
+            release(bufs[i]);
+}
+
+/* out[0, k) = x0 op (x1 op (... op x(n-1))) over elements [first, first + k)
+ * of every rank's published data: the same steps whichever rank runs them. */
+static void reduce_ordered(rd_coll_shm_buf_t **bufs, int n, size_t first, size_t k, char *out,
+                           const rd_datatype_t *dt, const rd_op_t *op)
+{
+    size_t off = first * dt->size;
+    ptrdiff_t lb = dt->true_lb;
+    if (k == 0)
+        return;
+    memcpy(out, bufs[n - 1]->data + off, k * dt->size);
+    for (int i = n - 2; i >= 0; i--)
+        rd_op_apply(op, bufs[i]->data + off - lb, out - lb, k, dt);
+}
+
+int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                          rd_datatype_t *dt, const rd_op_t *op)
+{
+    size_t n = count * dt->size;
+    const rd_coll_tune_t *t = rd_coll_tune();
+    if (!within(c, n, t->allreduce_shm_max) || !rd_dt_is_contig(dt, count))
+        return RD_ENOTSUP;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    size_t per = v.chunk / dt->size;   /* whole elements per chunk */
+    if (per == 0) {
+        view_close(&v);
+        return RD_ENOTSUP;
+    }
+    int size = c->size, me = c->rank;
+    rd_coll_shm_buf_t *small[AREAS_SMALL], **bufs = small;
+    if (size > AREAS_SMALL && !(bufs = malloc((size_t)size * sizeof(*bufs)))) {
+        view_close(&v);
+        return RD_ENOMEM;
+    }
+    const char *src = rd_dt_contig_ptr(sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf, dt);
+    char *dst = rd_dt_contig_ptr(rbuf, dt);
+    /* Long vectors: each rank reduces one segment and publishes it (two
+     * hand-offs, 1/size of the arithmetic each); short ones: every rank
+     * reduces everything (one hand-off). */
+    int split = n >= t->allreduce_shm_split_min && count >= (size_t)size;
+    for (size_t first = 0; first < count && rc == RD_OK; first += per) {
+        size_t k = count - first < per ? count - first : per;
+        size_t off = first * dt->size, len = k * dt->size;
+        uint64_t stamp = next_stamp(c);
+        /* Publish this rank's part (in place: before rbuf is overwritten). */
+        bufs[me] = pub_begin(&v);
+        memcpy(bufs[me]->data, src + off, len);
+        pub_end(bufs[me], stamp, size - 1);
+        if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
+            break;
+        if (!split) {
+            reduce_ordered(bufs, size, 0, k, dst + off, dt, op);
+            release_all(&v, bufs);
+            continue;
+        }
+        size_t lo = seg_lo(me, size, k), hi = seg_lo(me + 1, size, k);
+        char *mine = dst + off + lo * dt->size;
+        reduce_ordered(bufs, size, lo, hi - lo, mine, dt, op);
+        release_all(&v, bufs);
+        stamp = next_stamp(c);
+        bufs[me] = pub_begin(&v);
+        memcpy(bufs[me]->data, mine, (hi - lo) * dt->size);
+        pub_end(bufs[me], stamp, size - 1);
+        if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
+            break;
+        for (int i = 0; i < size; i++) {
+            if (i == me)
+                continue;
+            size_t ilo = seg_lo(i, size, k), ihi = seg_lo(i + 1, size, k);
+            memcpy(dst + off + ilo * dt->size, bufs[i]->data, (ihi - ilo) * dt->size);
+        }
+        release_all(&v, bufs);
+    }
+    if (bufs != small)
+        free(bufs);
+    view_close(&v);
+    return rc;
+}
+
+/* Block i of a buffer of blocks of count elements of dt. */
+static char *block(const void *buf, size_t i, size_t count, const rd_datatype_t *dt)
+{
+    return (char *)buf + (ptrdiff_t)(i * count) * rd_dt_extent(dt);
+}
+
+int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                         void *rbuf, size_t rcount, rd_datatype_t *rtype)
+{
+    size_t n = rcount * rtype->size;
+    if (!within(c, n, rd_coll_tune()->alltoall_shm_max))
+        return RD_ENOTSUP;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    /* Publication k holds this rank's blocks for destinations [k per, (k + 1) per). */
+    size_t per = v.chunk / n;
+    if (per == 0) {
+        view_close(&v);
+        return RD_ENOTSUP;
+    }
+    int size = c->size, me = c->rank;
+    int scontig = rd_dt_is_contig(stype, scount), rcontig = rd_dt_is_contig(rtype, rcount);
+    rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
+                 block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
+    for (size_t d0 = 0; d0 < (size_t)size; d0 += per) {
+        size_t d1 = d0 + per < (size_t)size ? d0 + per : (size_t)size;
+        int readers = (int)(d1 - d0) - ((size_t)me >= d0 && (size_t)me < d1);
+        uint64_t stamp = next_stamp(c);
+        if (readers > 0) {
+            rd_coll_shm_buf_t *b = pub_begin(&v);
+            for (size_t d = d0; d < d1; d++) {
+                const char *sb = block(sbuf, d, scount, stype);
+                if (d == (size_t)me)
+                    continue;
+                if (scontig)
+                    memcpy(b->data + (d - d0) * n, rd_dt_contig_ptr(sb, stype), n);
+                else
+                    rd_dt_pack(sb, scount, stype, 0, b->data + (d - d0) * n, n);
+            }
+            pub_end(b, stamp, readers);
+        }
+        if ((size_t)me < d0 || (size_t)me >= d1)
+            continue;
+        /* Every other rank's block for this one. */
+        for (int w = 0; w < size && rc == RD_OK; w++) {
+            rd_coll_shm_buf_t *b;
+            if (w == me || (rc = find(&v, w, stamp, &b)) != RD_OK)
+                continue;
+            const unsigned char *from = b->data + ((size_t)me - d0) * n;
+            char *rb = block(rbuf, (size_t)w, rcount, rtype);
+            if (rcontig)
+                memcpy(rd_dt_contig_ptr(rb, rtype), from, n);
+            else
+                rd_dt_unpack(rb, rcount, rtype, 0, from, n);
+            release(b);
+        }
+        if (rc != RD_OK)
+            break;
+    }
+    view_close(&v);
+    return rc;
+}

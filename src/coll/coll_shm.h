@@ -1,0 +1,92 @@
+/*
+ * Node-local collectives through shared memory: when every rank of a
+ * communicator shares memory with every other (p2p's rd_p2p_node_areas; shm:
+ * all on one node), data goes through each rank's shared area instead of
+ * messages, so a broadcast or an allreduce costs one hand-off between ranks
+ * instead of log2 n rounds. This matters most when ranks outnumber cores,
+ * where every hand-off may wait for a context switch.
+ *
+ * Each rank owns one area (its own process writes it, the others read it),
+ * laid out as below, version RD_COLL_SHM_VERSION. The area's size comes from
+ * the transport (RDMPI_SHM_AREA_BYTES); the two buffers split what follows
+ * the header, each a 128-byte control block and room for chunk data bytes
+ * (chunk: the largest power of two that fits; 128 KiB by default):
+ *
+ *   0             +----------------------------------------------------+
+ *                 | rd_coll_shm_hdr_t: version (owner-written)   128 B |
+ *   128           +----------------------------------------------------+
+ *                 | rd_coll_shm_buf_t 0: stamp, left             128 B |
+ *                 | data[chunk]                                        |
+ *   128 + stride  +----------------------------------------------------+
+ *                 | rd_coll_shm_buf_t 1: stamp, left             128 B |
+ *                 | data[chunk]                                        |
+ *                 +----------------------------------------------------+
+ *
+ * A publication: the owner takes its next buffer (they alternate, so it can
+ * fill one while readers still copy out of the other), waits until its stamp
+ * is 0 (free), writes the data, stores left = number of readers, then the
+ * stamp with release. The stamp is (context id << 32 | sequence number of
+ * the communicator's node-local collectives), never 0, and identifies the
+ * content: a reader waits until one of the owner's two buffers carries the
+ * stamp it expects (acquire), copies, and decrements left; the last reader
+ * stores stamp 0 (release), which frees the buffer. Because a buffer's stamp
+ * is cleared once it has been read, a stale buffer never carries a stamp a
+ * later collective expects, even when a freed communicator's context id is
+ * reused (its sequence numbers start again at 1).
+ *
+ * Every rank of the communicator agrees on each decision (all local or not,
+ * sizes against thresholds, datatype contiguity for allreduce), so all take
+ * the same path. Private to src/coll.
+ */
+#ifndef RD_COLL_COLL_SHM_H
+#define RD_COLL_COLL_SHM_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/op.h"
+
+/* Layout version: bump on any change to the structs or the protocol. */
+#define RD_COLL_SHM_VERSION 1u
+#define RD_COLL_SHM_LINE 128
+
+typedef struct rd_coll_shm_hdr {
+    _Atomic uint32_t version;    /* RD_COLL_SHM_VERSION, stored before the first stamp */
+    char pad[RD_COLL_SHM_LINE - 4];
+} rd_coll_shm_hdr_t;
+
+typedef struct rd_coll_shm_buf {
+    _Atomic uint64_t stamp;      /* 0: free; else the content's identity */
+    _Atomic uint32_t left;       /* readers still to copy out */
+    char pad[RD_COLL_SHM_LINE - 12];
+    unsigned char data[];        /* chunk bytes */
+} rd_coll_shm_buf_t;
+
+_Static_assert(sizeof(rd_coll_shm_hdr_t) == RD_COLL_SHM_LINE, "header is one line pair");
+_Static_assert(sizeof(rd_coll_shm_buf_t) == RD_COLL_SHM_LINE, "buffer control is one line pair");
+
+/* Each returns RD_ENOTSUP having done nothing when the path does not apply
+ * (some rank not sharing memory, size above its RDMPI_*_SHM_MAX, a layout
+ * it cannot take); every rank of c gets the same answer. Else RD_OK or a
+ * negative status. Data are copied in chunks through the two buffers. */
+int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root);
+/* Contributions are reduced in rank order (x0 op x1 op ... op x(n-1),
+ * associated from the right), so non-commutative ops keep the standard's
+ * order and all ranks get bit-identical results. Short vectors: every rank
+ * reduces all of each chunk (one hand-off). From RDMPI_ALLREDUCE_SHM_SPLIT_MIN
+ * bytes: rank i reduces segment i of each chunk and publishes it, and all
+ * copy the segments (two hand-offs, 1/n of the arithmetic per rank).
+ * Contiguous layouts only. */
+int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                          rd_datatype_t *dt, const rd_op_t *op);
+
+/* Every rank publishes its blocks for the others (as many destinations per
+ * chunk as fit) and copies out the block each other rank published for it.
+ * sbuf is never MPI_IN_PLACE here (the caller packs that case first). */
+int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                         void *rbuf, size_t rcount, rd_datatype_t *rtype);
+
+#endif
