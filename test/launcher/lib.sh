@@ -47,15 +47,38 @@ now_ms() {
 
 # run_mpirun [mpirun args...]: runs mpirun with stdin from $IN (default
 # /dev/null), stdout and stderr to $T/out and $T/err; sets RC, ELAPSED (ms).
+# A run that is still going after RUN_LIMIT seconds (default 120) is a
+# hang: a watchdog sends mpirun SIGTERM (and SIGKILL 10 s later), says so
+# as a failure, and the test goes on instead of stalling make check.
 run_mpirun() {
-    local start
+    local start dog
     start=$(now_ms)
     "$MPIRUN" "$@" <"${IN:-/dev/null}" >"$T/out" 2>"$T/err" &
     MPIRUN_PID=$!
     MPIRUN_PIDS="$MPIRUN_PIDS $MPIRUN_PID"
+    rm -f "$T/watchdog"
+    (
+        s=
+        trap 'kill $s 2>/dev/null; exit 0' TERM
+        sleep "${RUN_LIMIT:-120}" &
+        s=$!
+        wait $s
+        echo "mpirun $* still running after ${RUN_LIMIT:-120} s" >"$T/watchdog"
+        kill -TERM "$MPIRUN_PID" 2>/dev/null
+        sleep 10 &
+        s=$!
+        wait $s
+        kill -KILL "$MPIRUN_PID" 2>/dev/null
+    ) &
+    dog=$!
     wait $MPIRUN_PID
     RC=$?
+    kill -TERM $dog 2>/dev/null
+    wait $dog 2>/dev/null
     ELAPSED=$(($(now_ms) - start))
+    if [ -s "$T/watchdog" ]; then
+        fail "hang: $(cat "$T/watchdog")"
+    fi
 }
 
 # expect_rc WHAT N: the last run exited with N.
