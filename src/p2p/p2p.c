@@ -269,7 +269,11 @@ int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const rd_dataty
     h.src = c->rank;
     h.tag = tag;
     h.len = bytes;
-    return tp->send(dst, &h, RD_HDR_EAGER_LEN, rd_dt_contig_ptr(buf, dt), bytes);
+    int rc = tp->send(dst, &h, RD_HDR_EAGER_LEN, rd_dt_contig_ptr(buf, dt), bytes);
+    /* A blocking send returns without progress: nothing may stay held. */
+    if (tp->flush)
+        tp->flush();
+    return rc;
 }
 
 int rd_p2p_isend(rd_request_t *r, int coll)
