@@ -30,12 +30,15 @@
  * ("held") and goes out with the rest of the burst in one sendmsg. The
  * rule: held frames are written at the next progress call (its start, so
  * any MPI call that waits, tests or probes, and the end of the call for
- * sends made by upcalls during it), by flush() (p2p calls it after a
- * blocking send, so MPI_Send never returns with its message held), when a
- * send of a larger message to that peer comes (order), or when a peer's
- * held bytes reach RD_TCP_HOLD_MAX. A nonblocking send followed by no
- * such call can thus wait until the application's next one, as a send
- * queued behind a full socket always could. A peer's queue is bounded
+ * sends made by upcalls during it), by flush() (p2p calls it after every
+ * blocking send to any peer, so MPI_Send never returns with its message,
+ * or an earlier one, held), when a send of a larger message to that peer
+ * comes (order), or when a peer's held bytes reach RD_TCP_HOLD_MAX. So a
+ * held send goes out at the next MPI call that progresses or sends
+ * blocking; MPI_Isend, MPI_Irecv and calls that neither wait nor send do
+ * not write it, and a nonblocking send followed by no such call can wait
+ * until the application's next one, as a send queued behind a full
+ * socket always could. A peer's queue is bounded
  * (RDMPI_TCP_SENDQ_MAX): beyond it send() says RD_EAGAIN and p2p keeps the
  * message. Payloads are at most eager_max (64 KiB), so a large message is
  * streamed by p2p as fragments and never holds up other peers for long.
