@@ -11,6 +11,11 @@
 
 set -u
 
+bench_prog=compare.sh
+settle_short_after_busy=1
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
 usage() {
     cat <<'EOF'
 Usage: bench/compare.sh [options]
@@ -85,20 +90,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-case "$repeat" in ''|*[!0-9]*|0) echo "compare.sh: --repeat wants a positive number" >&2; exit 2 ;; esac
-case "$settle" in ''|*[!0-9]*) echo "compare.sh: --settle wants seconds" >&2; exit 2 ;; esac
-if [ -z "$timeout_s" ]; then
-    timeout_s=600
-    [ $quick = 1 ] && timeout_s=120
-fi
-
-libs=()
-for l in ${only//,/ }; do
-    case "$l" in
-    rdmpi|mpich|openmpi) libs+=("$l") ;;
-    *) echo "compare.sh: unknown library '$l' (rdmpi, mpich, openmpi)" >&2; exit 2 ;;
-    esac
-done
+check_repeat_settle
+default_timeout
+parse_libs
 p2p_benches="latency bw bibw mr"
 coll_benches="allreduce bcast alltoall ibcast"
 is_coll() { case " $coll_benches " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -114,7 +108,7 @@ for b in ${benches//,/ }; do
     p2p)  for x in $p2p_benches; do add_bench "$x"; done ;;
     coll) for x in $coll_benches; do add_bench "$x"; done ;;
     all)  for x in $p2p_benches $coll_benches; do add_bench "$x"; done ;;
-    *) echo "compare.sh: unknown benchmark '$b' ($p2p_benches $coll_benches, or p2p, coll, all)" >&2; exit 2 ;;
+    *) die "unknown benchmark '$b' ($p2p_benches $coll_benches, or p2p, coll, all)" ;;
     esac
 done
 # The collectives share bench_util's process-count rule with osu_mr: an even
@@ -122,12 +116,10 @@ done
 np_list=()
 for np in ${np_arg//,/ }; do
     case "$np" in
-    ''|*[!0-9]*|0*) echo "compare.sh: --np wants even process counts, e.g. 2,4" >&2; exit 2 ;;
+    ''|*[!0-9]*|0*) die "--np wants even process counts, e.g. 2,4" ;;
     esac
-    if [ $(( np % 2 )) -ne 0 ]; then
-        echo "compare.sh: --np $np: the collective benchmarks need an even number of processes" >&2
-        exit 2
-    fi
+    [ $(( np % 2 )) -eq 0 ] ||
+        die "--np $np: the collective benchmarks need an even number of processes"
     case " ${np_list[*]} " in *" $np "*) ;; *) np_list+=("$np") ;; esac
 done
 if [ ${#libs[@]} -eq 0 ] || [ ${#bench_list[@]} -eq 0 ] || [ ${#np_list[@]} -eq 0 ]; then
@@ -142,15 +134,8 @@ nps_of() { if is_coll "$1"; then echo "${np_list[*]}"; else echo 2; fi; }
 # ones keep their plain names.
 key_of() { if is_coll "$1"; then echo "$1-np$2"; else echo "$1"; fi; }
 
-srcdir=$(cd "$(dirname "$0")" && pwd)
 start_time=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
-
-selected() { case ",${only}," in *",$1,"*) return 0 ;; esac; return 1; }
-
-lib_title() {
-    case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac
-}
 
 # --- peer MPI packages -----------------------------------------------------
 need_pkgs=()
@@ -290,16 +275,7 @@ launch_for_shm() {
 # --- build -----------------------------------------------------------------
 for l in "${libs[@]}"; do
     [ "${status[$l]}" = ok ] || continue
-    mkdir -p "$work/build/$l"
-    for b in "${bench_list[@]}"; do
-        log=$work/build/$l/osu_$b.log
-        if ! "${cc[$l]}" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" \
-                "$srcdir/osu_$b.c" "$srcdir/bench_util.c" >"$log" 2>&1; then
-            status[$l]=failed
-            note[$l]="build of osu_$b.c with ${cc[$l]} failed: $(tail -n 3 "$log" | tr '\n' ' ')"
-            break
-        fi
-    done
+    build_benches "$l" "${cc[$l]}"
 done
 
 # --- benchmark arguments -----------------------------------------------------
@@ -337,42 +313,6 @@ bench_title() {
 fields_of() { if [ "$1" = ibcast ]; then echo 5; else echo 2; fi; }
 
 # --- runs --------------------------------------------------------------------
-# cpu_busy: percent of all CPUs busy (not idle/iowait) over the next 0.5 s.
-cpu_busy() {
-    local a b
-    read -r -a a < /proc/stat
-    sleep 0.5
-    read -r -a b < /proc/stat
-    local total=0 idle i
-    for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
-    idle=$(( b[4] - a[4] + b[5] - a[5] ))
-    [ $total -gt 0 ] || { echo 0; return; }
-    echo $(( 100 * (total - idle) / total ))
-}
-# settle_cpus: waits (at most --settle seconds) until other processes leave
-# the CPUs mostly idle; counts the runs that had to start anyway. After a wait
-# in vain, the next runs only take one short look until the CPUs were seen
-# idle again, so a machine that stays busy does not cost --settle per run.
-busy_starts=0
-still_busy=0
-settle_cpus() {
-    if [ "$settle" -eq 0 ] || [ ! -r /proc/stat ]; then
-        return 0
-    fi
-    local limit=$settle
-    [ $still_busy = 1 ] && limit=1
-    local deadline=$(( $(date +%s) + limit ))
-    while [ "$(cpu_busy)" -gt 15 ]; do
-        if [ "$(date +%s)" -ge $deadline ]; then
-            busy_starts=$(( busy_starts + 1 ))
-            still_busy=1
-            return 0
-        fi
-        sleep 1
-    done
-    still_busy=0
-}
-
 failures=()
 declare -A run_failed
 run_seconds=0
@@ -417,41 +357,12 @@ for b in "${bench_list[@]}"; do
 done
 
 # --- tables --------------------------------------------------------------------
-# best <key> <lib> <fields> <column> <min|max|median>: "size value" lines,
-# the best value of the column over the kept runs, or their median.
-best() {
-    local files=("$raw/$1-$2-"*.txt)
-    [ -e "${files[0]}" ] || return 0
-    awk -v mode="$5" -v nf="$3" -v col="$4" '$1 ~ /^[0-9]+$/ && NF == nf {
-            x = $col + 0
-            if (mode == "median") {
-                k = n[$1]++
-                all[$1, k] = x
-                for (; k > 0 && all[$1, k-1] > x; k--) {   # insertion sort
-                    all[$1, k] = all[$1, k-1]; all[$1, k-1] = x
-                }
-                v[$1] = 1
-            } else if (!($1 in v) || (mode == "min" ? x < v[$1] : x > v[$1])) v[$1] = x
-        }
-        END {
-            for (s in v) {
-                if (mode == "median") {
-                    m = n[s]
-                    v[s] = m % 2 ? all[s, (m-1)/2] : (all[s, m/2-1] + all[s, m/2]) / 2
-                }
-                print s, v[s]
-            }
-        }' "${files[@]}" | sort -n
-}
-
-# table <bench> <np> [overlap]: the table of one benchmark at one np. The
-# ibcast overlap table compares percentages, so its last column is the
+# bench_table <bench> <np> [overlap]: the table of one benchmark at one np.
+# The ibcast overlap table compares percentages, so its last column is the
 # difference in percentage points instead of a ratio.
-table() {
-    local b=$1 np=$2 part=${3:-} l
-    local key title col=2 mode=max sense=higher decimals=0 cmp=ratio
-    key=$(key_of "$b" "$np")
-    title=$(bench_title "$b${part:+-$part}" "$np")
+bench_table() {
+    local b=$1 np=$2 part=${3:-}
+    local col=2 mode=max sense=higher decimals=0 cmp=ratio
     case "$b" in
     latency|allreduce|bcast|alltoall|ibcast) mode=min; sense=lower; decimals=2 ;;
     esac
@@ -460,64 +371,8 @@ table() {
     if [ "$part" = overlap ]; then
         col=5; mode=median; sense=higher; decimals=1; cmp="diff"
     fi
-    declare -A col_state
-    for l in rdmpi mpich openmpi; do
-        if ! selected $l; then col_state[$l]="-"
-        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$key]:-}" ]; then col_state[$l]=FAIL
-        else col_state[$l]=ok
-        fi
-    done
-    echo "### $title"
-    echo
-    {
-        for l in rdmpi mpich openmpi; do
-            [ "${col_state[$l]}" = ok ] && best "$key" "$l" "$(fields_of "$b")" $col $mode | sed "s/^/$l /"
-        done
-    } | awk -v sense="$sense" -v decimals="$decimals" -v cmp="$cmp" \
-            -v c_r="${col_state[rdmpi]}" -v c_m="${col_state[mpich]}" -v c_o="${col_state[openmpi]}" '
-        { v[$1 "," $2] = $3; sizes[$2] = 1 }
-        function fmt(x) { return sprintf("%." decimals "f", x) }
-        function cell(lib, s, c) {
-            if (c != "ok") return c
-            return ((lib "," s) in v) ? fmt(v[lib "," s]) : "-"
-        }
-        END {
-            printf "| %10s | %12s | %12s | %12s | %22s |\n", "size (B)", "rdmpi",
-                "MPICH", "Open MPI", cmp == "diff" ? "rdmpi - best other" : "rdmpi / best other"
-            printf "|%s|%s|%s|%s|%s|\n", "-----------:", "-------------:",
-                "-------------:", "-------------:", "-----------------------:"
-            n = 0
-            for (s in sizes) order[n++] = s + 0
-            for (i = 0; i < n; i++)          # insertion sort, few rows
-                for (j = i; j > 0 && order[j-1] > order[j]; j--) {
-                    t = order[j]; order[j] = order[j-1]; order[j-1] = t
-                }
-            for (i = 0; i < n; i++) {
-                s = order[i]; ratio = "-"; other = ""
-                if (("mpich," s) in v) other = v["mpich," s]
-                if (("openmpi," s) in v) {
-                    o = v["openmpi," s]
-                    if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
-                }
-                if (("rdmpi," s) in v && other != "") {
-                    if (cmp == "diff")
-                        ratio = sprintf("%+.1f", v["rdmpi," s] - other)
-                    else if (other > 0)
-                        ratio = sprintf("%.2f", v["rdmpi," s] / other)
-                }
-                printf "| %10d | %12s | %12s | %12s | %22s |\n", s, cell("rdmpi", s, c_r),
-                    cell("mpich", s, c_m), cell("openmpi", s, c_o), ratio
-            }
-        }'
-    echo
-    if [ "$cmp" = diff ]; then
-        echo "Difference in percentage points; above 0: rdmpi hides more of the broadcast than the best of the others."
-    elif [ "$sense" = lower ]; then
-        echo "Ratio below 1: rdmpi is faster than the best of the others."
-    else
-        echo "Ratio above 1: rdmpi is faster than the best of the others."
-    fi
-    echo
+    table "$(bench_title "$b${part:+-$part}" "$np")" "$(key_of "$b" "$np")" \
+        "$(fields_of "$b")" $col $mode $sense $decimals $cmp 12 22
 }
 
 elapsed=$(( $(date +%s) - start_time ))
@@ -542,8 +397,7 @@ report() {
         echo "## Collective comparison, np=$np_text, one node"
     fi
     echo
-    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
-    echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
+    report_machine
     echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test)')$([ -n "$extra_args" ] && echo "; benchmark options added: $extra_args"); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
     if [ "${used_nps[*]}" = 2 ]; then
         echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about 2; more means other processes shared the cores)"
@@ -556,7 +410,7 @@ report() {
     fi
     for l in "${libs[@]}"; do
         if [ "${status[$l]}" = ok ]; then
-            lib=$(grep -h -m1 '^# library:' "$raw"/*-"$l"-*.txt 2>/dev/null | head -n 1 | sed 's/^# library: //; s/\t/ /g')
+            lib=$(lib_version "$l")
             # An rdmpi-built binary that loaded another MPI (no rpath, say)
             # would fill the rdmpi column with someone else's numbers.
             if [ "$l" = rdmpi ] && grep -qE '^(MPICH|Open MPI)' <<<"$lib"; then
@@ -577,8 +431,8 @@ report() {
     echo
     for b in "${bench_list[@]}"; do
         for np in $(nps_of "$b"); do
-            table "$b" "$np"
-            [ "$b" = ibcast ] && table "$b" "$np" overlap
+            bench_table "$b" "$np"
+            [ "$b" = ibcast ] && bench_table "$b" "$np" overlap
         done
     done
     if [ ${#failures[@]} -gt 0 ]; then

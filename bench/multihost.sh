@@ -9,6 +9,11 @@
 
 set -u
 
+bench_prog=multihost.sh
+settle_short_after_busy=0
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
 usage() {
     cat <<'EOF'
 Usage: bench/multihost.sh [options]          (as root)
@@ -87,25 +92,14 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-die() { echo "multihost.sh: $*" >&2; exit 2; }
-case "$repeat" in ''|*[!0-9]*|0) die "--repeat wants a positive number" ;; esac
-case "$settle" in ''|*[!0-9]*) die "--settle wants seconds" ;; esac
+check_repeat_settle
 case "$npb_np" in ''|*[!0-9]*|0) die "--npb-np wants a positive even number" ;; esac
 [ $(( npb_np % 2 )) -eq 0 ] || die "--npb-np $npb_np: needs an even number (N/2 ranks per namespace)"
-if [ -z "$timeout_s" ]; then
-    timeout_s=600
-    [ $quick = 1 ] && timeout_s=120
-fi
+default_timeout
 case "$timeout_s" in ''|*[!0-9]*|0) die "--timeout wants seconds" ;; esac
 case "$npb_timeout" in ''|*[!0-9]*|0) die "--npb-timeout wants seconds" ;; esac
 
-libs=()
-for l in ${only//,/ }; do
-    case "$l" in
-    rdmpi|mpich|openmpi) libs+=("$l") ;;
-    *) die "unknown library '$l' (rdmpi, mpich, openmpi)" ;;
-    esac
-done
+parse_libs
 [ ${#libs[@]} -gt 0 ] || die "--only: empty list"
 bench_list=()
 for b in ${benches//,/ }; do
@@ -116,8 +110,6 @@ for b in ${benches//,/ }; do
     esac
 done
 [ ${#bench_list[@]} -gt 0 ] || [ -n "$npb_dir" ] || die "nothing to run (--bench none without --npb)"
-selected() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
-lib_title() { case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac; }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (it creates network namespaces)"
 command -v ip >/dev/null || die "needs ip (iproute2)"
@@ -259,16 +251,7 @@ for l in "${libs[@]}"; do
     note[$l]=
     [ ${#bench_list[@]} -gt 0 ] || continue
     case $l in rdmpi) cc=$prefix/bin/mpicc ;; mpich) cc=mpicc.mpich ;; openmpi) cc=mpicc.openmpi ;; esac
-    mkdir -p "$work/build/$l"
-    for b in "${bench_list[@]}"; do
-        if ! "$cc" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" "$top/bench/osu_$b.c" \
-                "$top/bench/bench_util.c" >"$work/build/$l/osu_$b.log" 2>&1; then
-            status[$l]=failed
-            note[$l]="build of osu_$b.c with $cc failed: $(tail -n 3 "$work/build/$l/osu_$b.log" | tr '\n' ' ')"
-            failures+=("$(lib_title "$l"): ${note[$l]}")
-            break
-        fi
-    done
+    build_benches "$l" "$cc" || failures+=("$(lib_title "$l"): ${note[$l]}")
     if [ "${status[$l]}" = ok ] && ! placement_check "$l" 2; then
         status[$l]=failed
         note[$l]="placement check failed (see Failures)"
@@ -300,30 +283,6 @@ bench_args() {
         esac
     fi
 }
-# cpu_busy: percent of the CPUs busy over the next 0.5 s.
-cpu_busy() {
-    local a b i total=0 idle
-    read -r -a a </proc/stat
-    sleep 0.5
-    read -r -a b </proc/stat
-    for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
-    idle=$(( b[4] - a[4] + b[5] - a[5] ))
-    [ $total -gt 0 ] || { echo 0; return; }
-    echo $(( 100 * (total - idle) / total ))
-}
-busy_starts=0
-settle_cpus() {
-    [ "$settle" -gt 0 ] || return 0
-    local deadline=$(( $(date +%s) + settle ))
-    while [ "$(cpu_busy)" -gt 15 ]; do
-        if [ "$(date +%s)" -ge $deadline ]; then
-            busy_starts=$(( busy_starts + 1 ))
-            return 0
-        fi
-        sleep 1
-    done
-}
-
 # run_job LIMIT WANT OUT ERR CMD...: runs CMD in the background (so that a
 # signal to this script is handled at once, not after the run) with stdout
 # in OUT and stderr in ERR. Ends it after LIMIT seconds (job_end=timeout),
@@ -450,86 +409,28 @@ if [ -n "$npb_dir" ]; then
 fi
 
 # --- tables ------------------------------------------------------------------------
-# best <bench> <lib> <min|max>: "size value", the best of the runs per size.
-best() {
-    local files=("$raw/$1-$2-"*.txt)
-    [ -e "${files[0]}" ] || return 0
-    awk -v mode="$3" '$1 ~ /^[0-9]+$/ && NF == 2 {
-            x = $2 + 0
-            if (!($1 in v) || (mode == "min" ? x < v[$1] : x > v[$1])) v[$1] = x
-        }
-        END { for (s in v) print s, v[s] }' "${files[@]}" | sort -n
-}
-
-table() {
-    local b=$1 mode sense decimals title l
-    case $b in
-    latency) mode=min; sense=lower; decimals=2
-             title="osu_latency: half round-trip latency, microseconds (lower is better)" ;;
-    bw)      mode=max; sense=higher; decimals=0
-             title="osu_bw: unidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
+# bench_table <bench>: the table of one benchmark.
+bench_table() {
+    case $1 in
+    latency) table "osu_latency: half round-trip latency, microseconds (lower is better)" \
+                 latency 2 2 min lower 2 ratio 10 18 ;;
+    bw)      table "osu_bw: unidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" \
+                 bw 2 2 max higher 0 ratio 10 18 ;;
     esac
-    declare -A state
-    for l in rdmpi mpich openmpi; do
-        if ! selected $l; then state[$l]="-"
-        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$b]:-}" ]; then state[$l]=FAIL
-        else state[$l]=ok
-        fi
-    done
-    echo "### $title"
-    echo
-    for l in rdmpi mpich openmpi; do
-        [ "${state[$l]}" = ok ] && best "$b" "$l" "$mode" | sed "s/^/$l /"
-    done | awk -v sense="$sense" -v dec="$decimals" \
-            -v s_r="${state[rdmpi]}" -v s_m="${state[mpich]}" -v s_o="${state[openmpi]}" '
-        { v[$1 "," $2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 + 0 } }
-        function cell(lib, s, st) {
-            if (st != "ok") return st
-            return ((lib "," s) in v) ? sprintf("%." dec "f", v[lib "," s]) : "-"
-        }
-        END {
-            printf "| %10s | %10s | %10s | %10s | %18s |\n", "size (B)", "rdmpi", "MPICH",
-                "Open MPI", "rdmpi / best other"
-            printf "|-----------:|-----------:|-----------:|-----------:|-------------------:|\n"
-            for (i = 0; i < n; i++)
-                for (j = i; j > 0 && order[j-1] > order[j]; j--) {
-                    t = order[j]; order[j] = order[j-1]; order[j-1] = t
-                }
-            for (i = 0; i < n; i++) {
-                s = order[i]; other = ""; ratio = "-"
-                if (("mpich," s) in v) other = v["mpich," s]
-                if (("openmpi," s) in v) {
-                    o = v["openmpi," s]
-                    if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
-                }
-                if (("rdmpi," s) in v && other != "" && other > 0)
-                    ratio = sprintf("%.2f", v["rdmpi," s] / other)
-                printf "| %10d | %10s | %10s | %10s | %18s |\n", s, cell("rdmpi", s, s_r),
-                    cell("mpich", s, s_m), cell("openmpi", s, s_o), ratio
-            }
-        }'
-    echo
-    if [ $sense = lower ]; then
-        echo "Ratio below 1: rdmpi is faster than the best of the others."
-    else
-        echo "Ratio above 1: rdmpi is faster than the best of the others."
-    fi
-    echo
 }
 
 report() {
     local l lib
     echo "## Between two hosts (network namespaces) over TCP"
     echo
-    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
-    echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
+    report_machine
     echo "- hosts: namespaces $NS0 ($IP0) and $NS1 ($IP1), veth into one bridge, MTU $(ip -n "$NS0" -o link show eth0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
     echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test, not numbers)'); $(( $(date +%s) - start_time )) s in all"
     echo "- load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg) (the benchmarks add about 2)"
     echo "- runs started while other processes kept the CPUs busy (waited $settle s): $busy_starts"
     [ "$reaped" -gt 0 ] && echo "- processes left in the namespaces after runs and killed: $reaped"
     for l in "${libs[@]}"; do
-        lib=$(grep -h -m1 '^# library:' "$raw"/*-"$l"-*.txt 2>/dev/null | head -n 1 | sed 's/^# library: //; s/\t/ /g')
+        lib=$(lib_version "$l")
         echo "- $(lib_title "$l"): ${lib:-(no run)}${note[$l]:+; ${note[$l]}}"
         [ -n "${hung[$l]:-}" ] && echo "  - ${hung[$l]} run(s) printed every result, then did not exit (hang in MPI_Finalize): stopped ${HANG_GRACE} s later, results kept"
     done
@@ -546,7 +447,7 @@ report() {
     fi
     echo '```'
     echo
-    for b in "${bench_list[@]}"; do table "$b"; done
+    for b in "${bench_list[@]}"; do bench_table "$b"; done
     if [ -n "$npb_dir" ]; then
         echo "### NPB IS class $npb_class, np $npb_np ($(( npb_np / 2 )) per namespace), best of $repeat"
         echo

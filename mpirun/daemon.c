@@ -19,6 +19,7 @@
 #include "server.h"
 #include "session.h"
 #include "wire.h"
+#include "util/clock.h"
 
 /* How long the head may take to send the job after our HELLO, in ms. */
 #define RD_MPIRUN_JOB_WAIT_MS 30000
@@ -31,17 +32,10 @@ typedef struct daemon_job {
     rd_mpirun_plan_t plan;
 } daemon_job_t;
 
-static long long mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Waits for the JOB message; returns its payload (in c's buffer) or NULL. */
 static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h)
 {
-    long long until = mono_ms() + RD_MPIRUN_JOB_WAIT_MS;
+    long long until = rd_clock_ms() + RD_MPIRUN_JOB_WAIT_MS;
     const char *payload;
     int rc;
 
@@ -52,9 +46,9 @@ static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h)
             if (h->type != RD_MPIRUN_MSG_PING)
                 return NULL;
         }
-        long long left = until - mono_ms();
+        long long left = until - rd_clock_ms();
         struct pollfd p = { .fd = c->fd, .events = POLLIN };
-        if (rc < 0 || left <= 0 || poll(&p, 1, (int)left) < 0 || rd_mpirun_conn_read(c, mono_ms()) != 0)
+        if (rc < 0 || left <= 0 || poll(&p, 1, (int)left) < 0 || rd_mpirun_conn_read(c, rd_clock_ms()) != 0)
             return NULL;
     }
 }
@@ -170,7 +164,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     fd = rd_mpirun_connect_head(argv[3], (int)port);
     if (fd < 0)
         goto out;
-    rd_mpirun_conn_init(&conn, fd, mono_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
+    rd_mpirun_conn_init(&conn, fd, rd_clock_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
     rd_mpirun_pack_str(&hello, argv[5]);
     rd_mpirun_pack_u32(&hello, (uint32_t)getpid());
     if (hello.err || rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {

@@ -36,6 +36,7 @@
 #include "launch.h"
 #include "procs.h"
 #include "server.h"
+#include "util/clock.h"
 #include "util/env.h"
 
 /* Connections accepted and not yet identified by their HELLO. */
@@ -103,13 +104,6 @@ typedef struct job {
     size_t *fence_len;
     int fence_have;
 } job_t;
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 long long rd_mpirun_heartbeat_timeout_ms(void)
 {
@@ -180,7 +174,7 @@ static void local_stop(job_t *j, int sig)
         return;
     j->state = JOB_STOPPING;
     rd_mpirun_procs_signal(j->procs, j->np, sig);
-    j->kill_at = now_ms() + RD_MPIRUN_KILL_GRACE_MS;
+    j->kill_at = rd_clock_ms() + RD_MPIRUN_KILL_GRACE_MS;
 }
 
 static void send_stop(job_t *j, int sig)
@@ -336,9 +330,9 @@ static void handle_server_events(job_t *j);
  * Give the event a moment before calling a clean exit a failure. */
 static void wait_finalized(job_t *j, rd_mpirun_proc_t *p)
 {
-    long long until = now_ms() + RD_MPIRUN_FINALIZE_GRACE_MS;
+    long long until = rd_clock_ms() + RD_MPIRUN_FINALIZE_GRACE_MS;
     while (!p->finalized) {
-        long long left = until - now_ms();
+        long long left = until - rd_clock_ms();
         if (left <= 0)
             break;
         struct pollfd pfd = { .fd = rd_mpirun_server_fd(), .events = POLLIN };
@@ -558,7 +552,7 @@ static void lose_remote(job_t *j, remote_t *r, const char *what)
 
 static void handle_deadlines(job_t *j)
 {
-    long long now = now_ms();
+    long long now = rd_clock_ms();
     char why[512];
 
     if (j->timeout_at && now >= j->timeout_at) {
@@ -622,7 +616,7 @@ static void handle_deadlines(job_t *j)
 /* Poll timeout until the nearest deadline. */
 static int poll_timeout(const job_t *j)
 {
-    long long next = 0, now = now_ms();
+    long long next = 0, now = rd_clock_ms();
     const long long d[] = { j->timeout_at, j->kill_at, j->drain_at, j->agents_kill_at,
                             j->nrem || j->is_daemon ? j->ping_at : 0 };
 
@@ -686,7 +680,7 @@ static void hello(job_t *j, pending_t *pc, const rd_mpirun_wire_hdr_t *h, const 
         return;
     }
     r->conn = pc->conn;
-    r->conn.last_rx = now_ms();
+    r->conn.last_rx = rd_clock_ms();
     pc->conn.fd = -1;
     pc->conn.buf = NULL;
     pc->conn.len = pc->conn.cap = pc->conn.used = 0;
@@ -786,8 +780,8 @@ static void accept_daemons(job_t *j)
             close(fd);
             continue;
         }
-        rd_mpirun_conn_init(&j->pend[i].conn, fd, now_ms(), j->heartbeat_ms);
-        j->pend[i].since = now_ms();
+        rd_mpirun_conn_init(&j->pend[i].conn, fd, rd_clock_ms(), j->heartbeat_ms);
+        j->pend[i].since = rd_clock_ms();
     }
 }
 
@@ -883,7 +877,7 @@ static void read_conn(job_t *j, const net_slot_t *s)
     case NET_REMOTE: c = &j->rem[s->index].conn; break;
     default: c = j->up; break;
     }
-    eof = rd_mpirun_conn_read(c, now_ms()) != 0;
+    eof = rd_mpirun_conn_read(c, rd_clock_ms()) != 0;
     /* Messages already received count even when the connection then broke. */
     while (c->fd >= 0 && (rc = rd_mpirun_conn_next(c, &h, &payload)) != 0) {
         if (rc < 0)
@@ -924,9 +918,9 @@ static int finished(job_t *j)
             /* Whatever the ranks left running would outlive the job
              * and hold their output pipes open. */
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
-            j->drain_at = now_ms() + RD_MPIRUN_DRAIN_MS;
+            j->drain_at = rd_clock_ms() + RD_MPIRUN_DRAIN_MS;
         }
-        if (rd_mpirun_iof_open_outputs() == 0 || now_ms() >= j->drain_at) {
+        if (rd_mpirun_iof_open_outputs() == 0 || rd_clock_ms() >= j->drain_at) {
             j->local_over = 1;
             j->drain_at = 0;
             if (j->is_daemon)
@@ -947,7 +941,7 @@ static int finished(job_t *j)
         for (int i = 0; i < j->nrem; i++)
             if (j->rem[i].agent > 0 && j->rem[i].state == REMOTE_GONE)
                 killpg(j->rem[i].agent, SIGTERM);
-        j->agents_kill_at = now_ms() + RD_MPIRUN_AGENT_GRACE_MS;
+        j->agents_kill_at = rd_clock_ms() + RD_MPIRUN_AGENT_GRACE_MS;
     }
     return agents == 0;
 }
@@ -1063,7 +1057,7 @@ static int launch_remotes(job_t *j)
         r->host = h;
         r->conn.fd = -1;
         r->state = REMOTE_LAUNCHED;
-        r->launched_at = now_ms();
+        r->launched_at = rd_clock_ms();
         r->agent = rd_mpirun_spawn_agent(j->head->agent, plan->hosts[h].name, j->head->self_exe,
                                          j->head->port, j->head->addrs, h, j->head->secret);
         if (r->agent < 0) {
@@ -1095,8 +1089,8 @@ static int run(job_t *j)
         goto out;
     }
     if (j->opts->timeout)
-        j->timeout_at = now_ms() + j->opts->timeout * 1000;
-    j->ping_at = now_ms() + RD_MPIRUN_PING_MS;
+        j->timeout_at = rd_clock_ms() + j->opts->timeout * 1000;
+    j->ping_at = rd_clock_ms() + RD_MPIRUN_PING_MS;
 
     for (int r = 0; r < j->np; r++) {
         j->procs[r].rank = r;

@@ -15,6 +15,6 @@ mpirun_mpirun_SOURCES = \
 	mpirun/launch.c mpirun/launch.h \
 	mpirun/guard.c mpirun/guard.h \
 	mpirun/daemon.c mpirun/daemon.h \
-	src/util/env.c src/util/env.h
+	src/util/env.c src/util/env.h src/util/clock.h
 mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 mpirun_mpirun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread

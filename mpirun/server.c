@@ -86,24 +86,25 @@ int rd_mpirun_server_fd(void)
 /* Connected and finalized are answered at once (PMIX_OPERATION_SUCCEEDED)
  * but only after the event is queued: the rank cannot go on, and so cannot
  * exit, before the main loop can see that it finalized. */
-static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
-                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t answer_after_post(rd_mpirun_event_type_t type, const pmix_proc_t *proc)
 {
-    rd_mpirun_event_t *ev = event_new(RD_MPIRUN_EV_CONNECTED, proc);
+    rd_mpirun_event_t *ev = event_new(type, proc);
     if (!ev)
         return PMIX_ERR_NOMEM;
     event_post(ev);
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return answer_after_post(RD_MPIRUN_EV_CONNECTED, proc);
+}
+
 static pmix_status_t on_finalized(const pmix_proc_t *proc, void *obj,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    rd_mpirun_event_t *ev = event_new(RD_MPIRUN_EV_FINALIZED, proc);
-    if (!ev)
-        return PMIX_ERR_NOMEM;
-    event_post(ev);
-    return PMIX_OPERATION_SUCCEEDED;
+    return answer_after_post(RD_MPIRUN_EV_FINALIZED, proc);
 }
 
 /* The whole job ends whatever procs[] names: MPI_Abort may end more

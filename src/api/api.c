@@ -209,6 +209,26 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
     return MPI_SUCCESS;
 }
 
+int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn)
+{
+    int err = rd_api_check_comm(h, c, fn);
+    if (err)
+        return err;
+    if ((*c)->rgroup)
+        return rd_api_error(*c, MPI_ERR_COMM, fn,
+                            "collectives on intercommunicators are not supported");
+    return MPI_SUCCESS;
+}
+
+int rd_api_check_root(rd_comm_t *c, int root, const char *fn)
+{
+    if (root >= 0 && root < c->size)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_ROOT, fn,
+                        "invalid root %d: the communicator has %d ranks (0..%d)", root, c->size,
+                        c->size - 1);
+}
+
 int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn)
 {
     if (__builtin_expect((rank >= 0 && rank < rd_comm_remote_size(c)) || rank == MPI_PROC_NULL, 1))

@@ -117,6 +117,11 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype typ
  * "receive" in the message): both arrays given, no count negative. */
 int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
                         const char *fn);
+/* Checks shared by the blocking and nonblocking collectives: the
+ * communicator (valid, and an intracommunicator: intercommunicator
+ * collectives are not supported) and the root rank. */
+int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
+int rd_api_check_root(rd_comm_t *c, int root, const char *fn);
 /* dest: a rank of the remote group or MPI_PROC_NULL. */
 int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn);
 /* source: also MPI_ANY_SOURCE. */

@@ -335,28 +335,42 @@ static int run_delete(rd_comm_t *c, rd_keyval_t *k, int keyval)
     return err;
 }
 
+/* What setting and deleting an attribute begin with: comm valid, keyval live
+ * and not predefined (what: "set" or "deleted", for the message), and the
+ * delete callback run on the value already set, if any (replacing a value
+ * deletes the old one first, MPI-3.1 6.7.2). On MPI_SUCCESS the lock is held
+ * and *c, *k are set; on an error it is not held. */
+static int begin_change(MPI_Comm comm, int keyval, const char *what, rd_comm_t **c,
+                        rd_keyval_t **k, const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, c, fn)))
+        return err;
+    if (is_predefined(keyval))
+        return rd_api_error(*c, MPI_ERR_KEYVAL, fn,
+                            "keyval 0x%x is a predefined attribute and cannot be %s",
+                            (unsigned)keyval, what);
+    rd_api_lock();
+    *k = keyval_live(keyval);
+    if (!*k) {
+        rd_api_unlock();
+        return bad_keyval(*c, keyval, fn);
+    }
+    if ((err = run_delete(*c, *k, keyval)) != MPI_SUCCESS) {
+        rd_api_unlock();
+        return callback_error(*c, err, "delete", keyval, fn);
+    }
+    return MPI_SUCCESS;
+}
+
 static int set_attr(MPI_Comm comm, int keyval, void *value, const char *fn)
 {
     rd_comm_t *c;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, &c, fn)))
+    rd_keyval_t *k;
+    int err = begin_change(comm, keyval, "set", &c, &k, fn);
+    if (err)
         return err;
-    if (is_predefined(keyval))
-        return rd_api_error(c, MPI_ERR_KEYVAL, fn,
-                            "keyval 0x%x is a predefined attribute and cannot be set",
-                            (unsigned)keyval);
-    rd_api_lock();
-    rd_keyval_t *k = keyval_live(keyval);
-    if (!k) {
-        rd_api_unlock();
-        return bad_keyval(c, keyval, fn);
-    }
-    /* Replacing a value deletes the old one first (MPI-3.1 6.7.2). */
-    if ((err = run_delete(c, k, keyval)) != MPI_SUCCESS) {
-        rd_api_unlock();
-        return callback_error(c, err, "delete", keyval, fn);
-    }
     rd_attr_t *a = find_attr(c, keyval);
     if (!a) {
         a = malloc(sizeof(*a));
@@ -405,24 +419,10 @@ static int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, const cha
 static int delete_attr(MPI_Comm comm, int keyval, const char *fn)
 {
     rd_comm_t *c;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, &c, fn)))
+    rd_keyval_t *k;
+    int err = begin_change(comm, keyval, "deleted", &c, &k, fn);
+    if (err)
         return err;
-    if (is_predefined(keyval))
-        return rd_api_error(c, MPI_ERR_KEYVAL, fn,
-                            "keyval 0x%x is a predefined attribute and cannot be deleted",
-                            (unsigned)keyval);
-    rd_api_lock();
-    rd_keyval_t *k = keyval_live(keyval);
-    if (!k) {
-        rd_api_unlock();
-        return bad_keyval(c, keyval, fn);
-    }
-    if ((err = run_delete(c, k, keyval)) != MPI_SUCCESS) {
-        rd_api_unlock();
-        return callback_error(c, err, "delete", keyval, fn);
-    }
     rd_attr_t *a = find_attr(c, keyval);
     if (a) {
         rd_list_remove(&a->link);

@@ -12,26 +12,6 @@
 #include "api/op.h"
 #include "coll/coll.h"
 
-/* The communicator of a collective: valid and an intracommunicator. */
-static int coll_comm(MPI_Comm comm, rd_comm_t **c, const char *fn)
-{
-    int err = rd_api_check_comm(comm, c, fn);
-    if (err)
-        return err;
-    if ((*c)->rgroup)
-        return rd_api_error(*c, MPI_ERR_COMM, fn,
-                            "collectives on intercommunicators are not supported");
-    return MPI_SUCCESS;
-}
-
-static int check_root(rd_comm_t *c, int root, const char *fn)
-{
-    if (root >= 0 && root < c->size)
-        return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_ROOT, fn, "invalid root %d: the communicator has %d ranks",
-                        root, c->size);
-}
-
 static int no_in_place(rd_comm_t *c, const void *buf, const char *which, const char *fn)
 {
     if (buf != MPI_IN_PLACE)
@@ -111,22 +91,6 @@ static int check_blocks(rd_comm_t *c, const void *sendbuf, int sendcount, MPI_Da
     return MPI_SUCCESS;
 }
 
-/* The op of a reduction: valid, not an RMA-only op, defined for dt. */
-static int check_op(rd_comm_t *c, MPI_Op h, rd_datatype_t *dt, rd_op_t **op, const char *fn)
-{
-    *op = rd_api_op(h);
-    if (!*op)
-        return rd_api_error(c, MPI_ERR_OP, fn,
-                            h == MPI_OP_NULL ? "op is MPI_OP_NULL" : "invalid op handle 0x%x",
-                            (unsigned)h);
-    if ((*op)->kind == RD_OP_REPLACE || (*op)->kind == RD_OP_NO_OP)
-        return rd_api_error(c, MPI_ERR_OP, fn, "MPI_REPLACE and MPI_NO_OP are for RMA only");
-    if (!rd_op_valid(*op, dt))
-        return rd_api_error(c, MPI_ERR_OP, fn, "the operation is not defined for datatype %s",
-                            dt->name[0] ? dt->name : "(derived)");
-    return MPI_SUCCESS;
-}
-
 static int done(rd_comm_t *c, int rc, const char *fn)
 {
     return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(c, rc, fn);
@@ -144,7 +108,7 @@ int PMPI_Barrier(MPI_Comm comm)
     rd_comm_t *c;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)))
         return err;
     rd_api_lock();
     int rc = rd_coll_barrier(c);
@@ -160,7 +124,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     rd_datatype_t *dt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
         (err = no_in_place(c, buffer, "buffer", fn)) ||
         (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)))
         return err;
@@ -183,7 +147,7 @@ static int rooted_entry(int is_gather, const void *sendbuf, const int *scounts,
     rd_datatype_t *st = NULL, *rt = NULL;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
         return err;
     if (is_gather)
         err = check_rank_side(c, root, sendbuf, sendcount, sendtype, &st,
@@ -268,7 +232,7 @@ static int blocks_entry(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = check_blocks(c, sendbuf, sendcount, sendtype, &st, recvbuf, recvcount, recvtype,
                             &rt, fn)))
         return err;
@@ -299,7 +263,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
@@ -332,7 +296,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          ((err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn)) ||
@@ -371,7 +335,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     rd_comm_t *c;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          (err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn))) ||
@@ -401,7 +365,7 @@ static int check_reduction(rd_comm_t *c, const void *sbuf, int count, MPI_Dataty
 {
     int err;
     if ((err = rd_api_check_data(c, sbuf, count, type, dt, fn)) ||
-        (err = check_op(c, h, *dt, op, fn)))
+        (err = rd_api_check_op(c, h, *dt, op, fn)))
         return err;
     return MPI_SUCCESS;
 }
@@ -430,7 +394,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = check_root(c, root, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
         (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)))
         return err;
     if (c->rank != root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
@@ -454,7 +418,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)))
         return err;
     if (!recvcounts)
         return rd_api_error(c, MPI_ERR_ARG, fn, "recvcounts is NULL");
@@ -487,7 +451,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) || (err = rd_api_check_count(c, recvcount, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_count(c, recvcount, fn)))
         return err;
     if ((long long)recvcount * c->size > INT32_MAX)
         return rd_api_error(c, MPI_ERR_COUNT, fn, "recvcount * size is more than INT_MAX");
@@ -513,7 +477,7 @@ static int allreduce_entry(const void *sendbuf, void *recvbuf, int count, MPI_Da
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = coll_comm(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
         (err = check_reduction_recv(c, sendbuf, recvbuf, count, count, dt, fn)))
         return err;

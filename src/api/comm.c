@@ -559,10 +559,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
         return rd_api_error(c, MPI_ERR_ARG, fn, "info_used pointer is NULL");
     rd_api_lock();
     comm_extra_t *x = extra_find(c);
-    rd_info_t *o = rd_api_info_copy(x ? x->info : NULL);
-    int h = o ? rd_api_info_handle(o) : 0;
-    if (o && !h)
-        rd_api_info_destroy(o);
+    int h = rd_api_info_copy_handle(x ? x->info : NULL);
     rd_api_unlock();
     if (!h)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for an info object");

@@ -51,6 +51,17 @@ static int check_ptr(const void *p, int needed, const char *what, const char *fn
     return rd_api_error(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
 }
 
+/* The type behind *datatype, an argument the call also writes (commit, free). */
+static int check_inout(const MPI_Datatype *datatype, rd_datatype_t **dt, const char *fn)
+{
+    if (!datatype)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "datatype pointer is NULL");
+    if (!(*dt = rd_api_dt(*datatype)))
+        return rd_api_error(NULL, MPI_ERR_TYPE, fn, "invalid datatype handle 0x%x",
+                            (unsigned)*datatype);
+    return MPI_SUCCESS;
+}
+
 /* Records the arguments of a new type dt and gives it a handle; on failure
  * dt is released. Called with the lock held. */
 static int publish(rd_datatype_t *dt, int combiner, int ni, const int *ints, int na,
@@ -483,12 +494,10 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
 {
     static const char fn[] = "MPI_Type_commit";
     rd_datatype_t *dt;
+    int err;
     RD_API_CHECK_INIT(fn);
-    if (!datatype)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "datatype pointer is NULL");
-    if (!(dt = rd_api_dt(*datatype)))
-        return rd_api_error(NULL, MPI_ERR_TYPE, fn, "invalid datatype handle 0x%x",
-                            (unsigned)*datatype);
+    if ((err = check_inout(datatype, &dt, fn)))
+        return err;
     dt->committed = 1;
     return MPI_SUCCESS;
 }
@@ -498,12 +507,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 {
     static const char fn[] = "MPI_Type_free";
     rd_datatype_t *dt;
+    int err;
     RD_API_CHECK_INIT(fn);
-    if (!datatype)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "datatype pointer is NULL");
-    if (!(dt = rd_api_dt(*datatype)))
-        return rd_api_error(NULL, MPI_ERR_TYPE, fn, "invalid datatype handle 0x%x",
-                            (unsigned)*datatype);
+    if ((err = check_inout(datatype, &dt, fn)))
+        return err;
     if (dt->builtin)
         return rd_api_error(NULL, MPI_ERR_TYPE, fn, "%s is predefined and cannot be freed", dt->name);
     rd_api_lock();

@@ -105,10 +105,18 @@ rd_info_t *rd_api_info_copy(const rd_info_t *src)
     return info;
 }
 
-int rd_api_info_handle(rd_info_t *info)
+int rd_api_info_copy_handle(const rd_info_t *src)
 {
-    info->handle = rd_handle_alloc(RD_OBJ_INFO, info);
-    return info->handle;
+    rd_info_t *info = rd_api_info_copy(src);
+    if (!info)
+        return 0;
+    int h = rd_handle_alloc(RD_OBJ_INFO, info);
+    if (!h) {
+        rd_api_info_destroy(info);
+        return 0;
+    }
+    info->handle = h;
+    return h;
 }
 
 /* ---- argument checks (lock not held) ---- */
@@ -148,6 +156,19 @@ static int check_out(const void *p, const char *what, const char *fn)
 
 /* ---- creation and destruction ---- */
 
+/* A new object with a copy of src's entries (none for NULL), handed out in
+ * *newinfo. */
+static int dup_to_user(const rd_info_t *src, MPI_Info *newinfo, const char *fn)
+{
+    rd_api_lock();
+    int h = rd_api_info_copy_handle(src);
+    rd_api_unlock();
+    if (!h)
+        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for an info object");
+    *newinfo = h;
+    return MPI_SUCCESS;
+}
+
 RD_WEAK_ALIAS(MPI_Info_create)
 int PMPI_Info_create(MPI_Info *info)
 {
@@ -156,31 +177,7 @@ int PMPI_Info_create(MPI_Info *info)
     RD_API_CHECK_INIT(fn);
     if ((err = check_out(info, "info", fn)))
         return err;
-    rd_api_lock();
-    rd_info_t *o = rd_api_info_copy(NULL);
-    int h = o ? rd_api_info_handle(o) : 0;
-    if (o && !h)
-        rd_api_info_destroy(o);
-    rd_api_unlock();
-    if (!h)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for an info object");
-    *info = h;
-    return MPI_SUCCESS;
-}
-
-/* A new object with a copy of src's entries, handed out in *newinfo. */
-static int dup_to_user(const rd_info_t *src, MPI_Info *newinfo, const char *fn)
-{
-    rd_api_lock();
-    rd_info_t *o = rd_api_info_copy(src);
-    int h = o ? rd_api_info_handle(o) : 0;
-    if (o && !h)
-        rd_api_info_destroy(o);
-    rd_api_unlock();
-    if (!h)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for an info object");
-    *newinfo = h;
-    return MPI_SUCCESS;
+    return dup_to_user(NULL, info, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Info_dup)

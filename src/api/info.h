@@ -24,8 +24,9 @@ rd_info_t *rd_api_info(MPI_Info h);
 /* A copy of src without a handle (src NULL: an empty object); NULL on ENOMEM.
  * Lock held. */
 rd_info_t *rd_api_info_copy(const rd_info_t *src);
-/* Gives info a handle so it can go to the user; 0 on ENOMEM. Lock held. */
-int rd_api_info_handle(rd_info_t *info);
+/* A copy of src (src NULL: an empty object) with a handle, to go to the
+ * user: the handle, or 0 on ENOMEM (nothing is left behind). Lock held. */
+int rd_api_info_copy_handle(const rd_info_t *src);
 /* Frees info and its handle, if any. NULL is fine. Lock held. */
 void rd_api_info_destroy(rd_info_t *info);
 

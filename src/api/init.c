@@ -15,17 +15,11 @@
 #include "coll/coll.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
+#include "util/clock.h"
 #include "util/scratch.h"
 
 #include "api/attr.h"
 #include "api/op.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* MPI_COMM_WORLD and MPI_COMM_SELF with fixed context ids 0 and 2. */
 static int make_predefined_comms(void)
@@ -77,7 +71,7 @@ static int init(int required, int *provided, const char *fn)
         level = MPI_THREAD_SINGLE;
     rd_api.thread_level = level;
     rd_api.main_thread = pthread_self();
-    rd_api.wtime0 = now();
+    rd_api.wtime0 = rd_clock_s();
 
     int rc = rd_boot_init(&rd_api.boot);
     if (rc != RD_OK) {
@@ -141,9 +135,13 @@ int PMPI_Finalize(void)
         /* A peer is lost (or the barrier broke): ranks still in their
          * closing barrier may wait for this one forever, so whatever the
          * error handler, the job ends here with the reason. */
-        char msg[256];
-        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s); ending the job "
-                 "so that no rank waits for this one", fn, rd_api.boot.rank, rd_status_str(rc));
+        char msg[256], who[32] = "";
+        int lost = rd_p2p_failed_peer();
+        if (lost >= 0)
+            snprintf(who, sizeof(who), ": rank %d", lost);
+        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s%s); ending the "
+                 "job so that no rank waits for this one", fn, rd_api.boot.rank,
+                 rd_status_str(rc), who);
         rd_boot_abort(1, msg);
     }
     rd_p2p_finalize();
@@ -212,7 +210,7 @@ int PMPI_Is_thread_main(int *flag)
 RD_WEAK_ALIAS(MPI_Wtime)
 double PMPI_Wtime(void)
 {
-    return now() - rd_api.wtime0;
+    return rd_clock_s() - rd_api.wtime0;
 }
 
 RD_WEAK_ALIAS(MPI_Wtick)

@@ -21,35 +21,10 @@
 static int check_comm(MPI_Comm comm, MPI_Request *request, rd_comm_t **c, const char *fn)
 {
     int err;
-    if ((err = rd_api_check_comm(comm, c, fn)))
+    if ((err = rd_api_check_coll_comm(comm, c, fn)))
         return err;
-    if ((*c)->rgroup)
-        return rd_api_error(*c, MPI_ERR_COMM, fn,
-                            "intercommunicator collectives are not supported");
     if (!request)
         return rd_api_error(*c, MPI_ERR_ARG, fn, "request pointer is NULL");
-    return MPI_SUCCESS;
-}
-
-static int check_root(rd_comm_t *c, int root, const char *fn)
-{
-    if (root >= 0 && root < c->size)
-        return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_ROOT, fn,
-                        "invalid root %d: the communicator has %d ranks (0..%d)", root, c->size,
-                        c->size - 1);
-}
-
-static int check_op(rd_comm_t *c, MPI_Op h, const rd_datatype_t *dt, rd_op_t **op,
-                    const char *fn)
-{
-    *op = rd_api_op(h);
-    if (!*op)
-        return rd_api_error(c, MPI_ERR_OP, fn,
-                            h == MPI_OP_NULL ? "op is MPI_OP_NULL" : "invalid op handle 0x%x",
-                            (unsigned)h);
-    if (!rd_op_valid(*op, dt))
-        return rd_api_error(c, MPI_ERR_OP, fn, "the operation is not defined for %s", dt->name);
     return MPI_SUCCESS;
 }
 
@@ -179,7 +154,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)) ||
         (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)) ||
-        (err = check_root(c, root, fn)))
+        (err = rd_api_check_root(c, root, fn)))
         return err;
     rd_nbc_t *s = begin(c);
     if (!s)
@@ -198,13 +173,13 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
+    if ((err = check_comm(comm, request, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
         (err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)) ||
         (err = rd_api_check_data(c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count,
                                  datatype, &dt, fn)) ||
         (c->rank == root && (err = rd_api_check_buf(c, recvbuf, count, dt, fn))) ||
         (c->rank == root && (err = check_alias(c, sendbuf, recvbuf, count, fn))) ||
-        (err = check_op(c, op, dt, &o, fn)))
+        (err = rd_api_check_op(c, op, dt, &o, fn)))
         return err;
     rd_nbc_t *s = begin(c);
     if (!s)
@@ -228,7 +203,7 @@ static int allreduce_like(const void *sendbuf, void *recvbuf, int count, MPI_Dat
         (err = rd_api_check_data(c, recvbuf, count, datatype, &dt, fn)) ||
         (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, count, dt, fn))) ||
         (err = check_alias(c, sendbuf, recvbuf, count, fn)) ||
-        (err = check_op(c, op, dt, &o, fn)))
+        (err = rd_api_check_op(c, op, dt, &o, fn)))
         return err;
     rd_nbc_t *s = begin(c);
     if (!s)
@@ -290,7 +265,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
     if ((err = rd_api_check_data(c, recvbuf, count, datatype, &dt, fn)) ||
         (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, (int)total, dt, fn))) ||
         (err = check_alias(c, sendbuf, recvbuf, (int)total, fn)) ||
-        (err = check_op(c, op, dt, &o, fn)))
+        (err = rd_api_check_op(c, op, dt, &o, fn)))
         return err;
     int *displs = NULL;
     if (counts && !(displs = malloc((size_t)c->size * sizeof(int))))
@@ -353,7 +328,7 @@ static int rooted(int is_gather, const void *sendbuf, const int *scounts, const 
     rd_datatype_t **ldt = is_gather ? &sdt : &rdt, **rdtp = is_gather ? &rdt : &sdt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)) || (err = check_root(c, root, fn)) ||
+    if ((err = check_comm(comm, request, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
         (err = check_inplace_root(c, lbuf, root, is_gather ? "sendbuf" : "recvbuf", fn)))
         return err;
     if (lbuf != MPI_IN_PLACE && (err = rd_api_check_data(c, lbuf, lcount, ltype, ldt, fn)))

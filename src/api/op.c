@@ -56,14 +56,22 @@ void rd_api_op_release(rd_op_t *op)
 }
 
 /* Decodes an op argument, reporting MPI_ERR_OP on c's handler. */
-static int check_op(rd_comm_t *c, MPI_Op h, rd_op_t **op, const char *fn)
+int rd_api_check_op(rd_comm_t *c, MPI_Op h, const rd_datatype_t *dt, rd_op_t **op,
+                    const char *fn)
 {
     *op = rd_api_op(h);
-    if (*op)
+    if (!*op)
+        return rd_api_error(c, MPI_ERR_OP, fn,
+                            h == MPI_OP_NULL ? "op is MPI_OP_NULL" : "invalid op handle 0x%x",
+                            (unsigned)h);
+    if (!dt)
         return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_OP, fn,
-                        h == MPI_OP_NULL ? "op is MPI_OP_NULL" : "invalid op handle 0x%x",
-                        (unsigned)h);
+    if ((*op)->kind == RD_OP_REPLACE || (*op)->kind == RD_OP_NO_OP)
+        return rd_api_error(c, MPI_ERR_OP, fn, "MPI_REPLACE and MPI_NO_OP are for RMA only");
+    if (!rd_op_valid(*op, dt))
+        return rd_api_error(c, MPI_ERR_OP, fn, "the operation is not defined for datatype %s",
+                            dt->name[0] ? dt->name : "(derived)");
+    return MPI_SUCCESS;
 }
 
 RD_WEAK_ALIAS(MPI_Op_create)
@@ -102,7 +110,7 @@ int PMPI_Op_free(MPI_Op *op)
     RD_API_CHECK_INIT(fn);
     if (!op)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "op pointer is NULL");
-    if ((err = check_op(NULL, *op, &o, fn)))
+    if ((err = rd_api_check_op(NULL, *op, NULL, &o, fn)))
         return err;
     if (o->builtin)
         return rd_api_error(NULL, MPI_ERR_OP, fn, "predefined operations cannot be freed");
@@ -121,7 +129,7 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_op(NULL, op, &o, fn)))
+    if ((err = rd_api_check_op(NULL, op, NULL, &o, fn)))
         return err;
     if (!commute)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "commute pointer is NULL");
@@ -139,7 +147,7 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_count(NULL, count, fn)) ||
-        (err = rd_api_check_dt(NULL, datatype, &dt, fn)) || (err = check_op(NULL, op, &o, fn)))
+        (err = rd_api_check_dt(NULL, datatype, &dt, fn)) || (err = rd_api_check_op(NULL, op, NULL, &o, fn)))
         return err;
     if (!rd_op_valid(o, dt))
         return rd_api_error(NULL, MPI_ERR_OP, fn, "the operation is not defined for %s", dt->name);

@@ -107,11 +107,7 @@ rd_match_elem_t *rd_match_post_slow(rd_match_q_t *q, rd_match_elem_t *r, int src
         rd_list_init(&r->link);   /* never queued: cancel must report 0 */
         return m;
     }
-    r->src = src;
-    r->tag = tag;
-    r->seq = q->post_seq++;
-    rd_list_push_back(src == RD_ANY_SOURCE ? &q->posted_any : &q->posted[src], &r->link);
-    q->n_posted++;
+    rd_match_enqueue_posted(q, r, src, tag);
     return NULL;
 }
 
@@ -125,15 +121,8 @@ rd_match_elem_t *rd_match_arrive_slow(rd_match_q_t *q, rd_match_elem_t *m, int s
     rd_match_elem_t *w = first_posted(&q->posted_any, tag, r ? r->seq : UINT64_MAX);
     if (w)
         r = w;
-    if (r) {
-        rd_list_remove(&r->link);
-        q->n_posted--;
-        if (m) {
-            rd_list_init(&m->link);
-            rd_list_init(&m->all_link);
-        }
-        return r;
-    }
+    if (r)
+        return rd_match_dequeue_posted(q, r, m);
     if (!m)
         return NULL;
     m->src = src;

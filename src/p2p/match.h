@@ -48,6 +48,31 @@ int rd_match_q_init(rd_match_q_t *q, int nsrc);
 /* The queues must be empty or their elements abandoned by the caller. */
 void rd_match_q_destroy(rd_match_q_t *q);
 
+/* The two steps both the inline fast paths and match.c take: queue posted
+ * receive r for (src, tag); and take matched receive r off its queue, leaving
+ * m (the arriving message's element, not needed now) unqueued. */
+static inline void rd_match_enqueue_posted(rd_match_q_t *q, rd_match_elem_t *r, int src,
+                                           int tag)
+{
+    r->src = src;
+    r->tag = tag;
+    r->seq = q->post_seq++;
+    rd_list_push_back(src == RD_ANY_SOURCE ? &q->posted_any : &q->posted[src], &r->link);
+    q->n_posted++;
+}
+
+static inline rd_match_elem_t *rd_match_dequeue_posted(rd_match_q_t *q, rd_match_elem_t *r,
+                                                       rd_match_elem_t *m)
+{
+    rd_list_remove(&r->link);
+    q->n_posted--;
+    if (m) {
+        rd_list_init(&m->link);
+        rd_list_init(&m->all_link);
+    }
+    return r;
+}
+
 /* A receive for (src, tag) is posted. If an unexpected message fits, it is
  * removed and returned (r is not queued); otherwise r is queued as posted and
  * NULL is returned. */
@@ -57,11 +82,7 @@ static inline rd_match_elem_t *rd_match_post(rd_match_q_t *q, rd_match_elem_t *r
 {
     /* Nothing unexpected to look through (the usual case): queue it. */
     if (q->n_unexp == 0) {
-        r->src = src;
-        r->tag = tag;
-        r->seq = q->post_seq++;
-        rd_list_push_back(src == RD_ANY_SOURCE ? &q->posted_any : &q->posted[src], &r->link);
-        q->n_posted++;
+        rd_match_enqueue_posted(q, r, src, tag);
         return NULL;
     }
     return rd_match_post_slow(q, r, src, tag);
@@ -80,15 +101,8 @@ static inline rd_match_elem_t *rd_match_arrive(rd_match_q_t *q, rd_match_elem_t 
     rd_list_t *head = &q->posted[src];
     if (rd_list_empty(&q->posted_any) && !rd_list_empty(head)) {
         rd_match_elem_t *r = rd_list_entry(head->next, rd_match_elem_t, link);
-        if (r->tag == tag || r->tag == RD_ANY_TAG) {
-            rd_list_remove(&r->link);
-            q->n_posted--;
-            if (m) {
-                rd_list_init(&m->link);
-                rd_list_init(&m->all_link);
-            }
-            return r;
-        }
+        if (r->tag == tag || r->tag == RD_ANY_TAG)
+            return rd_match_dequeue_posted(q, r, m);
     }
     return rd_match_arrive_slow(q, m, src, tag);
 }

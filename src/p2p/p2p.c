@@ -118,6 +118,14 @@ enum rndv_mode {
 int rd_p2p_world_rank(void) { return p2p.rank; }
 int rd_p2p_world_size(void) { return p2p.size; }
 
+int rd_p2p_failed_peer(void)
+{
+    for (int i = 0; p2p.nfailed && i < p2p.size; i++)
+        if (p2p.peers[i].failed)
+            return i;
+    return -1;
+}
+
 /* ---- matching queues by context id ---- */
 
 /* Creates the queue of context ctx on first use. */

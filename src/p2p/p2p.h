@@ -82,5 +82,7 @@ int rd_p2p_signal_barrier(rd_comm_t *c);
 /* Job rank of this process and the job size. */
 int rd_p2p_world_rank(void);
 int rd_p2p_world_size(void);
+/* The lowest job rank a transport reported failed, or -1 (for messages). */
+int rd_p2p_failed_peer(void);
 
 #endif

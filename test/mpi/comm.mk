@@ -3,6 +3,7 @@
 RD_COMM_TEST_PROGS = \
 	test/mpi/comm_intercomm \
 	test/mpi/comm_info \
+	test/mpi/comm_attr \
 	test/mpi/comm_dims \
 	test/mpi/comm_cart \
 	test/mpi/comm_graph
@@ -18,6 +19,10 @@ test_mpi_comm_info_SOURCES = test/mpi/comm_info.c test/mpi/mtest.c
 test_mpi_comm_info_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 test_mpi_comm_info_LDADD = $(RD_TEST_LDADD) -lpthread
 test_mpi_comm_info_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_comm_attr_SOURCES = test/mpi/comm_attr.c test/mpi/mtest.c
+test_mpi_comm_attr_CFLAGS = $(AM_CFLAGS)
+test_mpi_comm_attr_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_comm_attr_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_comm_dims_SOURCES = test/mpi/comm_dims.c test/mpi/mtest.c
 test_mpi_comm_dims_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 test_mpi_comm_dims_LDADD = $(RD_TEST_LDADD) -lpthread

@@ -18,10 +18,13 @@
 #   RUNTESTS_TIMES   if 1, each case's line ends with its wall time "(N s)"
 # Options on a testlist line: expect=fail-nonzero, grep=ERE (stderr of a
 # failing case), env=VAR=VALUE (repeatable), arg=WORD (repeatable: the
-# program's arguments, in order), timeout=S, xfail=IMPL, and
-# only=rdmpi for programs that use rdmpi internals (PMIx, its wire formats):
-# build-with.sh does not build them for other MPIs, and a case whose program
-# is missing from the program directory is reported as SKIP.
+# program's arguments, in order), timeout=S, xfail=IMPL, only=rdmpi for
+# programs that use rdmpi internals (PMIx, its wire formats): build-with.sh
+# does not build them for other MPIs, and a case whose program is missing
+# from the program directory is reported as SKIP; and when=VAR=VALUE: the
+# case runs only if this script's environment has VAR set to VALUE, else it
+# is reported as SKIP (e.g. when=RDMPI_TRANSPORTS=rc in a list that
+# test/rdma-vm runs under several transport configurations).
 # Output: one line per case (PASS/FAIL/XFAIL/SKIP name np=N), the output tail of
 # failures, and a final line "N passed, N failed". Exit 0 iff nothing failed.
 #
@@ -71,13 +74,13 @@ workdir=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-tests.XXXXXX") || exit 2
 trap 'rm -rf "$workdir"' EXIT
 
 # Parse the list into arrays.
-names=() nps=() expects=() greps=() envs=() args=() timeouts=() xfails=() onlys=()
+names=() nps=() expects=() greps=() envs=() args=() timeouts=() xfails=() onlys=() whens=()
 while read -r prog np rest; do
     case $prog in ''|'#'*) continue ;; esac
     if [ -n "$pattern" ] && ! echo "$prog $np" | grep -Eq -- "$pattern"; then
         continue
     fi
-    expect=pass grep= env= arg= timeout=$default_timeout xfail= only=
+    expect=pass grep= env= arg= timeout=$default_timeout xfail= only= when=
     for opt in $rest; do
         case $opt in
         expect=*) expect=${opt#expect=} ;;
@@ -87,11 +90,13 @@ while read -r prog np rest; do
         timeout=*) timeout=${opt#timeout=} ;;
         xfail=*) xfail=${opt#xfail=} ;;
         only=rdmpi) only=rdmpi ;;
+        when=?*=*) when=${opt#when=} ;;
         *) echo "testlist: unknown option '$opt' for $prog" >&2; exit 2 ;;
         esac
     done
     names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
     envs+=("$env") args+=("$arg") timeouts+=("$timeout") xfails+=("$xfail") onlys+=("$only")
+    whens+=("$when")
 done < <(cat $list)
 
 # Run case i; writes $workdir/i.out, i.err, i.verdict ("PASS" or "FAIL reason").
@@ -101,8 +106,15 @@ run_case() {
     local out=$workdir/$i.out err=$workdir/$i.err rc reason= t0
     t0=$(date +%s)
     if [ "${onlys[$i]}" = rdmpi ] && [ ! -x "$progdir/$prog" ]; then
-        echo SKIP >"$workdir/$i.verdict"
+        echo "SKIP rdmpi-only program, not built for this MPI" >"$workdir/$i.verdict"
         return
+    fi
+    if [ -n "${whens[$i]}" ]; then
+        local wvar=${whens[$i]%%=*} wval=${whens[$i]#*=}
+        if [ "${!wvar:-}" != "$wval" ]; then
+            echo "SKIP needs $wvar=$wval" >"$workdir/$i.verdict"
+            return
+        fi
     fi
     local cmd=("$mpirun" -np "$np")
     [ -n "$timeout_opt" ] && cmd+=("$timeout_opt" "$t")
@@ -148,8 +160,8 @@ report() {
     if [ "${RUNTESTS_TIMES:-0}" = 1 ] && [ -f "$workdir/$i.secs" ]; then
         label="$label ($(cat "$workdir/$i.secs") s)"
     fi
-    if [ "$v" = SKIP ]; then
-        echo "SKIP $label (rdmpi-only program, not built for this MPI)"
+    if [ "${v%% *}" = SKIP ]; then
+        echo "SKIP $label (${v#SKIP })"
         return
     fi
     if [ "$v" = PASS ]; then

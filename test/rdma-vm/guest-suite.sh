@@ -64,11 +64,12 @@ fi
 
 passed=0 failed=0
 tally() {  # $1 = runtests.sh output file
-    local p f
+    local p f s
     p=$(grep -cE '^(PASS|XFAIL) ' "$1")
     f=$(grep -cE '^(FAIL|XPASS) ' "$1")
+    s=$(grep -cE '^SKIP ' "$1")   # e.g. a when=RDMPI_TRANSPORTS=rc case under ud
     # runtests.sh ran no case at all (bad list, broken environment)
-    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ]; then
         echo "FAIL [$name] no test case ran"
         f=1
     fi

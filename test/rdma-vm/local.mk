@@ -9,6 +9,14 @@ RD_RDMA_VM_FILES = test/rdma-vm/run-in-vm.sh test/rdma-vm/check-rdma.sh \
 	test/rdma-vm/README.md
 EXTRA_DIST += $(RD_RDMA_VM_FILES)
 
+# rc_fault breaks an RC QP on purpose (RDMPI_RC_FAULT): only the rc lines of
+# rdma.testlist and ci.testlist run it, in the guests (built with make check
+# like the other programs those lists run).
+check_PROGRAMS += test/mpi/rc_fault
+test_mpi_rc_fault_SOURCES = test/mpi/rc_fault.c test/mpi/mtest.c
+test_mpi_rc_fault_LDADD = $(RD_TEST_LDADD)
+test_mpi_rc_fault_LDFLAGS = $(RD_TEST_LINKOPTS)
+
 check-rdma: all $(check_PROGRAMS)
 	bash $(top_srcdir)/test/rdma-vm/check-rdma.sh
 

@@ -1,9 +1,18 @@
 # test/unit: sources and tests of this component
+#
+# Every CUnit program below is in UNIT_TESTS (make check-unit runs them, the
+# ASan run of scripts/check.sh too), and so a check program and a test.
+# Automake wants each program's _SOURCES, _CFLAGS and _LDADD under its literal
+# name, so those stay one block per test: a GNU make template ($(eval)) would
+# hide the programs from automake, which then writes no compile or link rule.
+UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
+	test/unit/test_datatype test/unit/test_op test/unit/test_scratch \
+	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
+	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
 
 # --- matching engine and tunables (test_match, test_env) ---
-check_PROGRAMS += test/unit/test_match test/unit/test_env
-TESTS += test/unit/test_match test/unit/test_env
-UNIT_TESTS += test/unit/test_match test/unit/test_env
 test_unit_test_match_SOURCES = test/unit/test_match.c src/p2p/match.c src/p2p/match.h
 test_unit_test_match_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_match_LDADD = $(CUNIT_LIBS)
@@ -13,9 +22,7 @@ test_unit_test_env_LDADD = $(CUNIT_LIBS)
 # --- end matching engine and tunables ---
 
 # --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
-check_PROGRAMS += test/unit/test_shm test/unit/shm_pingpong
-TESTS += test/unit/test_shm
-UNIT_TESTS += test/unit/test_shm
+check_PROGRAMS += test/unit/shm_pingpong
 RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
 	src/util/status.c src/util/status.h \
@@ -29,9 +36,6 @@ test_unit_shm_pingpong_LDADD = -lpthread -lrt
 # --- end shm transport ---
 
 # --- datatypes and the pack engine (test_datatype) ---
-check_PROGRAMS += test/unit/test_datatype
-TESTS += test/unit/test_datatype
-UNIT_TESTS += test/unit/test_datatype
 test_unit_test_datatype_SOURCES = test/unit/test_datatype.c src/core/datatype.c \
 	src/core/datatype.h src/core/dt_build.c src/core/dt_build.h src/core/handle.c \
 	src/core/handle.h src/util/status.c src/util/status.h
@@ -40,9 +44,6 @@ test_unit_test_datatype_LDADD = $(CUNIT_LIBS)
 # --- end datatypes ---
 
 # --- reduction kernels (test_op) ---
-check_PROGRAMS += test/unit/test_op
-TESTS += test/unit/test_op
-UNIT_TESTS += test/unit/test_op
 test_unit_test_op_SOURCES = test/unit/test_op.c src/core/op.c src/core/op.h \
 	src/core/datatype.c src/core/datatype.h src/core/dt_build.c src/core/dt_build.h \
 	src/core/handle.c src/core/handle.h src/util/status.c src/util/status.h
@@ -51,9 +52,6 @@ test_unit_test_op_LDADD = $(CUNIT_LIBS)
 # --- end reduction kernels ---
 
 # --- scratch-memory cache (test_scratch) ---
-check_PROGRAMS += test/unit/test_scratch
-TESTS += test/unit/test_scratch
-UNIT_TESTS += test/unit/test_scratch
 test_unit_test_scratch_SOURCES = test/unit/test_scratch.c src/util/scratch.c src/util/scratch.h \
 	src/util/env.c src/util/env.h
 test_unit_test_scratch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
@@ -61,26 +59,17 @@ test_unit_test_scratch_LDADD = $(CUNIT_LIBS)
 # --- end scratch ---
 
 # --- TCP frame parser (test_tcp_parse; fuzzed by test/fuzz) ---
-check_PROGRAMS += test/unit/test_tcp_parse
-TESTS += test/unit/test_tcp_parse
-UNIT_TESTS += test/unit/test_tcp_parse
 test_unit_test_tcp_parse_SOURCES = test/unit/test_tcp_parse.c \
 	src/transport/tcp/tcp_parse.c src/transport/tcp/tcp_parse.h src/transport/tcp/tcp_wire.h
 test_unit_test_tcp_parse_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tcp_parse_LDADD = $(CUNIT_LIBS)
 # TCP address choice (test_tcp_addr)
-check_PROGRAMS += test/unit/test_tcp_addr
-TESTS += test/unit/test_tcp_addr
-UNIT_TESTS += test/unit/test_tcp_addr
 test_unit_test_tcp_addr_SOURCES = test/unit/test_tcp_addr.c \
 	src/transport/tcp/tcp_addr.c src/transport/tcp/tcp_addr.h src/transport/tcp/tcp_wire.h
 test_unit_test_tcp_addr_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tcp_addr_LDADD = $(CUNIT_LIBS)
 # --- end TCP frame parser ---
 # --- UD reliability layer over a simulated lossy link (test_ud_rel) ---
-check_PROGRAMS += test/unit/test_ud_rel
-TESTS += test/unit/test_ud_rel
-UNIT_TESTS += test/unit/test_ud_rel
 test_unit_test_ud_rel_SOURCES = test/unit/test_ud_rel.c src/transport/verbs/ud/rel.c \
 	src/transport/verbs/ud/rel.h src/util/list.h src/util/status.h
 test_unit_test_ud_rel_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
@@ -88,9 +77,6 @@ test_unit_test_ud_rel_LDADD = $(CUNIT_LIBS)
 # --- end UD reliability layer ---
 
 # --- verbs registration cache and its munmap interception (test_rcache; no device needed) ---
-check_PROGRAMS += test/unit/test_rcache
-TESTS += test/unit/test_rcache
-UNIT_TESTS += test/unit/test_rcache
 test_unit_test_rcache_SOURCES = test/unit/test_rcache.c \
 	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
 	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h
@@ -98,17 +84,11 @@ test_unit_test_rcache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_rcache_LDADD = $(CUNIT_LIBS)
 # --- end verbs registration cache ---
 # --- rc wire helpers of RDMA-Write eager (test_rc_wire; no device needed) ---
-check_PROGRAMS += test/unit/test_rc_wire
-TESTS += test/unit/test_rc_wire
-UNIT_TESTS += test/unit/test_rc_wire
 test_unit_test_rc_wire_SOURCES = test/unit/test_rc_wire.c src/transport/verbs/rc/rc.h
 test_unit_test_rc_wire_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_rc_wire_LDADD = $(CUNIT_LIBS)
 # --- end rc wire helpers ---
 # --- mpirun's host lists, host files and rank placement (test_hosts) ---
-check_PROGRAMS += test/unit/test_hosts
-TESTS += test/unit/test_hosts
-UNIT_TESTS += test/unit/test_hosts
 test_unit_test_hosts_SOURCES = test/unit/test_hosts.c mpirun/hosts.c mpirun/hosts.h \
 	mpirun/options.h
 test_unit_test_hosts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)

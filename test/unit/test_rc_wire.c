@@ -8,6 +8,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "transport/verbs/rc/rc.h"
 
 /* seq is never 0 (the value of a consumed slot) and differs between two
@@ -59,19 +61,11 @@ static void test_sizes(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite suite = CU_add_suite("rc_wire", NULL, NULL);
-    if (!suite || !CU_add_test(suite, "slot seq", test_slot_seq) ||
-        !CU_add_test(suite, "imm packing", test_imm_packing) ||
-        !CU_add_test(suite, "ring count", test_ring_count) ||
-        !CU_add_test(suite, "sizes", test_sizes)) {
-        CU_cleanup_registry();
-        return CU_get_error();
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    static const rd_unit_test_t tests[] = {
+        { "slot seq", test_slot_seq },
+        { "imm packing", test_imm_packing },
+        { "ring count", test_ring_count },
+        { "sizes", test_sizes },
+    };
+    return rd_unit_run("rc_wire", tests, RD_UNIT_COUNT(tests));
 }

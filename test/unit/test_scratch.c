@@ -1,7 +1,10 @@
 /* Unit tests of the scratch-memory cache (src/util/scratch.c). */
-#include <CUnit/Basic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "unit_main.h"
 
 #include "util/scratch.h"
 
@@ -73,19 +76,11 @@ static void test_limit(void)
 int main(void)
 {
     setenv("RDMPI_SCRATCH_CACHE", "1536K", 1);
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite s = CU_add_suite("scratch", NULL, NULL);
-    if (!s || !CU_add_test(s, "released blocks are reused", test_reuse) ||
-        !CU_add_test(s, "small blocks are not cached", test_small_not_cached) ||
-        !CU_add_test(s, "a larger block evicts smaller ones", test_larger_evicts_smaller) ||
-        !CU_add_test(s, "the cache stays within RDMPI_SCRATCH_CACHE", test_limit)) {
-        CU_cleanup_registry();
-        return CU_get_error();
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    int failed = (int)CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    static const rd_unit_test_t tests[] = {
+        { "released blocks are reused", test_reuse },
+        { "small blocks are not cached", test_small_not_cached },
+        { "a larger block evicts smaller ones", test_larger_evicts_smaller },
+        { "the cache stays within RDMPI_SCRATCH_CACHE", test_limit },
+    };
+    return rd_unit_run("scratch", tests, RD_UNIT_COUNT(tests));
 }

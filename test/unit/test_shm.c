@@ -20,6 +20,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "fake_boot.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -721,25 +723,16 @@ static void test_segment(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite s = CU_add_suite("shm", NULL, NULL);
-    if (!s ||
-        !CU_add_test(s, "init on node layouts, same fences everywhere", test_layouts) ||
-        !CU_add_test(s, "sizes 0..eager_max, headers 0..hdr_max, in order", test_sizes) ||
-        !CU_add_test(s, "small eager limit and ring, set on local rank 0", test_sizes_small_ring) ||
-        !CU_add_test(s, "ring full: EAGAIN, nothing taken or lost", test_ring_full) ||
-        !CU_add_test(s, "stress: random sizes, content and order", test_stress) ||
-        !CU_add_test(s, "upcall sends back and onward", test_upcall_sends) ||
-        !CU_add_test(s, "CMA get", test_cma_get) ||
-        !CU_add_test(s, "RDMPI_SHM_CMA=0 on one rank drops GET node-wide", test_cma_off) ||
-        !CU_add_test(s, "segment 0600, unlinked after init", test_segment)) {
-        CU_cleanup_registry();
-        return CU_get_error();
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    static const rd_unit_test_t tests[] = {
+        { "init on node layouts, same fences everywhere", test_layouts },
+        { "sizes 0..eager_max, headers 0..hdr_max, in order", test_sizes },
+        { "small eager limit and ring, set on local rank 0", test_sizes_small_ring },
+        { "ring full: EAGAIN, nothing taken or lost", test_ring_full },
+        { "stress: random sizes, content and order", test_stress },
+        { "upcall sends back and onward", test_upcall_sends },
+        { "CMA get", test_cma_get },
+        { "RDMPI_SHM_CMA=0 on one rank drops GET node-wide", test_cma_off },
+        { "segment 0600, unlinked after init", test_segment },
+    };
+    return rd_unit_run("shm", tests, RD_UNIT_COUNT(tests));
 }

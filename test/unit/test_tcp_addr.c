@@ -11,6 +11,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "unit_main.h"
+
 #include "transport/tcp/tcp_addr.h"
 
 /* A made-up interface list: up to 8 entries, linked in order. */
@@ -172,17 +174,12 @@ static void test_pick(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("tcp_addr", NULL, NULL);
-    CU_add_test(s, "collect: default", test_collect_default);
-    CU_add_test(s, "collect: loopback only", test_collect_loopback_only);
-    CU_add_test(s, "collect: RDMPI_TCP_IF", test_collect_spec);
-    CU_add_test(s, "cidr", test_cidr);
-    CU_add_test(s, "pick", test_pick);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned fails = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return fails ? 1 : 0;
+    static const rd_unit_test_t tests[] = {
+        { "collect: default", test_collect_default },
+        { "collect: loopback only", test_collect_loopback_only },
+        { "collect: RDMPI_TCP_IF", test_collect_spec },
+        { "cidr", test_cidr },
+        { "pick", test_pick },
+    };
+    return rd_unit_run("tcp_addr", tests, RD_UNIT_COUNT(tests));
 }

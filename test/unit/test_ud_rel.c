@@ -5,10 +5,13 @@
  * (sizes 0 to the largest) must arrive complete, in order, exactly once,
  * while the windows bound what is in flight and what the engines hold.
  */
-#include <CUnit/Basic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "unit_main.h"
 
 #include "transport/verbs/ud/rel.h"
 #include "util/status.h"
@@ -601,22 +604,17 @@ static void test_piggyback(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return CU_get_error();
-    CU_pSuite s = CU_add_suite("ud_rel", NULL, NULL);
-    CU_add_test(s, "clean link: no retransmission", test_clean_link);
-    CU_add_test(s, "lossy, duplicating, reordering link, 2 engines", test_lossy_two);
-    CU_add_test(s, "lossy link, 3 engines, all pairs", test_lossy_three);
-    CU_add_test(s, "PSN wraparound", test_psn_wrap);
-    CU_add_test(s, "30% loss", test_heavy_loss);
-    CU_add_test(s, "timeout follows the measured round trip", test_rto_adapts);
-    CU_add_test(s, "credits bound packets in flight", test_credits);
-    CU_add_test(s, "malformed packets and arguments", test_bad_input);
-    CU_add_test(s, "drop everything: timeout", test_drop_all_and_timeout);
-    CU_add_test(s, "acks piggybacked on replies", test_piggyback);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    static const rd_unit_test_t tests[] = {
+        { "clean link: no retransmission", test_clean_link },
+        { "lossy, duplicating, reordering link, 2 engines", test_lossy_two },
+        { "lossy link, 3 engines, all pairs", test_lossy_three },
+        { "PSN wraparound", test_psn_wrap },
+        { "30% loss", test_heavy_loss },
+        { "timeout follows the measured round trip", test_rto_adapts },
+        { "credits bound packets in flight", test_credits },
+        { "malformed packets and arguments", test_bad_input },
+        { "drop everything: timeout", test_drop_all_and_timeout },
+        { "acks piggybacked on replies", test_piggyback },
+    };
+    return rd_unit_run("ud_rel", tests, RD_UNIT_COUNT(tests));
 }

@@ -78,6 +78,7 @@
 #include "transport/tcp/tcp_parse.h"
 #include "transport/tcp/tcp_wire.h"
 #include "transport/transport.h"
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/list.h"
 #include "util/status.h"
@@ -147,7 +148,7 @@ typedef struct conn {
     rd_list_t link;            /* in tcp.conns or tcp.dead */
     rd_list_t ready;           /* in tcp.ready while not drained */
     rd_list_t wait;            /* C_WAIT_HELLO: in tcp.hello_wait (deadline order) */
-    long deadline;             /* C_WAIT_HELLO: closed at this time (now_ms) */
+    long deadline;             /* C_WAIT_HELLO: closed at this time (rd_clock_ms) */
 } conn_t;
 
 typedef struct tpeer {
@@ -215,13 +216,6 @@ rd_transport_t rd_tcp_transport = {
     .get = NULL,
     .put = NULL,
 };
-
-static long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* ---- choosing the address to publish ---- */
 
@@ -374,7 +368,7 @@ static void free_dead(void)
 static void arm_retry(tpeer_t *p)
 {
     if (rd_list_empty(&p->retry) && !p->conn && !p->failed) {
-        p->retry_at = now_ms() + RD_TCP_RETRY_MS;
+        p->retry_at = rd_clock_ms() + RD_TCP_RETRY_MS;
         rd_list_push_back(&tcp.retry, &p->retry);
     }
 }
@@ -457,19 +451,30 @@ static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
     c->ctl_off = 0;
 }
 
+/* After a write to c's socket failed: 1 to write again at once (EINTR), 0
+ * when the socket is full (conn_flush runs again on EPOLLOUT), -1 when c
+ * failed (the peer is lost). */
+static int write_failed(conn_t *c)
+{
+    if (errno == EINTR)
+        return 1;
+    if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return 0;
+    peer_lost(c, strerror(errno));
+    return -1;
+}
+
 /* Writes what c has to write: its control frame, then (once UP) the peer's
  * queue, until done or the socket is full. Returns -1 if c failed. */
 static int conn_flush(conn_t *c)
 {
     while (c->ctl_off < c->ctl_len) {
         ssize_t n = send(c->fd, c->ctl + c->ctl_off, c->ctl_len - c->ctl_off, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
         if (n < 0) {
-            peer_lost(c, strerror(errno));
-            return -1;
+            int rc = write_failed(c);
+            if (rc > 0)
+                continue;
+            return rc;
         }
         c->ctl_off += (size_t)n;
     }
@@ -486,13 +491,11 @@ static int conn_flush(conn_t *c)
         }
         struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)k };
         ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 0;
         if (n < 0) {
-            peer_lost(c, strerror(errno));
-            return -1;
+            int rc = write_failed(c);
+            if (rc > 0)
+                continue;
+            return rc;
         }
         size_t left = (size_t)n;
         while (left) {
@@ -900,7 +903,7 @@ static void accept_all(void)
             close(fd);
             continue;
         }
-        c->deadline = now_ms() + RD_TCP_HELLO_TIMEOUT_MS;
+        c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
         rd_list_push_back(&tcp.hello_wait, &c->wait);
         tcp.npending++;
     }
@@ -910,7 +913,7 @@ static void accept_all(void)
  * connection never came are connected again. */
 static void run_timers(void)
 {
-    long now = now_ms();
+    long now = rd_clock_ms();
     while (!rd_list_empty(&tcp.hello_wait)) {
         conn_t *c = rd_list_entry(tcp.hello_wait.next, conn_t, wait);
         if (c->deadline - now > 0)
@@ -1199,13 +1202,13 @@ static void tcp_finalize(void)
             if (p->conn && p->conn->state == C_UP)
                 conn_flush(p->conn);
         }
-        long deadline = now_ms() + RD_TCP_FINALIZE_WAIT_MS;
+        long deadline = rd_clock_ms() + RD_TCP_FINALIZE_WAIT_MS;
         rd_list_init(&tcp.held);   /* every queue is being written out */
         for (;;) {
             int busy = 0;
             for (int i = 0; i < tcp.size && !busy; i++)
                 busy = pending(&tcp.peers[i]);
-            long left = deadline - now_ms();
+            long left = deadline - rd_clock_ms();
             if (!busy || left <= 0)
                 break;
             poll_once(left < 100 ? (int)left : 100);

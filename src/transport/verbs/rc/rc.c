@@ -32,6 +32,7 @@
 #include "p2p/proto.h"
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/list.h"
 #include "util/status.h"
@@ -58,6 +59,7 @@ enum rc_ring {
 typedef struct rc_pend {
     int slot;                    /* send buffer to free, or -1 */
     uint8_t read;                /* an RDMA Read (counts against rd_atom) */
+    uint8_t msg;                 /* carries a message of p2p (send/recv or ring) */
     rd_rcache_ent_t *mr;         /* local registration to release, or NULL */
     rd_tp_done_fn done;          /* get/put completion, or NULL */
     void *ctx;
@@ -121,6 +123,8 @@ typedef struct rc_peer {
     struct ibv_mr *ring_mr;
     struct rc_rxbuf *held, *held_tail; /* send/recv messages waiting for earlier ring ones */
     uint8_t fail_report;         /* failed; p2p not told yet */
+    uint32_t fault_msgs;         /* messages sent (RDMPI_RC_FAULT's count) */
+    uint8_t msg_lost;            /* a message to it completed in error */
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -155,6 +159,7 @@ static struct rc {
     rd_tp_failed_fn peer_failed; /* p2p's upcall (NULL: abort the job) */
     int nfail_report;            /* peers with fail_report set */
     int finalizing;              /* errors now are the peers' own shutdown */
+    long fault_after;            /* RDMPI_RC_FAULT on this rank: n, else -1 */
     int rank, size;
     rc_peer_t *peers;
     /* tunables, settled at init */
@@ -229,13 +234,6 @@ rd_transport_t rd_rc_transport = {
     .put = NULL,
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---- QPN table ---- */
 
 static void qtab_put(uint32_t qpn, int peer)
@@ -297,6 +295,34 @@ static int cm_setup(void)
     return RD_OK;
 }
 
+/* RDMPI_RC_FAULT=RANK:N (testing only): on rank RANK, the QP to a peer is
+ * moved to the error state when message N + 1 to that peer is sent, the way
+ * a broken link would leave it (this side's work requests flush, the
+ * peer's retries run out). Returns N for this rank, else -1. */
+static long fault_knob(void)
+{
+    const char *s = rd_env_str("RDMPI_RC_FAULT", NULL);
+    if (!s)
+        return -1;
+    char *end;
+    errno = 0;
+    long r = strtol(s, &end, 10), n = -1;
+    if (!errno && end != s && *end == ':' && r >= 0) {
+        char *e2;
+        n = strtol(end + 1, &e2, 10);
+        if (errno || e2 == end + 1 || *e2 || n < 0)
+            n = -1, r = -1;
+    } else {
+        r = -1;
+    }
+    if (r < 0) {
+        fprintf(stderr, "rdmpi: ignoring RDMPI_RC_FAULT=\"%s\": not RANK:N (two whole numbers)\n",
+                s);
+        return -1;
+    }
+    return r == rc.rank ? n : -1;
+}
+
 static void read_tunables(void)
 {
     long long eager = rd_env_size("RDMPI_RC_EAGER_MAX", RD_RC_EAGER_MAX_DEFAULT);
@@ -346,6 +372,7 @@ static void read_tunables(void)
     int atom = rc.dev->attr.max_qp_rd_atom < rc.dev->attr.max_qp_init_rd_atom
              ? rc.dev->attr.max_qp_rd_atom : rc.dev->attr.max_qp_init_rd_atom;
     rc.rd_atom = (uint8_t)(atom > 16 ? 16 : atom < 1 ? 1 : atom);
+    rc.fault_after = fault_knob();
 }
 
 /* Collective: every rank publishes its CM address (or "no device"). */
@@ -497,7 +524,12 @@ static int post_hdr_only(int peer, unsigned kind, int signal);
 /* Before the QPs go: waits (bounded) until every posted send is known
  * complete, i.e. acknowledged by the peer. A send returns as soon as its data
  * is copied or inlined, so the last messages before MPI_Finalize (the final
- * barrier's) may still be on the wire; destroying the QP would drop them. */
+ * barrier's) may still be on the wire; destroying the QP would drop them.
+ * A message that fails within the bound is seen (msg_lost, check_lost);
+ * one whose retries take longer (RDMPI_RC_TIMEOUT 19 and above: 8 tries
+ * of 2.1 s or more) is not. The bound is not raised to the retry time: the
+ * last rank out of the barrier may wait here for its FLUSH to a peer that
+ * has destroyed its QP already, until its retries run out. */
 static void drain_sends(void)
 {
     if (!rc.data_ready)
@@ -507,15 +539,32 @@ static void drain_sends(void)
         if (p->state == RC_READY && p->done_seq != p->post_seq && p->unsignaled)
             post_hdr_only(i, RD_RC_IMM_FLUSH, 1);
     }
-    double end = now_s() + 10.0;
+    double end = rd_clock_s() + 10.0;
     for (;;) {
         int busy = 0;
         for (int i = 0; i < rc.size && !busy; i++)
             busy = rc.peers[i].state == RC_READY && rc.peers[i].done_seq != rc.peers[i].post_seq;
-        if (!busy || now_s() > end)
+        if (!busy || rd_clock_s() > end)
             return;
         if (poll_send() == 0)
             sched_yield();
+    }
+}
+
+/* In MPI_Finalize, after the closing barrier succeeded: a message to a peer
+ * that was never delivered (its connection failed after the send returned,
+ * e.g. this rank's last barrier message) leaves that peer waiting for it
+ * forever, in its barrier or a receive; the job ends here with the reason. */
+static void check_lost(void)
+{
+    for (int i = 0; i < rc.size; i++) {
+        if (!rc.peers[i].msg_lost)
+            continue;
+        char msg[256];
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: MPI_Finalize: messages to rank %d were not "
+                 "delivered (the RC connection failed); ending the job so that rank %d does not "
+                 "wait for them", rc.rank, i, i);
+        rd_boot_abort(1, msg);
     }
 }
 
@@ -527,6 +576,7 @@ static void rc_finalize(void)
     }
     rc.finalizing = 1;
     drain_sends();
+    check_lost();
     for (int i = 0; rc.peers && i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
         if (p->qp)
@@ -686,7 +736,7 @@ static void start_connect(int peer)
         return;
     }
     p->state = RC_CONNECTING;
-    double t = now_s();
+    double t = rd_clock_s();
     p->deadline = t + rc.connect_timeout;
     p->backoff_ms = RD_RC_CM_RETRY_MS;
     p->next_retry = t + p->backoff_ms * 1e-3;
@@ -777,7 +827,7 @@ static int poll_cm(void)
 
 static void cm_timers(void)
 {
-    double t = now_s();
+    double t = rd_clock_s();
     rd_list_t *pos, *tmp;
     rd_list_for_each_safe(pos, tmp, &rc.connecting) {
         rc_peer_t *p = rd_list_entry(pos, rc_peer_t, conn_link);
@@ -972,7 +1022,7 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
         .wr.rdma = { .remote_addr = p->tx_raddr + (uint64_t)(w % p->tx_nslots) * p->tx_slot_bytes,
                      .rkey = p->tx_rkey },
     };
-    rc_pend_t pe = { .slot = -1 };
+    rc_pend_t pe = { .slot = -1, .msg = 1 };
     char *b = NULL;
     if (total > rc.max_inline) {
         if (RC_UNLIKELY(rc.nsfree == 0)) {
@@ -1020,7 +1070,18 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
     return RD_OK;
 }
 
-static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+/* RDMPI_RC_FAULT: peer's QP goes to the error state, as a broken link
+ * would leave it; what follows is the ordinary failure path (the send being
+ * posted and everything outstanding complete in error, fail_peer). */
+static void inject_fault(int peer)
+{
+    struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+    if (ibv_modify_qp(rc.peers[peer].qp, &a, IBV_QP_STATE) != 0)
+        fail_peer(peer, RD_EPEER);   /* not even that: fail it by hand */
+}
+
+static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                           size_t len)
 {
     if (RC_UNLIKELY((unsigned)peer >= (unsigned)rc.size || !rc.dev || hdrlen > RD_HDR_MAX ||
                     len > rd_rc_transport.eager_max))
@@ -1050,7 +1111,7 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
     size_t total = sizeof(pre) + hdrlen + len;
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = { .opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge };
-    rc_pend_t pe = { .slot = -1 };
+    rc_pend_t pe = { .slot = -1, .msg = 1 };
     if (total <= rc.max_inline) {
         /* Inline: the CPU copies at post time, straight from the caller. */
         sge[0] = (struct ibv_sge){ (uintptr_t)&pre, sizeof(pre), 0 };
@@ -1082,6 +1143,27 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
     p->tx_credits--;
     p->srq_sent++;
     return RD_OK;
+}
+
+/* rc_send on the rank RDMPI_RC_FAULT names: counts the messages sent to
+ * each peer and breaks the QP before message fault_after + 1 goes out. */
+static int fault_send(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                      size_t len)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    if (p->state == RC_READY && p->fault_msgs == (uint32_t)rc.fault_after)
+        inject_fault(peer);
+    int err = send_msg(peer, hdr, hdrlen, payload, len);
+    if (err == RD_OK)
+        p->fault_msgs++;
+    return err;
+}
+
+static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    if (RC_UNLIKELY(rc.fault_after >= 0) && (unsigned)peer < (unsigned)rc.size)
+        return fault_send(peer, hdr, hdrlen, payload, len);
+    return send_msg(peer, hdr, hdrlen, payload, len);
 }
 
 /* ---- rendezvous ---- */
@@ -1571,6 +1653,11 @@ static int poll_send(void)
         int st = wc[i].status == IBV_WC_SUCCESS ? RD_OK : RD_EPEER;
         if (st != RD_OK) {
             status = RD_EPEER;
+            /* This WR failed (the ones before it completed, the ones after
+             * it flush with their own completions): was it a message? */
+            if ((int32_t)(seq - p->done_seq) >= 0 && (int32_t)(p->post_seq - seq) > 0 &&
+                p->pend[seq % (uint32_t)rc.sq_depth].msg)
+                p->msg_lost = 1;
             if (p->state != RC_FAILED)
                 fail_peer(peer, RD_EPEER);
         }

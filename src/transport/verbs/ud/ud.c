@@ -30,6 +30,7 @@
 #include "transport/verbs/common/verbs.h"
 #include "transport/verbs/ud/rel.h"
 #include "transport/verbs/ud/ud.h"
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/status.h"
 
@@ -94,9 +95,7 @@ rd_transport_t rd_ud_transport = {
 static uint64_t now_us(void *ctx)
 {
     (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    return (uint64_t)rd_clock_us();
 }
 
 /* ---- tunables ---- */

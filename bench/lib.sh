@@ -1,0 +1,223 @@
+# bench/lib.sh: what bench/compare.sh and bench/multihost.sh share, sourced
+# by both: option checks, CPU settling before a run, building the OSU-style
+# benchmarks for one library, and the markdown tables that set rdmpi against
+# the best of MPICH and Open MPI.
+#
+# The caller sets, before using the functions that read them:
+#   bench_prog   its own name, for messages ("compare.sh")
+#   only         the --only list (rdmpi,mpich,openmpi)
+#   settle       the --settle seconds
+#   settle_short_after_busy  1: after one wait in vain, take only a short
+#                look before the next runs (compare.sh), 0: wait --settle
+#                every time (multihost.sh)
+#   raw          the directory of the raw outputs, KEY-LIB-RUN.txt
+#   bench_list   the benchmarks to build (latency, bw, ...)
+#   work         the scratch directory (builds go to work/build/LIB)
+# and declares the associative arrays status and note (per library) and
+# run_failed (per LIB.KEY).
+
+# Those are the caller's, and status/note are associative there:
+# shellcheck shell=bash disable=SC2154,SC2034,SC2004
+
+bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# die MESSAGE: a usage or setup error.
+die() { echo "$bench_prog: $*" >&2; exit 2; }
+
+selected() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+
+lib_title() { case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac; }
+
+# check_repeat_settle: --repeat and --settle are numbers.
+check_repeat_settle() {
+    case "$repeat" in ''|*[!0-9]*|0) die "--repeat wants a positive number" ;; esac
+    case "$settle" in ''|*[!0-9]*) die "--settle wants seconds" ;; esac
+}
+
+# default_timeout: --timeout, when not given: 600 s, 120 s with --quick.
+default_timeout() {
+    if [ -z "$timeout_s" ]; then
+        timeout_s=600
+        [ "$quick" = 1 ] && timeout_s=120
+    fi
+    return 0
+}
+
+# parse_libs: the libraries of --only into the array libs.
+parse_libs() {
+    local l
+    libs=()
+    for l in ${only//,/ }; do
+        case "$l" in
+        rdmpi|mpich|openmpi) libs+=("$l") ;;
+        *) die "unknown library '$l' (rdmpi, mpich, openmpi)" ;;
+        esac
+    done
+}
+
+# --- settling ----------------------------------------------------------------
+# cpu_busy: percent of all CPUs busy (not idle/iowait) over the next 0.5 s.
+cpu_busy() {
+    local a b i total=0 idle
+    read -r -a a </proc/stat
+    sleep 0.5
+    read -r -a b </proc/stat
+    for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
+    idle=$(( b[4] - a[4] + b[5] - a[5] ))
+    [ $total -gt 0 ] || { echo 0; return; }
+    echo $(( 100 * (total - idle) / total ))
+}
+# settle_cpus: waits (at most --settle seconds) until other processes leave
+# the CPUs mostly idle; counts in busy_starts the runs that had to start
+# anyway. With settle_short_after_busy=1, after a wait in vain the next runs
+# only take one short look until the CPUs were seen idle again, so a machine
+# that stays busy does not cost --settle per run.
+busy_starts=0
+still_busy=0
+settle_cpus() {
+    if [ "$settle" -eq 0 ] || [ ! -r /proc/stat ]; then
+        return 0
+    fi
+    local limit=$settle
+    [ "$settle_short_after_busy" = 1 ] && [ $still_busy = 1 ] && limit=1
+    local deadline=$(( $(date +%s) + limit ))
+    while [ "$(cpu_busy)" -gt 15 ]; do
+        if [ "$(date +%s)" -ge $deadline ]; then
+            busy_starts=$(( busy_starts + 1 ))
+            still_busy=1
+            return 0
+        fi
+        sleep 1
+    done
+    still_busy=0
+}
+
+# --- build -------------------------------------------------------------------
+# build_benches LIB CC: compiles bench/osu_B.c for every B of bench_list with
+# CC into work/build/LIB. On a failure, marks LIB failed with the reason in
+# note[LIB] and returns 1.
+build_benches() {
+    local l=$1 cc=$2 b log
+    mkdir -p "$work/build/$l"
+    for b in "${bench_list[@]}"; do
+        log=$work/build/$l/osu_$b.log
+        if ! "$cc" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" \
+                "$bench_dir/osu_$b.c" "$bench_dir/bench_util.c" >"$log" 2>&1; then
+            status[$l]=failed
+            note[$l]="build of osu_$b.c with $cc failed: $(tail -n 3 "$log" | tr '\n' ' ')"
+            return 1
+        fi
+    done
+    return 0
+}
+
+# --- tables ------------------------------------------------------------------
+# best <key> <lib> <fields> <column> <min|max|median>: "size value" lines,
+# the best value of the column over the kept runs, or their median.
+best() {
+    local files=("$raw/$1-$2-"*.txt)
+    [ -e "${files[0]}" ] || return 0
+    awk -v mode="$5" -v nf="$3" -v col="$4" '$1 ~ /^[0-9]+$/ && NF == nf {
+            x = $col + 0
+            if (mode == "median") {
+                k = n[$1]++
+                all[$1, k] = x
+                for (; k > 0 && all[$1, k-1] > x; k--) {   # insertion sort
+                    all[$1, k] = all[$1, k-1]; all[$1, k-1] = x
+                }
+                v[$1] = 1
+            } else if (!($1 in v) || (mode == "min" ? x < v[$1] : x > v[$1])) v[$1] = x
+        }
+        END {
+            for (s in v) {
+                if (mode == "median") {
+                    m = n[s]
+                    v[s] = m % 2 ? all[s, (m-1)/2] : (all[s, m/2-1] + all[s, m/2]) / 2
+                }
+                print s, v[s]
+            }
+        }' "${files[@]}" | sort -n
+}
+
+# lib_version <lib>: the "# library:" line of the lib's first raw output.
+lib_version() {
+    grep -h -m1 '^# library:' "$raw"/*-"$1"-*.txt 2>/dev/null | head -n 1 |
+        sed 's/^# library: //; s/\t/ /g'
+}
+
+# table <title> <key> <fields> <column> <min|max|median> <lower|higher>
+#       <decimals> <ratio|diff> <width> <last width>:
+# one markdown table: a row per size, a column per library (the value, "-"
+# where it has none, FAIL where it failed, "-" for all of a library left
+# out) and a last column comparing rdmpi with the best of the others, as
+# their ratio or (diff) their difference. Columns are width wide, the last
+# one last-width.
+table() {
+    local title=$1 key=$2 nf=$3 col=$4 mode=$5 sense=$6 decimals=$7 cmp=$8
+    local width=$9 last=${10} l
+    declare -A col_state
+    for l in rdmpi mpich openmpi; do
+        if ! selected $l; then col_state[$l]="-"
+        elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$key]:-}" ]; then col_state[$l]=FAIL
+        else col_state[$l]=ok
+        fi
+    done
+    echo "### $title"
+    echo
+    {
+        for l in rdmpi mpich openmpi; do
+            [ "${col_state[$l]}" = ok ] && best "$key" "$l" "$nf" "$col" "$mode" | sed "s/^/$l /"
+        done
+    } | awk -v sense="$sense" -v decimals="$decimals" -v cmp="$cmp" -v w="$width" -v lw="$last" \
+            -v c_r="${col_state[rdmpi]}" -v c_m="${col_state[mpich]}" -v c_o="${col_state[openmpi]}" '
+        { v[$1 "," $2] = $3; sizes[$2] = 1 }
+        function fmt(x) { return sprintf("%." decimals "f", x) }
+        function cell(lib, s, c) {
+            if (c != "ok") return c
+            return ((lib "," s) in v) ? fmt(v[lib "," s]) : "-"
+        }
+        function rule(n,    r) { r = ""; while (n-- > 0) r = r "-"; return r ":" }
+        END {
+            row = "| %10s | %" w "s | %" w "s | %" w "s | %" lw "s |\n"
+            printf row, "size (B)", "rdmpi", "MPICH", "Open MPI",
+                cmp == "diff" ? "rdmpi - best other" : "rdmpi / best other"
+            printf "|%s|%s|%s|%s|%s|\n", rule(11), rule(w + 1), rule(w + 1), rule(w + 1), rule(lw + 1)
+            row = "| %10d | %" w "s | %" w "s | %" w "s | %" lw "s |\n"
+            n = 0
+            for (s in sizes) order[n++] = s + 0
+            for (i = 0; i < n; i++)          # insertion sort, few rows
+                for (j = i; j > 0 && order[j-1] > order[j]; j--) {
+                    t = order[j]; order[j] = order[j-1]; order[j-1] = t
+                }
+            for (i = 0; i < n; i++) {
+                s = order[i]; ratio = "-"; other = ""
+                if (("mpich," s) in v) other = v["mpich," s]
+                if (("openmpi," s) in v) {
+                    o = v["openmpi," s]
+                    if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
+                }
+                if (("rdmpi," s) in v && other != "") {
+                    if (cmp == "diff")
+                        ratio = sprintf("%+.1f", v["rdmpi," s] - other)
+                    else if (other > 0)
+                        ratio = sprintf("%.2f", v["rdmpi," s] / other)
+                }
+                printf row, s, cell("rdmpi", s, c_r), cell("mpich", s, c_m), cell("openmpi", s, c_o), ratio
+            }
+        }'
+    echo
+    if [ "$cmp" = diff ]; then
+        echo "Difference in percentage points; above 0: rdmpi hides more of the broadcast than the best of the others."
+    elif [ "$sense" = lower ]; then
+        echo "Ratio below 1: rdmpi is faster than the best of the others."
+    else
+        echo "Ratio above 1: rdmpi is faster than the best of the others."
+    fi
+    echo
+}
+
+# report_machine: the report's date, host and CPU lines.
+report_machine() {
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
+    echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
+}
