@@ -277,7 +277,13 @@ int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const rd_dataty
     h.src = c->rank;
     h.tag = tag;
     h.len = bytes;
-    return tp->send(dst, &h, RD_HDR_EAGER_LEN, rd_dt_contig_ptr(buf, dt), bytes);
+    int rc = tp->send(dst, &h, RD_HDR_EAGER_LEN, rd_dt_contig_ptr(buf, dt), bytes);
+    /* A blocking send returns without progress: nothing may stay held
+     * (this message, or earlier nonblocking sends to any peer). */
+    for (int i = 0; i < p2p.nactive; i++)
+        if (p2p.active[i]->flush)
+            p2p.active[i]->flush();
+    return rc;
 }
 
 int rd_p2p_isend(rd_request_t *r, int coll)

@@ -102,6 +102,14 @@ typedef struct rd_transport {
      * (nothing was taken; retry after progress), or a negative rd_status. */
     int (*send)(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 
+    /* Optional (NULL when send() never holds a message back). A transport
+     * may hold back a small message that send() accepted, to write a burst
+     * of them with one system call; it writes them out at its next
+     * progress() at the latest, or when flush() is called. p2p calls flush
+     * after a blocking send, which returns to the application without
+     * progress. Cheap when nothing is held; never calls the upcalls. */
+    void (*flush)(void);
+
     /* Optional (RD_TP_CAP_FAILS; else NULL): p2p waits for a message only
      * peer can send. A transport that sees failures only on a connection
      * may open one now, so that a peer that died before ever sending to us

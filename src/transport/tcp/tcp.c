@@ -20,7 +20,25 @@
  *
  * Send side: writev of frame header, p2p header and payload with no copy
  * when the socket takes it all; the rest is copied to the peer's queue,
- * which progress writes out as the socket drains. A peer's queue is bounded
+ * which progress writes out as the socket drains.
+ *
+ * Bursts (each sendmsg runs the whole TCP stack, with veth the receiver's
+ * too, so a burst of small sends is paid per message): the first send to a
+ * peer after a progress call is written at once (ping-pong latency is
+ * untouched); a later one with at most RDMPI_TCP_COALESCE_MAX payload
+ * bytes, before the next progress call, is copied to the peer's queue
+ * ("held") and goes out with the rest of the burst in one sendmsg. The
+ * rule: held frames are written at the next progress call (its start, so
+ * any MPI call that waits, tests or probes, and the end of the call for
+ * sends made by upcalls during it), by flush() (p2p calls it after every
+ * blocking send to any peer, so MPI_Send never returns with its message,
+ * or an earlier one, held), when a send of a larger message to that peer
+ * comes (order), or when a peer's held bytes reach RD_TCP_HOLD_MAX. So a
+ * held send goes out at the next MPI call that progresses or sends
+ * blocking; MPI_Isend, MPI_Irecv and calls that neither wait nor send do
+ * not write it, and a nonblocking send followed by no such call can wait
+ * until the application's next one, as a send queued behind a full
+ * socket always could. A peer's queue is bounded
  * (RDMPI_TCP_SENDQ_MAX): beyond it send() says RD_EAGAIN and p2p keeps the
  * message. Payloads are at most eager_max (64 KiB), so a large message is
  * streamed by p2p as fragments and never holds up other peers for long.
@@ -67,6 +85,12 @@
 
 #define RD_TCP_EAGER_MAX_DEFAULT (64 * 1024)
 #define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
+#define RD_TCP_COALESCE_MAX_DEFAULT (16 * 1024)
+/* Held-back bytes per peer beyond which a burst is written out at once
+ * (one read buffer's worth at the receiver). */
+#define RD_TCP_HOLD_MAX RD_TCP_RXBUF
+/* Room of a queue chunk that later small frames are appended to. */
+#define RD_TCP_CHUNK 65536
 /* Read buffer shared by all connections (each drain leaves it empty). */
 #define RD_TCP_RXBUF 65536
 /* epoll events taken per progress call. */
@@ -106,6 +130,7 @@ enum conn_state {
 typedef struct out {
     rd_list_t link;
     size_t len, off;
+    size_t cap;                /* room at data (later frames are appended) */
     unsigned char data[];
 } out_t;
 
@@ -137,6 +162,9 @@ typedef struct tpeer {
     int fail_report;           /* failed, p2p not told yet */
     long retry_at;             /* NACKed: connect again at this time (in tcp.retry) */
     rd_list_t retry;           /* in tcp.retry while armed */
+    unsigned gen;              /* tcp.gen of our last direct write to it */
+    int held;                  /* q holds frames held back (in tcp.held) */
+    rd_list_t held_link;
     rd_tcp_addr_t addr;
 } tpeer_t;
 
@@ -149,6 +177,9 @@ static struct rd_tcp_state {
     rd_list_t ready;           /* readable connections left for the next pass */
     rd_tcp_addr_t me;          /* what this rank published */
     size_t sendq_max;
+    size_t coalesce_max;       /* largest payload held back; 0: none */
+    unsigned gen;              /* bumped by every progress call */
+    rd_list_t held;            /* tpeer_t with frames held back */
     int finalizing;
     int in_progress;
     int nfail_report;          /* peers with fail_report set */
@@ -166,6 +197,7 @@ static int tcp_reachable(int peer);
 static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int tcp_progress(void);
 static void tcp_watch(int peer);
+static void tcp_flush(void);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
@@ -177,6 +209,7 @@ rd_transport_t rd_tcp_transport = {
     .finalize = tcp_finalize,
     .reachable = tcp_reachable,
     .send = tcp_send,
+    .flush = tcp_flush,
     .progress = tcp_progress,
     .watch = tcp_watch,
     .mem_key = NULL,
@@ -558,20 +591,31 @@ static int key_equal(const uint8_t *a, const uint8_t *b)
     return d == 0;
 }
 
-/* Queues a frame for peer (copying header and payload), bypassing the bound. */
+/* Queues a frame for peer (copying header and payload, all but its first
+ * skip bytes, which went out already), bypassing the bound. A frame that
+ * fits in the room left in the last chunk is appended to it (one iovec
+ * for a burst of small frames); else a new chunk is made. */
 static int enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
                    const void *payload, size_t len, size_t skip)
 {
     size_t total = sizeof(*f) + hdrlen + len;
-    out_t *o = malloc(sizeof(*o) + total - skip);
-    if (!o)
-        return RD_ENOMEM;
+    size_t need = total - skip;
+    out_t *o = rd_list_empty(&p->q) ? NULL : rd_list_entry(p->q.prev, out_t, link);
+    if (!o || o->cap - o->len < need) {
+        size_t cap = need < RD_TCP_CHUNK ? RD_TCP_CHUNK : need;
+        o = malloc(sizeof(*o) + cap);
+        if (!o)
+            return RD_ENOMEM;
+        o->len = o->off = 0;
+        o->cap = cap;
+        rd_list_push_back(&p->q, &o->link);
+    }
     unsigned char tmp[RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX];
     memcpy(tmp, f, sizeof(*f));
     if (hdrlen)
         memcpy(tmp + sizeof(*f), hdr, hdrlen);
     size_t head = sizeof(*f) + hdrlen;
-    unsigned char *d = o->data;
+    unsigned char *d = o->data + o->len;
     if (skip < head) {
         memcpy(d, tmp + skip, head - skip);
         d += head - skip;
@@ -580,11 +624,24 @@ static int enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t 
     } else if (len) {
         memcpy(d, (const char *)payload + (skip - head), len - (skip - head));
     }
-    o->len = total - skip;
-    o->off = 0;
-    rd_list_push_back(&p->q, &o->link);
-    p->qbytes += o->len;
+    o->len += need;
+    p->qbytes += need;
     return RD_OK;
+}
+
+/* Writes out what send() held back for p. */
+static void flush_peer(tpeer_t *p)
+{
+    rd_list_remove(&p->held_link);
+    p->held = 0;
+    if (p->conn && p->conn->state == C_UP)
+        conn_flush(p->conn);
+}
+
+static void flush_held(void)
+{
+    while (!rd_list_empty(&tcp.held))
+        flush_peer(rd_list_entry(tcp.held.next, tpeer_t, held_link));
 }
 
 /* HELLO on an incoming connection: authenticate, then settle which of the
@@ -938,6 +995,11 @@ static int tcp_progress(void)
     if (tcp.in_progress)
         return RD_EINTERN;   /* called from an upcall: forbidden by transport.h */
     tcp.in_progress = 1;
+    /* A new burst begins: what the last one held back goes now, and the
+     * next send to each peer is written at once. */
+    if (!rd_list_empty(&tcp.held))
+        flush_held();
+    tcp.gen++;
     int n;
     conn_t *c;
     if (tcp.direct_polls < RD_TCP_DIRECT_POLLS && (c = direct_conn()) != NULL) {
@@ -956,8 +1018,19 @@ static int tcp_progress(void)
         n++;
         report_failures();
     }
+    /* Sends the upcalls made (acknowledgements, CTS) go before we return;
+     * p2p's own sends after this call start a new burst. */
+    if (!rd_list_empty(&tcp.held))
+        flush_held();
+    tcp.gen++;
     tcp.in_progress = 0;
     return n;
+}
+
+static void tcp_flush(void)
+{
+    if (!rd_list_empty(&tcp.held))
+        flush_held();
 }
 
 /* p2p waits for a message from peer: make sure a connection exists, so a
@@ -985,9 +1058,27 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
     rd_tcp_frame_t f = { .type = RD_TCP_F_MSG, .version = RD_TCP_WIRE_VERSION,
                          .hdrlen = htole16((uint16_t)hdrlen), .len = htole32((uint32_t)len) };
     size_t total = sizeof(f) + hdrlen + len;
+    int small = len <= tcp.coalesce_max && tcp.coalesce_max > 0;
+    if (p->held && (!small || p->qbytes + total > RD_TCP_HOLD_MAX)) {
+        /* The burst is over (a large message) or big enough: write it. */
+        flush_peer(p);
+        if (p->bye || p->failed)
+            return RD_EPEER;
+    }
     conn_t *c = p->conn;
     size_t sent = 0;
     if (c && c->state == C_UP && p->qbytes == 0 && c->ctl_off == c->ctl_len) {
+        if (small && p->gen == tcp.gen) {
+            /* Not the first since the last progress call: hold it back
+             * for one writev with the rest of the burst. */
+            int rc = enqueue(p, &f, hdr, hdrlen, payload, len, 0);
+            if (rc == RD_OK) {
+                p->held = 1;
+                rd_list_push_back(&tcp.held, &p->held_link);
+            }
+            return rc;
+        }
+        p->gen = tcp.gen;
         struct iovec iov[3] = {
             { &f, sizeof(f) }, { (void *)hdr, hdrlen }, { (void *)payload, len },
         };
@@ -1039,6 +1130,10 @@ static int tcp_init(const rd_tp_env_t *env)
         eager = RD_TCP_LEN_LIMIT;
     rd_tcp_transport.eager_max = (size_t)eager;
     tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
+    long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
+    tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
+    rd_list_init(&tcp.held);
+    tcp.gen = 1;
     if (tcp.size < 2)
         return RD_OK;   /* no peers: nothing to listen for */
 
@@ -1108,6 +1203,7 @@ static void tcp_finalize(void)
                 conn_flush(p->conn);
         }
         long deadline = rd_clock_ms() + RD_TCP_FINALIZE_WAIT_MS;
+        rd_list_init(&tcp.held);   /* every queue is being written out */
         for (;;) {
             int busy = 0;
             for (int i = 0; i < tcp.size && !busy; i++)
