@@ -40,7 +40,7 @@ extra check-fuzz make -s check-fuzz FUZZ_SECONDS=60
 
 echo "== several hosts: network namespaces, mpirun --launch-agent 'ip netns exec'"
 extra check-multihost make -s check-multihost \
-  MH_PATTERN='^(p2p_modes|p2p_order|coll_bcast|coll_reduce|coll_allgather) [2-6]$' \
+  MH_PATTERN='^(p2p_modes|p2p_order|p2p_burst|coll_bcast|coll_reduce|coll_allgather) [2-6]$' \
   MH_FPATTERN='^f_(p2p|coll) 4$'
 
 echo "== Slurm: srun --mpi=pmix on a two-node cluster in network namespaces"
