@@ -327,7 +327,8 @@ static void handle_server_events(job_t *j);
 
 /* PMIx reports "finalized" from its own thread, and a rank that finalized
  * and exited at once can be reaped before that event reaches this loop.
- * Give the event a moment before calling a clean exit a failure. */
+ * Give the event a moment before calling an exit a failure (a rank that
+ * really exits without MPI_Finalize is reported this much later). */
 static void wait_finalized(job_t *j, rd_mpirun_proc_t *p)
 {
     long long until = rd_clock_ms() + RD_MPIRUN_FINALIZE_GRACE_MS;
@@ -351,7 +352,9 @@ static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
     rd_mpirun_server_rank_gone(p->rank);
     if (p->rank == 0)
         rd_mpirun_iof_stop_stdin();
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && p->connected && !p->finalized)
+    /* Any status: "exit(5) after MPI_Finalize" is the program's status
+     * (first_nonzero), not a failure, and needs the event just as much. */
+    if (WIFEXITED(st) && p->connected && !p->finalized)
         wait_finalized(j, p);
     if (!j->is_daemon) {
         rank_ended(j, p->rank, (long)p->pid, st, p->connected, p->finalized);
