@@ -1141,7 +1141,7 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
              * restores the order from ring_sent / srq_sent). */
         }
     }
-    /* One WR stays free for CREDIT/FLUSH messages. */
+    /* One WR stays free for CREDIT/FLUSH/BYE messages. */
     if (p->tx_credits <= 0 || p->sq_used + 2 > (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
 
