@@ -36,6 +36,15 @@ static void test_imm_packing(void)
     CU_ASSERT_EQUAL(rd_rc_imm_ring_ack(imm), 0xab);   /* only 8 bits travel */
     imm = rd_rc_imm(RD_RC_IMM_MSG, 7);
     CU_ASSERT_EQUAL(rd_rc_imm_ring_ack(imm), 0);
+    /* BYE (finalize's goodbye) is a kind of its own, credits ride along. */
+    imm = rd_rc_imm(RD_RC_IMM_BYE, 3);
+    CU_ASSERT_EQUAL(rd_rc_imm_kind(imm), RD_RC_IMM_BYE);
+    CU_ASSERT_EQUAL(rd_rc_imm_credits(imm), 3);
+    CU_ASSERT_NOT_EQUAL(RD_RC_IMM_BYE, RD_RC_IMM_FLUSH);
+    CU_ASSERT_NOT_EQUAL(RD_RC_IMM_BYE, RD_RC_IMM_RING_ACK);
+    /* The header-only and ring control messages in flight per peer (two
+     * CREDITs, RTU, FLUSH, BYE, RING, RING_ACK) fit the reserve. */
+    CU_ASSERT(RD_RC_RESERVE >= 7);
 }
 
 /* Every true count within 255 of written comes back exactly, across the

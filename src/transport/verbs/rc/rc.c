@@ -125,6 +125,9 @@ typedef struct rc_peer {
     uint8_t fail_report;         /* failed; p2p not told yet */
     uint32_t fault_msgs;         /* messages sent (RDMPI_RC_FAULT's count) */
     uint8_t msg_lost;            /* a message to it completed in error */
+    uint8_t bye_out;             /* finalize: our BYE is posted (its WR: bye_seq) */
+    uint8_t bye_in;              /* the peer's BYE has arrived: it sends nothing more */
+    uint32_t bye_seq;
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -345,7 +348,7 @@ static void read_tunables(void)
     if (rc.signal_every < 1)
         rc.signal_every = 1;
     rc.sq_depth = (int)rd_env_long("RDMPI_RC_SQ_DEPTH", RD_RC_SQ_DEPTH_DEFAULT);
-    /* Room for a full unsignalled run, plus one WR kept for CREDIT/FLUSH. */
+    /* Room for a full unsignalled run, plus one WR kept for CREDIT/FLUSH/BYE. */
     if (rc.sq_depth < 2 * rc.signal_every + 4)
         rc.sq_depth = 2 * rc.signal_every + 4;
     if (rc.sq_depth > rc.dev->attr.max_qp_wr)
@@ -521,32 +524,66 @@ static int add_rx_chunk(void)
 static int poll_send(void);
 static int post_hdr_only(int peer, unsigned kind, int signal);
 
-/* Before the QPs go: waits (bounded) until every posted send is known
- * complete, i.e. acknowledged by the peer. A send returns as soon as its data
- * is copied or inlined, so the last messages before MPI_Finalize (the final
- * barrier's) may still be on the wire; destroying the QP would drop them.
- * A message that fails within the bound is seen (msg_lost, check_lost);
- * one whose retries take longer (RDMPI_RC_TIMEOUT 19 and above: 8 tries
- * of 2.1 s or more) is not. The bound is not raised to the retry time: the
- * last rank out of the barrier may wait here for its FLUSH to a peer that
- * has destroyed its QP already, until its retries run out. */
-static void drain_sends(void)
+static int poll_cm(void);
+static int poll_recv(void);
+
+/* A peer finalize still waits for: one whose QP is connected (or about to
+ * be: WAIT_RTU turns READY when the peer's RTU arrives, which it sent
+ * before anything else) until our BYE has completed and its BYE has
+ * arrived. IDLE and FAILED peers get no BYE; neither do CONNECTING ones (we
+ * asked for a connection that no operation finished with, so the peer may
+ * never have heard of it; if its REP comes during the wait, the peer is
+ * READY and counts). */
+static int bye_pending(const rc_peer_t *p)
+{
+    if (p->state == RC_WAIT_RTU)
+        return 1;
+    if (p->state != RC_READY)
+        return 0;
+    return !p->bye_out || (int32_t)(p->done_seq - p->bye_seq) <= 0 || !p->bye_in;
+}
+
+/* Before the QPs go (the goodbye of rc.h): posts a signalled BYE to every
+ * connected peer and waits, bounded, until each BYE has completed and each
+ * such peer's BYE has arrived. A send returns as soon as its data is copied
+ * or inlined, so the last messages before MPI_Finalize (the final
+ * barrier's) may still be on the wire; our BYE's completion says they and
+ * it were acknowledged, and the peer's BYE says that it will not send into
+ * our QP once it is gone (before this protocol, the last rank out of the
+ * barrier waited for its retries into a destroyed QP, up to the bound).
+ * Messages other than BYE that arrive now belong to the finished job and
+ * are dropped (poll_recv, rc.finalizing); rings are not read. A message
+ * that fails within the bound is seen (msg_lost, check_lost); one whose
+ * retries take longer (RDMPI_RC_TIMEOUT 19 and above: 8 tries of 2.1 s or
+ * more) is not. The bound (10 s) only matters when a peer is gone or
+ * misbehaves: a lost final ack, a peer that never finalizes. */
+static void goodbye(void)
 {
     if (!rc.data_ready)
         return;
-    for (int i = 0; i < rc.size; i++) {
-        rc_peer_t *p = &rc.peers[i];
-        if (p->state == RC_READY && p->done_seq != p->post_seq && p->unsignaled)
-            post_hdr_only(i, RD_RC_IMM_FLUSH, 1);
-    }
     double end = rd_clock_s() + 10.0;
     for (;;) {
+        int events = poll_cm();
+        int k = poll_recv();
+        events += k > 0 ? k : 0;
+        k = poll_send();
+        events += k > 0 ? k : 0;
         int busy = 0;
-        for (int i = 0; i < rc.size && !busy; i++)
-            busy = rc.peers[i].state == RC_READY && rc.peers[i].done_seq != rc.peers[i].post_seq;
+        for (int i = 0; i < rc.size; i++) {
+            rc_peer_t *p = &rc.peers[i];
+            if (p->state == RC_READY && !p->bye_out) {
+                uint32_t seq = p->post_seq;
+                if (post_hdr_only(i, RD_RC_IMM_BYE, 1) == RD_OK) {
+                    p->bye_out = 1;
+                    p->bye_seq = seq;
+                    events++;
+                }
+            }
+            busy |= bye_pending(p);
+        }
         if (!busy || rd_clock_s() > end)
             return;
-        if (poll_send() == 0)
+        if (events == 0)
             sched_yield();
     }
 }
@@ -575,7 +612,7 @@ static void rc_finalize(void)
         return;
     }
     rc.finalizing = 1;
-    drain_sends();
+    goodbye();
     check_lost();
     for (int i = 0; rc.peers && i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
@@ -782,6 +819,8 @@ static void on_cm(const rd_rc_cm_msg_t *m)
     if (p->state == RC_FAILED)
         return;
     if (m->type == RD_RC_CM_REQ) {
+        if (p->state == RC_IDLE && rc.finalizing)
+            return;   /* no new connections in finalize (goodbye would wait for it) */
         if (p->state == RC_IDLE) {
             if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK) {
                 fail_peer(peer, RD_EPEER);
@@ -937,7 +976,7 @@ static int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *pe, int
     return RD_OK;
 }
 
-/* CREDIT, RTU or FLUSH: no bytes, no credit, one reserved WR. */
+/* CREDIT, RTU, FLUSH or BYE: no bytes, no credit, one reserved WR. */
 static int post_hdr_only(int peer, unsigned kind, int signal)
 {
     rc_peer_t *p = &rc.peers[peer];
@@ -1102,7 +1141,7 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
              * restores the order from ring_sent / srq_sent). */
         }
     }
-    /* One WR stays free for CREDIT/FLUSH messages. */
+    /* One WR stays free for CREDIT/FLUSH/BYE messages. */
     if (p->tx_credits <= 0 || p->sq_used + 2 > (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
 
@@ -1582,6 +1621,16 @@ static int poll_recv(void)
         if (p->state == RC_WAIT_RTU)
             set_ready(peer);   /* anything on the QP proves the peer is in RTS */
         unsigned kind = rd_rc_imm_kind(imm);
+        if (RC_UNLIKELY(kind == RD_RC_IMM_BYE || rc.finalizing)) {
+            /* BYE: the peer is in finalize and sends nothing more. In our
+             * finalize (goodbye), anything else is the finished job's and
+             * goes nowhere (p2p is gone or going; its buffer carries no
+             * credit back: we send nothing but BYE now). */
+            if (kind == RD_RC_IMM_BYE)
+                p->bye_in = 1;
+            repost(b, peer, 0);
+            continue;
+        }
         if (kind == RD_RC_IMM_MSG) {
             rd_rc_prefix_t pre;
             memcpy(&pre, b->data, sizeof(pre));

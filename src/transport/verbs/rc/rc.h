@@ -23,10 +23,22 @@
  * message costs the sender one credit; the receiver returns credits for
  * buffers it has consumed and posted again in the immediate of every message
  * it sends to that peer, or in a header-only CREDIT message when it has
- * nothing to send and half the credits are due. CREDIT, RTU and FLUSH
+ * nothing to send and half the credits are due. CREDIT, RTU, FLUSH and BYE
  * messages need no credit: they land in the reserve (at most two CREDITs
  * can be in flight, since each returns at least half of all credits; one
- * RTU per connection; one FLUSH at a time).
+ * RTU and one BYE per connection; one FLUSH at a time; with RING and
+ * RING_ACK, 7 of the RD_RC_RESERVE buffers).
+ *
+ * Goodbye (in MPI_Finalize, version 3): each side posts a signalled BYE to
+ * every connected peer and destroys its QP only once its own BYE has
+ * completed (the peer's HCA acknowledged it, and with it every earlier send)
+ * and the peer's BYE has arrived (the peer sends nothing after it):
+ *    a: BYE (signalled) ---------------------->  b: holds a's BYE
+ *    a: BYE completed   <------------- RC ack
+ *    a: holds b's BYE   <----------------------  b: BYE (signalled)
+ *    a: destroys its QP    RC ack ------------>  b: BYE completed, destroys
+ * Neither side sends into a QP its peer has destroyed (only a lost final
+ * ack makes the other side's BYE retry into it; a bound covers that).
  *
  * RDMA-Write eager (RDMPI_RDMA_EAGER): once a rank has received
  * RDMPI_RDMA_EAGER_THRESHOLD messages from a peer over send/recv, it
@@ -46,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RD_RC_VERSION 2
+#define RD_RC_VERSION 3
 
 /* Tunables (doc/tunables.md). */
 #define RD_RC_EAGER_MAX_DEFAULT (8 * 1024)   /* RDMPI_RC_EAGER_MAX */
@@ -115,7 +127,7 @@ _Static_assert(sizeof(rd_rc_cm_msg_t) == 24, "CM message is 24 bytes");
  *   +---------+---------+--------------------------------+
  *   |  kind   | ring ack|  credits returned to the peer  |
  *   +---------+---------+--------------------------------+
- * MSG carries a message; CREDIT, RTU and FLUSH are header-only (no bytes);
+ * MSG carries a message; CREDIT, RTU, FLUSH and BYE are header-only (no bytes);
  * RING and RING_ACK carry an rd_rc_ring_msg_t. ring ack: the low 8 bits of
  * the number of slots the sender has consumed in its ring for the peer (0
  * without a ring); the peer rebuilds the full count from how many it wrote,
@@ -128,6 +140,7 @@ enum {
     RD_RC_IMM_FLUSH = 3,         /* signalled, to reclaim unsignalled send buffers */
     RD_RC_IMM_RING = 4,          /* offer of a ring (rd_rc_ring_msg_t) */
     RD_RC_IMM_RING_ACK = 5,      /* where to write consumed-slot counts (rd_rc_ring_msg_t) */
+    RD_RC_IMM_BYE = 6,           /* signalled, in finalize: the sender sends nothing more */
 };
 #define RD_RC_IMM_CREDITS_MAX 0xffffu
 
