@@ -9,6 +9,9 @@
 
 #include "mtest.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #if defined(OPEN_MPI)
 #define GARBAGE_HANDLES 0
 #else
@@ -23,6 +26,22 @@ static inline void errors_return(void)
 {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+}
+
+/* rc must be an MPI_ERR_OTHER whose string names rank 0 and rank 1 (a lost
+ * peer, as the lost-peer tests of each transport expect); the string goes to
+ * stderr with prog's name so the job's log shows what was reported. */
+static inline void expect_peer_error(const char *prog, int rc, const char *what)
+{
+    MT_ERRCLASS(rc, MPI_ERR_OTHER, what);
+    if (rc == MPI_SUCCESS)
+        return;
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, s, &len);
+    MT_CHECK(strstr(s, "rank 0") && strstr(s, "rank 1"), "%s: message \"%s\" does not name "
+             "rank 0 and rank 1", what, s);
+    fprintf(stderr, "%s: rank %d: %s: %s\n", prog, MTest_rank, what, s);
 }
 
 #endif

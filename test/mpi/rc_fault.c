@@ -37,7 +37,7 @@
  * A job that ends with exit 0 (nothing failed) or runs into the time limit
  * fails the case.
  */
-#include "mtest.h"
+#include "err_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,37 +51,23 @@
 
 static int peer;
 
-/* rc must be an MPI_ERR_OTHER whose string names rank 0 and rank 1. */
-static void expect_peer_error(int rc, const char *what)
-{
-    MT_ERRCLASS(rc, MPI_ERR_OTHER, what);
-    if (rc == MPI_SUCCESS)
-        return;
-    char s[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, s, &len);
-    MT_CHECK(strstr(s, "rank 0") && strstr(s, "rank 1"), "%s: message \"%s\" does not name "
-             "rank 0 and rank 1", what, s);
-    fprintf(stderr, "rc_fault: rank %d: %s: %s\n", MTest_rank, what, s);
-}
-
 /* After the first failed exchange (rc): everything that needs the peer fails. */
 static void report(int rc, int iter)
 {
     char what[64];
     int x = 0;
     snprintf(what, sizeof(what), "MPI_Sendrecv with rank %d (exchange %d)", peer, iter);
-    expect_peer_error(rc, what);
+    expect_peer_error("rc_fault", rc, what);
     snprintf(what, sizeof(what), "MPI_Send to rank %d", peer);
-    expect_peer_error(MPI_Send(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD), what);
+    expect_peer_error("rc_fault", MPI_Send(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD), what);
     snprintf(what, sizeof(what), "MPI_Recv from rank %d", peer);
-    expect_peer_error(MPI_Recv(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+    expect_peer_error("rc_fault", MPI_Recv(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
                       what);
-    expect_peer_error(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD,
+    expect_peer_error("rc_fault", MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD,
                                MPI_STATUS_IGNORE), "MPI_Recv from MPI_ANY_SOURCE");
     MPI_Status st;
     snprintf(what, sizeof(what), "MPI_Probe of rank %d", peer);
-    expect_peer_error(MPI_Probe(peer, 2, MPI_COMM_WORLD, &st), what);
+    expect_peer_error("rc_fault", MPI_Probe(peer, 2, MPI_COMM_WORLD, &st), what);
     if (MTest_errs) {
         fprintf(stderr, "rc_fault: rank %d: %d check(s) failed\n", MTest_rank, MTest_errs);
         _exit(1);

@@ -24,7 +24,7 @@
  * then prints one line and exits with 42 (a code of its own). It ignores
  * SIGTERM, so mpirun's stop of the job cannot cut its report short.
  */
-#include "mtest.h"
+#include "err_common.h"
 
 #include <dirent.h>
 #include <signal.h>
@@ -35,20 +35,6 @@
 #include <unistd.h>
 
 #define EXIT_REPORTED 42
-
-/* rc must be an MPI_ERR_OTHER whose string names rank 0 and rank 1. */
-static void expect_peer_error(int rc, const char *what)
-{
-    MT_ERRCLASS(rc, MPI_ERR_OTHER, what);
-    if (rc == MPI_SUCCESS)
-        return;
-    char s[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, s, &len);
-    MT_CHECK(strstr(s, "rank 0") && strstr(s, "rank 1"), "%s: message \"%s\" does not name "
-             "rank 0 and rank 1", what, s);
-    fprintf(stderr, "tcp_peer_fail: %s: %s\n", what, s);
-}
 
 /* Closes every IPv4/IPv6 stream socket of this process (not PMIx's Unix
  * socket, nor stdio). */
@@ -104,13 +90,13 @@ int main(int argc, char **argv)
     }
     /* In unconnected mode the tag-1 message may or may not have made it:
      * wait for one that never comes. */
-    expect_peer_error(MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+    expect_peer_error("tcp_peer_fail", MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
                       "MPI_Recv from rank 1");
-    expect_peer_error(MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD), "MPI_Send to rank 1");
-    expect_peer_error(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD,
+    expect_peer_error("tcp_peer_fail", MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD), "MPI_Send to rank 1");
+    expect_peer_error("tcp_peer_fail", MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD,
                                MPI_STATUS_IGNORE), "MPI_Recv from MPI_ANY_SOURCE");
     MPI_Status st;
-    expect_peer_error(MPI_Probe(1, 2, MPI_COMM_WORLD, &st), "MPI_Probe of rank 1");
+    expect_peer_error("tcp_peer_fail", MPI_Probe(1, 2, MPI_COMM_WORLD, &st), "MPI_Probe of rank 1");
     if (MTest_errs) {
         fprintf(stderr, "tcp_peer_fail: rank 0: %d check(s) failed\n", MTest_errs);
         _exit(1);
