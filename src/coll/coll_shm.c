@@ -61,6 +61,15 @@ static void view_close(shm_view_t *v)
         free(v->area);
 }
 
+/* Opens c's areas for a collective of n bytes (per block) when n is
+ * within limit; RD_ENOTSUP sends the caller to the message algorithms. */
+static int view_open_within(shm_view_t *v, rd_comm_t *c, size_t n, size_t limit)
+{
+    if (!within(c, n, limit))
+        return RD_ENOTSUP;
+    return view_open(v, c);
+}
+
 static rd_coll_shm_buf_t *buf_at(void *area, size_t stride, unsigned i)
 {
     return (rd_coll_shm_buf_t *)((char *)area + sizeof(rd_coll_shm_hdr_t) + i * stride);
@@ -135,10 +144,8 @@ static void release(rd_coll_shm_buf_t *b)
 int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)
 {
     size_t n = count * dt->size;
-    if (!within(c, n, rd_coll_tune()->bcast_shm_max))
-        return RD_ENOTSUP;
     shm_view_t v;
-    int rc = view_open(&v, c);
+    int rc = view_open_within(&v, c, n, rd_coll_tune()->bcast_shm_max);
     if (rc != RD_OK)
         return rc;
     int contig = rd_dt_is_contig(dt, count);
@@ -210,10 +217,10 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
 {
     size_t n = count * dt->size;
     const rd_coll_tune_t *t = rd_coll_tune();
-    if (!within(c, n, t->allreduce_shm_max) || !rd_dt_is_contig(dt, count))
+    if (!rd_dt_is_contig(dt, count))
         return RD_ENOTSUP;
     shm_view_t v;
-    int rc = view_open(&v, c);
+    int rc = view_open_within(&v, c, n, t->allreduce_shm_max);
     if (rc != RD_OK)
         return rc;
     size_t per = v.chunk / dt->size;   /* whole elements per chunk */
@@ -282,10 +289,8 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
                          void *rbuf, size_t rcount, rd_datatype_t *rtype)
 {
     size_t n = rcount * rtype->size;
-    if (!within(c, n, rd_coll_tune()->alltoall_shm_max))
-        return RD_ENOTSUP;
     shm_view_t v;
-    int rc = view_open(&v, c);
+    int rc = view_open_within(&v, c, n, rd_coll_tune()->alltoall_shm_max);
     if (rc != RD_OK)
         return rc;
     /* Publication k holds this rank's blocks for destinations [k per, (k + 1) per). */
