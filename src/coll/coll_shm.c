@@ -377,20 +377,28 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         size_t k = count - first < per ? count - first : per;
         size_t off = first * dt->size, len = k * dt->size;
         uint64_t stamp = next_stamp(c);
-        /* Publish this rank's part (in place: before rbuf is overwritten). */
+        /* Publish this rank's part (in place: before rbuf is overwritten).
+         * This rank reads it too, so it counts among the readers: else the
+         * others could free the buffer before this rank's reduction, and a
+         * pending MPI_Ibcast's step, run by the progress calls in find_all,
+         * could take it and overwrite it. */
         bufs[me] = pub_begin(&v);
         memcpy(bufs[me]->data, src + off, len);
-        pub_end(bufs[me], stamp, size - 1);
-        if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
+        pub_end(bufs[me], stamp, size);
+        if ((rc = find_all(&v, stamp, bufs)) != RD_OK) {
+            release(bufs[me]);
             break;
+        }
         if (!split) {
             reduce_ordered(bufs, size, 0, k, dst + off, dt, op);
+            release(bufs[me]);
             release_all(&v, bufs);
             continue;
         }
         size_t lo = seg_lo(me, size, k), hi = seg_lo(me + 1, size, k);
         char *mine = dst + off + lo * dt->size;
         reduce_ordered(bufs, size, lo, hi - lo, mine, dt, op);
+        release(bufs[me]);
         release_all(&v, bufs);
         stamp = next_stamp(c);
         bufs[me] = pub_begin(&v);
