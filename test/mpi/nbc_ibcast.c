@@ -12,7 +12,8 @@
  *    p2p-scheduled Iallreduce while earlier ones are still pending, waited
  *    for in different orders on different ranks (a blocking shared-area
  *    collective must keep the pending broadcasts' readers moving, or a
- *    root waiting for a free buffer would hang).
+ *    root waiting for a free buffer would hang), also across communicators
+ *    (a split's collectives while a world Ibcast holds the root's buffers).
  * Every result is compared with what the root sent.
  */
 #include "mtest.h"
@@ -198,6 +199,41 @@ static void test_root_busy(void)
     free(b);
 }
 
+/* The areas are per process, shared by all its communicators: an Ibcast
+ * pending on the world holds the root's buffers while the root publishes
+ * through a blocking Bcast on a split (whose members are only some of the
+ * Ibcast's readers) and both halves run an Ibcast of their own. */
+static void test_cross_comm(void)
+{
+    const size_t big = 600000;
+    unsigned char *a = MTest_Malloc(big), *b = MTest_Malloc(big), *c = MTest_Malloc(big);
+    MPI_Comm half;
+    MPI_Request r[2];
+    int hrank;
+    MT_OK(MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half));
+    MPI_Comm_rank(half, &hrank);
+    fill_for(a, big, 0, 900u);
+    MT_OK(MPI_Ibcast(a, (int)big, MPI_BYTE, 0, MPI_COMM_WORLD, &r[0]));
+    if (hrank == 0)
+        MTest_Fill(c, big, 950u + (unsigned)(me % 2));
+    else
+        memset(c, 0, big);
+    MT_OK(MPI_Ibcast(c, (int)big, MPI_BYTE, 0, half, &r[1]));
+    if (hrank == 0)
+        MTest_Fill(b, big, 910u + (unsigned)(me % 2));
+    else
+        memset(b, 0, big);
+    MT_OK(MPI_Bcast(b, (int)big, MPI_BYTE, 0, half));
+    MTest_Verify(b, big, 910u + (unsigned)(me % 2), "Bcast on a split behind a world Ibcast");
+    MT_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    MTest_Verify(a, big, 900u, "world Ibcast across a split's collectives");
+    MTest_Verify(c, big, 950u + (unsigned)(me % 2), "Ibcast on a split");
+    MT_OK(MPI_Comm_free(&half));
+    free(a);
+    free(b);
+    free(c);
+}
+
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -210,5 +246,6 @@ int main(int argc, char **argv)
     for (int rep = 0; rep < 4; rep++)
         test_interleaved(rep, rep % 2 ? 1000 : 400000);
     test_root_busy();
+    test_cross_comm();
     return MTest_Finalize();
 }
