@@ -40,13 +40,13 @@
  * later, from a schedule step polled by the progress engine. So an owner's
  * publications need not appear in sequence order (a blocking collective
  * started after a pending MPI_Ibcast may publish first), and a reader looks
- * for its exact stamp in both buffers. An owner that reads its own
- * publication after the others may be done with it (allreduce's
- * contributions) counts itself in left and releases it too: a buffer with
- * stamp 0 may be taken at the next progress call. No rank ever waits with a buffer
- * held and without progress: the blocking waits below call rd_progress,
- * which moves every pending schedule's readers on and so frees the buffers
- * a publication waits for.
+ * for its exact stamp in both buffers. A buffer with stamp 0 may be taken
+ * at the next progress call, so an owner that reads its own publication
+ * after the others may be done with it (allreduce's contributions) counts
+ * itself in left and releases it too. No rank waits with a buffer held and
+ * without progress: the blocking waits call rd_progress, which moves every
+ * pending schedule's readers on and so frees the buffers a publication
+ * waits for.
  *
  * Every rank of the communicator agrees on each decision (all local or not,
  * sizes against thresholds, datatype contiguity for allreduce), so all take

@@ -9,11 +9,11 @@
  * next round starts. A wait step holds its round (and so the schedule) until
  * its poll function reports a condition met, e.g. a stamp in a peer's shared
  * area (the node-local MPI_Ibcast of coll_shm.c); it is polled again at each
- * progress call, so a schedule never blocks the caller. The whole schedule is built when the MPI_I* call is made, so the
- * caller's count and displacement arrays are not needed afterwards; a
- * callback may append further steps (used by the context-id agreement of
- * MPI_Comm_idup). A progress hook (rd_progress_hook_add) walks the active
- * schedules; the last round's completion completes the user's request
+ * progress call, so a schedule never blocks the caller. The whole schedule
+ * is built when the MPI_I* call is made, so the caller's count and
+ * displacement arrays are not needed afterwards; a callback may append
+ * further steps (used by the context-id agreement of MPI_Comm_idup). A
+ * progress hook (rd_progress_hook_add) walks the active schedules; the last round's completion completes the user's request
  * through rd_req_complete.
  *
  * Tags: every schedule gets tag RD_NBC_TAG_BASE + (n mod RD_NBC_TAG_SPAN),

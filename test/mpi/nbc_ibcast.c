@@ -136,7 +136,8 @@ static void test_interleaved(int rep, size_t big)
 {
     unsigned char *a = MTest_Malloc(big), *b = MTest_Malloc(big), *c = MTest_Malloc(64);
     unsigned char *d = MTest_Malloc(big);
-    long *ato = MTest_Malloc((size_t)n * sizeof(long)), *ati = MTest_Malloc((size_t)n * sizeof(long));
+    long *ato = MTest_Malloc((size_t)n * sizeof(long));
+    long *ati = MTest_Malloc((size_t)n * sizeof(long));
     int ra = rep % n, rb = (rep + 1) % n, rc = (rep + 2) % n, rd = (rep + 3) % n;
     MPI_Request r[4];
     long sum = 0, isum = 0, mine = me + 1, imine = 10L * (me + 1);
