@@ -36,11 +36,17 @@ Usage: bench/multihost.sh [options]          (as root)
   --timeout SEC    kill one run after SEC seconds (default 600, 120 --quick)
   --settle SEC     before each run wait up to SEC seconds for the CPUs to go
                    idle (default 10; 0: do not wait)
+  --pin auto|off   auto (default): when every rank can have a CPU of its own
+                   (N/2 ranks per namespace, at most half the CPUs this
+                   script may use), each namespace "host" runs on its own
+                   half of them: its launcher, daemon or proxy and ranks
+                   start under "taskset -c", the same for every library;
+                   else, or with off, nothing is pinned
   -h, --help       this text
 
 Launch (each library's wrapper is printed in the report):
-  rdmpi    ip netns exec NS0 PREFIX/bin/mpirun -hosts NS0:K,NS1:K
-           --launch-agent 'ip netns exec' --bind-to none
+  rdmpi    on-host NS0 PREFIX/bin/mpirun -hosts NS0:K,NS1:K
+           --launch-agent on-host --bind-to none
            -genv RDMPI_TCP_IF eth0 -np N
   MPICH    in-host NS0 mpiexec.mpich -launcher rsh -launcher-exec AGENT
            -iface eth0 -hosts IP0:K,IP1:K -np N
@@ -49,10 +55,11 @@ Launch (each library's wrapper is printed in the report):
            --host IP0:K,IP1:K -np N --bind-to none --mca plm_rsh_agent AGENT
            --mca pml ob1 --mca btl tcp,vader,self
            --mca btl_tcp_if_include NET/24 --mca oob_tcp_if_include NET/24
-K = N/2 ranks per namespace. "in-host NS CMD" runs CMD in namespace NS
-with NS as its host name (unshare -u; Open MPI names shared-memory
-segments after the host name), and AGENT HOST CMD runs "in-host NS sh -c
-CMD" for the namespace whose address is HOST.
+K = N/2 ranks per namespace. "on-host NS CMD" runs CMD in namespace NS
+(ip netns exec), pinned to NS's CPUs (taskset -c) when pinning; "in-host
+NS CMD" is the same with NS as its host name (unshare -u; Open MPI names
+shared-memory segments after the host name), and AGENT HOST CMD runs
+"in-host NS sh -c CMD" for the namespace whose address is HOST.
 
 Exit status: 0 every selected library ran everything, 1 some run failed
 (tables are still printed), 2 usage error, missing tools or no root.
@@ -72,6 +79,7 @@ npb_timeout=300
 out=
 timeout_s=
 settle=10
+pin=auto
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -87,6 +95,7 @@ while [ $# -gt 0 ]; do
     --out)       out=${2:?--out needs a directory}; shift 2 ;;
     --timeout)   timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)    settle=${2:?--settle needs seconds}; shift 2 ;;
+    --pin)       pin=${2:?--pin needs auto or off}; shift 2 ;;
     -h|--help)   usage; exit 0 ;;
     *) echo "multihost.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -98,6 +107,7 @@ case "$npb_np" in ''|*[!0-9]*|0) die "--npb-np wants a positive even number" ;; 
 default_timeout
 case "$timeout_s" in ''|*[!0-9]*|0) die "--timeout wants seconds" ;; esac
 case "$npb_timeout" in ''|*[!0-9]*|0) die "--npb-timeout wants seconds" ;; esac
+case "$pin" in auto|off) ;; *) die "--pin wants auto or off, not '$pin'" ;; esac
 
 parse_libs
 [ ${#libs[@]} -gt 0 ] || die "--only: empty list"
@@ -113,6 +123,7 @@ done
 
 [ "$(id -u)" -eq 0 ] || die "needs root (it creates network namespaces)"
 command -v ip >/dev/null || die "needs ip (iproute2)"
+[ "$pin" = off ] || command -v taskset >/dev/null || die "needs taskset (util-linux), or --pin off"
 for l in "${libs[@]}"; do
     case "$l" in
     rdmpi)
@@ -180,22 +191,65 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 mh_up || { echo "multihost.sh: could not create the network namespaces" >&2; exit 2; }
 
+# --- pinning -----------------------------------------------------------------------
+# The two "hosts" share this machine's CPUs. Unpinned, where the scheduler
+# puts (and moves) two polling ranks decided the result more than the
+# network path: the same build measured 0.8x and 1.8x MPICH's small-message
+# latency two minutes apart. So each host gets half of the CPUs this script
+# may use (NS0 the first half, NS1 the second), like two machines, and its
+# launcher, its daemon or proxy and its ranks start under "taskset -c"
+# (every library alike; none binds ranks inside a host: --bind-to none,
+# Hydra's default). Only when each rank can have a CPU of its own (N/2 <=
+# CPUs per host): two ranks on one pinned CPU would measure time slicing.
+# cpu_list: the CPUs this script may run on, one per line.
+cpu_list() {
+    local r a b
+    for r in $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status | tr ',' ' '); do
+        a=${r%-*} b=${r#*-}
+        seq "$a" "$b"
+    done
+}
+mapfile -t cpus < <(cpu_list)
+pin_per_host=$(( ${#cpus[@]} / 2 ))
+pin_cpus0=$(IFS=,; echo "${cpus[*]:0:$pin_per_host}")
+pin_cpus1=$(IFS=,; echo "${cpus[*]:$pin_per_host:$pin_per_host}")
+[ "$pin_per_host" -gt 0 ] || pin=off
+# pinned N: 0 if runs with N ranks are pinned.
+pinned() { [ "$pin" = auto ] && [ $(( ($1 + 1) / 2 )) -le "$pin_per_host" ]; }
+
 # --- launchers -------------------------------------------------------------------
-# in-host NS CMD...: CMD in namespace NS with NS as its host name (a UTS
-# namespace of its own). All namespaces would otherwise share this machine's
-# name, and Open MPI names its shared-memory segments (vader) after the host
-# name, job and local rank: the ranks of two "hosts" would open the same
-# segment and crash. rdmpi keys its segments by PMIx node id instead.
-inhost=$work/in-host
-cat >"$inhost" <<'EOF'
+# on-host NS CMD...: CMD in namespace NS; with MH_PIN=1 in the environment
+# (the run-LIB wrappers set it when pinning), on NS's CPUs.
+onhost=$work/on-host
+cat >"$onhost" <<EOF
 #!/bin/sh
-ns=$1
+ns=\$1
 shift
-exec ip netns exec "$ns" unshare -u /bin/sh -c 'hostname "$0" && exec "$@"' "$ns" "$@"
+if [ "\${MH_PIN:-0}" = 1 ]; then
+    case \$ns in
+    $NS0) set -- taskset -c $pin_cpus0 "\$@" ;;
+    $NS1) set -- taskset -c $pin_cpus1 "\$@" ;;
+    esac
+fi
+exec ip netns exec "\$ns" "\$@"
+EOF
+# in-host NS CMD...: CMD as on-host runs it, with NS as its host name (a
+# UTS namespace of its own). All namespaces would otherwise share this
+# machine's name, and Open MPI names its shared-memory segments (vader)
+# after the host name, job and local rank: the ranks of two "hosts" would
+# open the same segment and crash. rdmpi keys its segments by PMIx node id
+# instead.
+inhost=$work/in-host
+cat >"$inhost" <<EOF
+#!/bin/sh
+ns=\$1
+shift
+exec $onhost "\$ns" unshare -u /bin/sh -c 'hostname "\$0" && exec "\$@"' "\$ns" "\$@"
 EOF
 # AGENT HOST CMD...: Open MPI's rsh launcher and Hydra's call their agent like
 # ssh, with the command as shell words; HOST is one of the namespaces'
-# addresses (names would need resolving).
+# addresses (names would need resolving). It inherits MH_PIN from the
+# launcher.
 agent=$work/agent
 cat >"$agent" <<EOF
 #!/bin/sh
@@ -208,11 +262,11 @@ $IP1) ns=$NS1 ;;
 esac
 exec $inhost "\$ns" /bin/sh -c "\$*"
 EOF
-chmod +x "$inhost" "$agent"
+chmod +x "$onhost" "$inhost" "$agent"
 
 # run-<lib> -np N PROGRAM ARGS...: N ranks, N/2 in NS0 and N/2 in NS1,
-# started from NS0. No binding: the two "hosts" share this machine's cores,
-# and each host's launcher would bind its first rank to the same core 0.
+# started from NS0, pinned per host as "pinned N" says. No binding inside
+# a host.
 declare -A launcher
 for l in rdmpi mpich openmpi; do
     f=$work/run-$l
@@ -222,8 +276,11 @@ for l in rdmpi mpich openmpi; do
         echo '#!/bin/sh'
         echo '[ "$1" = -np ] || { echo "usage: $0 -np N program [args]" >&2; exit 2; }'
         echo 'n=$2; shift 2; k=$(( (n + 1) / 2 ))'
+        if [ "$pin" = auto ]; then
+            echo "MH_PIN=0; [ \$k -le $pin_per_host ] && MH_PIN=1; export MH_PIN"
+        fi
         case $l in
-        rdmpi) echo "exec ip netns exec $NS0 $prefix/bin/mpirun -hosts $NS0:\$k,$NS1:\$k --launch-agent 'ip netns exec' --bind-to none -genv RDMPI_TCP_IF eth0 -np \$n \"\$@\"" ;;
+        rdmpi) echo "exec $onhost $NS0 $prefix/bin/mpirun -hosts $NS0:\$k,$NS1:\$k --launch-agent $onhost --bind-to none -genv RDMPI_TCP_IF eth0 -np \$n \"\$@\"" ;;
         mpich) echo "exec $inhost $NS0 mpiexec.mpich -launcher rsh -launcher-exec $agent -iface eth0 -hosts $IP0:\$k,$IP1:\$k -np \$n -genv UCX_TLS tcp -genv UCX_NET_DEVICES eth0 \"\$@\"" ;;
         openmpi) echo "exec $inhost $NS0 mpirun.openmpi --allow-run-as-root --host $IP0:\$k,$IP1:\$k -np \$n --bind-to none --mca plm_rsh_agent $agent --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $MH_NET.0/24 --mca oob_tcp_if_include $MH_NET.0/24 \"\$@\"" ;;
         esac
@@ -233,13 +290,17 @@ done
 
 declare -A status note
 failures=()
-# placement_check <lib> <np>: the ranks must land N/2 in each namespace.
+# placement_check <lib> <np>: the ranks must land N/2 in each namespace,
+# on that namespace's CPUs when pinned, else on all of ours.
+all_cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)
 placement_check() {
-    local l=$1 n=$2 got want
-    got=$(timeout 120 "${launcher[$l]}" -np "$n" /bin/sh -c 'ip netns identify' </dev/null 2>"$work/place-$l.err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
-    want="$NS0:$(( n / 2 )) $NS1:$(( n / 2 )) "
+    local l=$1 n=$2 got want c0=$all_cpus c1=$all_cpus
+    if pinned "$n"; then c0=$pin_cpus0 c1=$pin_cpus1; fi
+    # shellcheck disable=SC2016 # expanded by the ranks' shell
+    got=$(timeout 120 "${launcher[$l]}" -np "$n" /bin/sh -c 'echo "$(ip netns identify)/$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)"' </dev/null 2>"$work/place-$l.err" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+    want="$NS0/$c0:$(( n / 2 )) $NS1/$c1:$(( n / 2 )) "
     if [ "$got" != "$want" ]; then
-        failures+=("$(lib_title "$l"): placement check at np $n: ranks in '${got:-nothing}', want '$want'; $(tail -n 3 "$work/place-$l.err" | tr '\n' ' ')")
+        failures+=("$(lib_title "$l"): placement check at np $n: ranks in '${got:-nothing}' (namespace/CPUs:count), want '$want'; $(tail -n 3 "$work/place-$l.err" | tr '\n' ' ')")
         return 1
     fi
     return 0
@@ -428,6 +489,11 @@ report() {
     echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test, not numbers)'); $(( $(date +%s) - start_time )) s in all"
     echo "- load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg) (the benchmarks add about 2)"
     echo "- runs started while other processes kept the CPUs busy (waited $settle s): $busy_starts"
+    if pinned 2; then
+        echo "- pinning (--pin auto): np 2 runs with $NS0 on CPUs $pin_cpus0 and $NS1 on CPUs $pin_cpus1 (taskset on each host's launcher, daemon/proxy and ranks; no binding inside a host)$([ -n "$npb_dir" ] && ! pinned "$npb_np" && echo "; NPB np $npb_np unpinned ($(( npb_np / 2 )) ranks per host, $pin_per_host CPU(s) each)")"
+    else
+        echo "- pinning: none (--pin $pin, $pin_per_host CPU(s) per host); every run may use CPUs $all_cpus"
+    fi
     [ "$reaped" -gt 0 ] && echo "- processes left in the namespaces after runs and killed: $reaped"
     for l in "${libs[@]}"; do
         lib=$(lib_version "$l")
@@ -439,6 +505,8 @@ report() {
     echo
     echo '```'
     for l in "${libs[@]}"; do tail -n 1 "${launcher[$l]}"; done
+    echo "# on-host NS CMD... ($onhost):"
+    sed -n '4,$p' "$onhost"
     if selected mpich || selected openmpi; then
         echo "# AGENT ($agent):"
         sed -n '4,$p' "$agent"

@@ -13,35 +13,61 @@ static struct {
 
 int rd_mpirun_binding_init(rd_mpirun_bind_t req, int nlocal)
 {
-    int ncores;
+    int ncores, nobjs;
+    hwloc_bitmap_t mine = NULL;
 
     if (req == RD_MPIRUN_BIND_NONE)
         return 0;
-    /* The default topology holds only the cores this process is allowed
-     * to run on (cgroups, taskset), which is what we want to spread over. */
     if (hwloc_topology_init(&bind.topo) != 0 || hwloc_topology_load(bind.topo) != 0) {
         fprintf(stderr, "mpirun: hwloc cannot read the topology of this host\n");
         return -1;
     }
-    ncores = hwloc_get_nbobjs_by_type(bind.topo, HWLOC_OBJ_CORE);
+    /* The topology leaves out what cgroups forbid, but not what our own
+     * affinity mask (taskset, a batch system's binding) does: spread over
+     * the cores holding a CPU of that mask, each rank bound to those CPUs
+     * of its core. The calling thread's mask is the one mpirun (or its
+     * daemon) inherited: nothing in mpirun binds itself. */
+    mine = hwloc_bitmap_alloc();
+    if (!mine || hwloc_get_cpubind(bind.topo, mine, HWLOC_CPUBIND_THREAD) != 0) {
+        hwloc_bitmap_free(mine);
+        mine = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(bind.topo));
+        if (!mine) {
+            fprintf(stderr, "mpirun: hwloc: out of memory\n");
+            return -1;
+        }
+    }
+    nobjs = hwloc_get_nbobjs_by_type(bind.topo, HWLOC_OBJ_CORE);
+    ncores = 0;
+    for (int i = 0; i < nobjs; i++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(bind.topo, HWLOC_OBJ_CORE, i);
+        if (core && hwloc_bitmap_intersects(core->cpuset, mine))
+            ncores++;
+    }
     if (ncores < nlocal) {
         if (req == RD_MPIRUN_BIND_CORE)
             fprintf(stderr, "mpirun: warning: %d ranks but %d cores: ranks are not bound\n",
                     nlocal, ncores);
+        hwloc_bitmap_free(mine);
         return 0;
     }
     bind.sets = calloc(nlocal, sizeof(*bind.sets));
-    if (!bind.sets)
+    if (!bind.sets) {
+        hwloc_bitmap_free(mine);
         return -1;
-    for (int i = 0; i < nlocal; i++) {
+    }
+    for (int i = 0, k = 0; k < nlocal && i < nobjs; i++) {
         hwloc_obj_t core = hwloc_get_obj_by_type(bind.topo, HWLOC_OBJ_CORE, i);
-        bind.sets[i] = core ? hwloc_bitmap_dup(core->cpuset) : NULL;
-        if (!bind.sets[i]) {
+        if (!core || !hwloc_bitmap_intersects(core->cpuset, mine))
+            continue;
+        bind.sets[k] = hwloc_bitmap_alloc();
+        if (!bind.sets[k] || hwloc_bitmap_and(bind.sets[k], core->cpuset, mine) != 0) {
             fprintf(stderr, "mpirun: hwloc: no cpuset for core %d\n", i);
+            hwloc_bitmap_free(mine);
             return -1;
         }
-        bind.n++;
+        bind.n = ++k;
     }
+    hwloc_bitmap_free(mine);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Core binding: by default each rank gets its own core when there are at
 # least as many cores as ranks; --bind-to none and more ranks than cores
-# leave the ranks with mpirun's own CPU set.
+# leave the ranks with mpirun's own CPU set; a restricted mpirun binds
+# within its own CPUs.
 . "${srcdir:-.}/test/launcher/lib.sh"
 
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
@@ -49,6 +50,18 @@ if [ "$cores" -ge 2 ]; then
             fail "bind ${opt:-default}: $(tr '\n' ' ' <"$T/out")"
         fi
     done
+    # A restricted mpirun (taskset, a batch system) binds within its own
+    # CPUs: one rank on the last CPU we may use, not on the first core.
+    last=$(echo "$mine" | tr ',' '\n' | tail -n 1)
+    last=${last##*-}
+    timeout 60 taskset -c "$last" "$MPIRUN" -n 1 --bind-to core sh -c "$cpus_cmd" >"$T/out" 2>"$T/err"
+    RC=$?
+    expect_rc "taskset -c $last mpirun --bind-to core" 0
+    if [ "$(cat "$T/out")" = "$last" ]; then
+        pass "taskset -c $last mpirun --bind-to core: the rank stays on cpu $last"
+    else
+        fail "taskset -c $last mpirun --bind-to core: rank on '$(cat "$T/out")'; $(cat "$T/err")"
+    fi
 else
     echo "info: fewer than 2 cores, binding of 2 ranks not checked"
 fi
