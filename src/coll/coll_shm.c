@@ -7,6 +7,7 @@
 #include "coll/coll.h"
 #include "coll/coll_util.h"
 #include "p2p/p2p.h"
+#include "util/scratch.h"
 #include "util/status.h"
 
 #define AREAS_SMALL 64
@@ -338,6 +339,117 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
         if (rc != RD_OK)
             break;
     }
+    view_close(&v);
+    return rc;
+}
+
+/* Waits until every reader of this rank's publication b has released it. */
+static void wait_readers(rd_coll_shm_buf_t *b)
+{
+    unsigned idle = 0;
+    while (atomic_load_explicit(&b->stamp, memory_order_acquire) != 0) {
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+}
+
+int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
+                             rd_datatype_t *stype, void *rbuf, size_t rcount,
+                             rd_datatype_t *rtype)
+{
+    size_t n = rcount * rtype->size, min = rd_coll_tune()->alltoall_cma_min;
+    if (min == 0 || n < min)
+        return RD_ENOTSUP;
+    /* Whether the transport reads peer memory (the same on every rank). */
+    if (!rd_p2p_node_readable(c))
+        return RD_ENOTSUP;
+    rd_coll_shm_a2a_t d = { 0 };
+    size_t keylen = 0;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    if (v.chunk < sizeof(d)) {
+        view_close(&v);
+        return RD_ENOTSUP;
+    }
+    int size = c->size, me = c->rank;
+    ptrdiff_t sext = (ptrdiff_t)scount * rd_dt_extent(stype);
+    /* Readers take contiguous blocks at a fixed non-negative stride in
+     * place; anything else is packed into a staging copy first. */
+    int in_place = rd_dt_is_contig(stype, scount) && sext >= 0;
+    int rcontig = rd_dt_is_contig(rtype, rcount);
+    char *packed = NULL, *staging = NULL;
+    const char *base;
+    size_t stride;
+    if (in_place) {
+        base = rd_dt_contig_ptr(sbuf, stype);
+        stride = (size_t)sext;
+    } else {
+        if (!(packed = rd_scratch_get((size_t)size * n))) {
+            view_close(&v);
+            return RD_ENOMEM;
+        }
+        for (int i = 0; i < size; i++)
+            if (i != me)
+                rd_dt_pack(block(sbuf, (size_t)i, scount, stype), scount, stype, 0,
+                           packed + (size_t)i * n, n);
+        base = packed;
+        stride = n;
+    }
+    if (!rcontig && !(staging = rd_scratch_get(n))) {
+        rd_scratch_put(packed);
+        view_close(&v);
+        return RD_ENOMEM;
+    }
+    size_t span = (size_t)(size - 1) * stride + n;
+    rc = rd_p2p_node_key(c, base, span, d.key, &keylen);
+    if (rc == RD_OK) {
+        d.addr = (uint64_t)(uintptr_t)base;
+        d.stride = stride;
+        d.keylen = (uint32_t)keylen;
+    } else {
+        /* Publish an empty key: the readers' reads fail and every rank
+         * still completes the hand-offs below. */
+        d.keylen = 0;
+    }
+    uint64_t stamp = next_stamp(c);
+    rd_coll_shm_buf_t *mine = pub_begin(&v);
+    memcpy(mine->data, &d, sizeof(d));
+    pub_end(mine, stamp, size - 1);
+    rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
+                 block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
+    /* Rank me - s first, so that no rank is everybody's first source. */
+    for (int s = 1; s < size; s++) {
+        int w = (me - s + size) % size;
+        rd_coll_shm_buf_t *b;
+        int frc = find(&v, w, stamp, &b);
+        if (frc != RD_OK) {
+            rc = rc != RD_OK ? rc : frc;
+            continue;
+        }
+        rd_coll_shm_a2a_t pd;
+        memcpy(&pd, b->data, sizeof(pd));
+        char *rb = block(rbuf, (size_t)w, rcount, rtype);
+        char *to = rcontig ? rd_dt_contig_ptr(rb, rtype) : staging;
+        int rrc = pd.keylen == 0 || pd.keylen > sizeof(pd.key)
+                      ? RD_EINVAL
+                      : rd_p2p_node_read(c, w, to, pd.addr + (uint64_t)me * pd.stride, pd.key,
+                                         pd.keylen, n);
+        release(b);
+        if (rrc == RD_OK && !rcontig)
+            rd_dt_unpack(rb, rcount, rtype, 0, staging, n);
+        if (rc == RD_OK)
+            rc = rrc;
+    }
+    /* The send buffer stays untouched until every peer has read it. */
+    wait_readers(mine);
+    if (d.keylen)
+        rd_p2p_node_key_release(c, base, span);
+    rd_scratch_put(staging);
+    rd_scratch_put(packed);
     view_close(&v);
     return rc;
 }
