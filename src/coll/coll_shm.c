@@ -109,25 +109,34 @@ static void pub_end(rd_coll_shm_buf_t *b, uint64_t stamp, int readers)
     atomic_store_explicit(&b->stamp, stamp, memory_order_release);
 }
 
-/* Waits until rank r's area holds the publication stamp. */
-static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
+/* Whether rank r's area holds the publication stamp now: RD_OK with *out
+ * set, RD_EAGAIN, or RD_EINTERN when its layout is not this one's. */
+static int try_find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
 {
     void *area = v->area[r];
     rd_coll_shm_buf_t *b0 = buf_at(area, v->stride, 0), *b1 = buf_at(area, v->stride, 1);
+    rd_coll_shm_buf_t *b = NULL;
+    if (atomic_load_explicit(&b0->stamp, memory_order_acquire) == stamp)
+        b = b0;
+    else if (atomic_load_explicit(&b1->stamp, memory_order_acquire) == stamp)
+        b = b1;
+    if (!b)
+        return RD_EAGAIN;
+    const rd_coll_shm_hdr_t *h = area;
+    if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
+        return RD_EINTERN;
+    *out = b;
+    return RD_OK;
+}
+
+/* Waits until rank r's area holds the publication stamp. */
+static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
+{
     unsigned idle = 0;
     for (;;) {
-        rd_coll_shm_buf_t *b = NULL;
-        if (atomic_load_explicit(&b0->stamp, memory_order_acquire) == stamp)
-            b = b0;
-        else if (atomic_load_explicit(&b1->stamp, memory_order_acquire) == stamp)
-            b = b1;
-        if (b) {
-            const rd_coll_shm_hdr_t *h = area;
-            if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
-                return RD_EINTERN;
-            *out = b;
-            return RD_OK;
-        }
+        int rc = try_find(v, r, stamp, out);
+        if (rc != RD_EAGAIN)
+            return rc;
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);
         else
@@ -355,6 +364,30 @@ static void wait_readers(rd_coll_shm_buf_t *b)
     }
 }
 
+/* Reads the block rank w's publication b offers rank me into rank w's
+ * block of rbuf (through staging when rtype is not contiguous; without
+ * staging, only releases b), then releases b. */
+static int a2a_read(rd_comm_t *c, int w, rd_coll_shm_buf_t *b, int me, void *rbuf,
+                    size_t rcount, rd_datatype_t *rtype, int rcontig, char *staging)
+{
+    rd_coll_shm_a2a_t pd;
+    size_t n = rcount * rtype->size;
+    memcpy(&pd, b->data, sizeof(pd));
+    char *rb = block(rbuf, (size_t)w, rcount, rtype);
+    char *to = rcontig ? rd_dt_contig_ptr(rb, rtype) : staging;
+    int rc;
+    if (!to)
+        rc = RD_ENOMEM;
+    else if (pd.keylen == 0 || pd.keylen > sizeof(pd.key))
+        rc = RD_EINVAL;
+    else
+        rc = rd_p2p_node_read(c, w, to, pd.addr + (uint64_t)me * pd.stride, pd.key, pd.keylen, n);
+    release(b);
+    if (rc == RD_OK && !rcontig)
+        rd_dt_unpack(rb, rcount, rtype, 0, staging, n);
+    return rc;
+}
+
 int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
                              rd_datatype_t *stype, void *rbuf, size_t rcount,
                              rd_datatype_t *rtype)
@@ -382,38 +415,33 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     int in_place = rd_dt_is_contig(stype, scount) && sext >= 0;
     int rcontig = rd_dt_is_contig(rtype, rcount);
     char *packed = NULL, *staging = NULL;
-    const char *base;
-    size_t stride;
+    const char *base = NULL;
+    size_t stride = n;
+    /* Memory running out past this point still takes part in every
+     * hand-off (with an empty key, without reading), so that no peer waits
+     * forever; the error is returned at the end. */
     if (in_place) {
         base = rd_dt_contig_ptr(sbuf, stype);
         stride = (size_t)sext;
-    } else {
-        if (!(packed = rd_scratch_get((size_t)size * n))) {
-            view_close(&v);
-            return RD_ENOMEM;
-        }
+    } else if ((packed = rd_scratch_get((size_t)size * n))) {
         for (int i = 0; i < size; i++)
             if (i != me)
                 rd_dt_pack(block(sbuf, (size_t)i, scount, stype), scount, stype, 0,
                            packed + (size_t)i * n, n);
         base = packed;
-        stride = n;
+    } else {
+        rc = RD_ENOMEM;
     }
-    if (!rcontig && !(staging = rd_scratch_get(n))) {
-        rd_scratch_put(packed);
-        view_close(&v);
-        return RD_ENOMEM;
-    }
+    if (!rcontig && !(staging = rd_scratch_get(n)))
+        rc = RD_ENOMEM;
     size_t span = (size_t)(size - 1) * stride + n;
-    rc = rd_p2p_node_key(c, base, span, d.key, &keylen);
-    if (rc == RD_OK) {
+    if (base && rd_p2p_node_key(c, base, span, d.key, &keylen) == RD_OK) {
         d.addr = (uint64_t)(uintptr_t)base;
         d.stride = stride;
         d.keylen = (uint32_t)keylen;
     } else {
-        /* Publish an empty key: the readers' reads fail and every rank
-         * still completes the hand-offs below. */
-        d.keylen = 0;
+        /* An empty key: the readers' reads fail (RD_EINVAL). */
+        rc = rc != RD_OK ? rc : RD_EINTERN;
     }
     uint64_t stamp = next_stamp(c);
     rd_coll_shm_buf_t *mine = pub_begin(&v);
@@ -421,29 +449,47 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     pub_end(mine, stamp, size - 1);
     rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
                  block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
-    /* Rank me - s first, so that no rank is everybody's first source. */
+    /* Whichever peer has published first is read first: with more ranks
+     * than cores, a peer that is not running holds up only its own block.
+     * The scan starts at rank me - 1, so no rank is everybody's first.
+     * (Without memory for the list: in that order, waiting for each.) */
+    int small[AREAS_SMALL], *pend = small, npend = 0;
+    if (size > AREAS_SMALL)
+        pend = malloc((size_t)size * sizeof(int));
     for (int s = 1; s < size; s++) {
         int w = (me - s + size) % size;
-        rd_coll_shm_buf_t *b;
-        int frc = find(&v, w, stamp, &b);
-        if (frc != RD_OK) {
-            rc = rc != RD_OK ? rc : frc;
+        if (pend) {
+            pend[npend++] = w;
             continue;
         }
-        rd_coll_shm_a2a_t pd;
-        memcpy(&pd, b->data, sizeof(pd));
-        char *rb = block(rbuf, (size_t)w, rcount, rtype);
-        char *to = rcontig ? rd_dt_contig_ptr(rb, rtype) : staging;
-        int rrc = pd.keylen == 0 || pd.keylen > sizeof(pd.key)
-                      ? RD_EINVAL
-                      : rd_p2p_node_read(c, w, to, pd.addr + (uint64_t)me * pd.stride, pd.key,
-                                         pd.keylen, n);
-        release(b);
-        if (rrc == RD_OK && !rcontig)
-            rd_dt_unpack(rb, rcount, rtype, 0, staging, n);
-        if (rc == RD_OK)
-            rc = rrc;
+        rd_coll_shm_buf_t *b;
+        int frc = find(&v, w, stamp, &b);
+        int rrc = frc == RD_OK ? a2a_read(c, w, b, me, rbuf, rcount, rtype, rcontig, staging) : frc;
+        rc = rc != RD_OK ? rc : rrc;
     }
+    unsigned idle = 0;
+    while (npend > 0) {
+        int got = 0;
+        for (int k = 0; k < npend;) {
+            int w = pend[k];
+            rd_coll_shm_buf_t *b;
+            int frc = try_find(&v, w, stamp, &b);
+            if (frc == RD_EAGAIN) {
+                k++;
+                continue;
+            }
+            pend[k] = pend[--npend];
+            got = 1;
+            int rrc = frc == RD_OK ? a2a_read(c, w, b, me, rbuf, rcount, rtype, rcontig, staging) : frc;
+            rc = rc != RD_OK ? rc : rrc;
+        }
+        if (got)
+            idle = 0;
+        else if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+    }
+    if (pend != small)
+        free(pend);
     /* The send buffer stays untouched until every peer has read it. */
     wait_readers(mine);
     if (d.keylen)
