@@ -480,7 +480,8 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
             }
             pend[k] = pend[--npend];
             got = 1;
-            int rrc = frc == RD_OK ? a2a_read(c, w, b, me, rbuf, rcount, rtype, rcontig, staging) : frc;
+            int rrc =
+                frc == RD_OK ? a2a_read(c, w, b, me, rbuf, rcount, rtype, rcontig, staging) : frc;
             rc = rc != RD_OK ? rc : rrc;
         }
         if (got)
