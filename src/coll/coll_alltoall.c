@@ -120,6 +120,8 @@ int rd_coll_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
         stype = &rd_dt_bytes;
     }
     int rc = rd_coll_shm_alltoall(c, sbuf, scount, stype, rbuf, rcount, rtype);
+    if (rc == RD_ENOTSUP)
+        rc = rd_coll_shm_alltoall_cma(c, sbuf, scount, stype, rbuf, rcount, rtype);
     if (rc == RD_ENOTSUP) {
         if (n <= rd_coll_tune()->alltoall_bruck_max && c->size > 2)
             rc = alltoall_bruck(c, sbuf, scount, stype, rbuf, rcount, rtype, n);

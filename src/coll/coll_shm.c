@@ -8,6 +8,7 @@
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
+#include "util/scratch.h"
 #include "util/status.h"
 
 #define AREAS_SMALL 64
@@ -479,6 +480,158 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
         if (rc != RD_OK)
             break;
     }
+    view_close(&v);
+    return rc;
+}
+
+/* Waits until this rank, which counted itself among the readers of its
+ * publication b, is the last one left, then frees b. Until then b cannot
+ * be freed, so a pending MPI_Ibcast run by progress cannot take it. */
+static void wait_readers(rd_coll_shm_buf_t *b)
+{
+    unsigned idle = 0;
+    while (atomic_load_explicit(&b->left, memory_order_acquire) != 1) {
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+    release(b);
+}
+
+/* Reads the block rank w's publication b offers rank me into rank w's
+ * block of rbuf (through staging when rtype is not contiguous; without
+ * staging, only releases b), then releases b. */
+static int a2a_read(rd_comm_t *c, int w, rd_coll_shm_buf_t *b, int me, void *rbuf,
+                    size_t rcount, rd_datatype_t *rtype, int rcontig, char *staging)
+{
+    rd_coll_shm_a2a_t pd;
+    size_t n = rcount * rtype->size;
+    memcpy(&pd, b->data, sizeof(pd));
+    char *rb = block(rbuf, (size_t)w, rcount, rtype);
+    char *to = rcontig ? rd_dt_contig_ptr(rb, rtype) : staging;
+    int rc;
+    if (!to)
+        rc = RD_ENOMEM;
+    else if (pd.keylen == 0 || pd.keylen > sizeof(pd.key))
+        rc = RD_EINVAL;
+    else
+        rc = rd_p2p_node_read(c, w, to, pd.addr + (uint64_t)me * pd.stride, pd.key, pd.keylen, n);
+    release(b);
+    if (rc == RD_OK && !rcontig)
+        rd_dt_unpack(rb, rcount, rtype, 0, staging, n);
+    return rc;
+}
+
+int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
+                             rd_datatype_t *stype, void *rbuf, size_t rcount,
+                             rd_datatype_t *rtype)
+{
+    size_t n = rcount * rtype->size, min = rd_coll_tune()->alltoall_cma_min;
+    if (min == 0 || n < min)
+        return RD_ENOTSUP;
+    /* Whether the transport reads peer memory (the same on every rank). */
+    if (!rd_p2p_node_readable(c))
+        return RD_ENOTSUP;
+    rd_coll_shm_a2a_t d = { 0 };
+    size_t keylen = 0;
+    shm_view_t v;
+    int rc = view_open(&v, c);
+    if (rc != RD_OK)
+        return rc;
+    if (v.chunk < sizeof(d)) {
+        view_close(&v);
+        return RD_ENOTSUP;
+    }
+    int size = c->size, me = c->rank;
+    ptrdiff_t sext = (ptrdiff_t)scount * rd_dt_extent(stype);
+    /* Readers take contiguous blocks at a fixed non-negative stride in
+     * place; anything else is packed into a staging copy first. */
+    int in_place = rd_dt_is_contig(stype, scount) && sext >= 0;
+    int rcontig = rd_dt_is_contig(rtype, rcount);
+    char *packed = NULL, *staging = NULL;
+    const char *base = NULL;
+    size_t stride = n;
+    /* Memory running out past this point still takes part in every
+     * hand-off (with an empty key, without reading), so that no peer waits
+     * forever; the error is returned at the end. */
+    if (in_place) {
+        base = rd_dt_contig_ptr(sbuf, stype);
+        stride = (size_t)sext;
+    } else if ((packed = rd_scratch_get((size_t)size * n))) {
+        for (int i = 0; i < size; i++)
+            if (i != me)
+                rd_dt_pack(block(sbuf, (size_t)i, scount, stype), scount, stype, 0,
+                           packed + (size_t)i * n, n);
+        base = packed;
+    } else {
+        rc = RD_ENOMEM;
+    }
+    if (!rcontig && !(staging = rd_scratch_get(n)))
+        rc = RD_ENOMEM;
+    size_t span = (size_t)(size - 1) * stride + n;
+    if (base && rd_p2p_node_key(c, base, span, d.key, &keylen) == RD_OK) {
+        d.addr = (uint64_t)(uintptr_t)base;
+        d.stride = stride;
+        d.keylen = (uint32_t)keylen;
+    } else {
+        /* An empty key: the readers' reads fail (RD_EINVAL). */
+        rc = rc != RD_OK ? rc : RD_EINTERN;
+    }
+    uint64_t stamp = next_stamp(c);
+    rd_coll_shm_buf_t *mine = pub_begin(&v);
+    memcpy(mine->data, &d, sizeof(d));
+    pub_end(mine, stamp, size);
+    rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
+                 block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
+    /* Whichever peer has published first is read first: with more ranks
+     * than cores, a peer that is not running holds up only its own block.
+     * The scan starts at rank me - 1, so no rank is everybody's first.
+     * (Without memory for the list: in that order, waiting for each.) */
+    int small[AREAS_SMALL], *pend = small, npend = 0;
+    if (size > AREAS_SMALL)
+        pend = malloc((size_t)size * sizeof(int));
+    for (int s = 1; s < size; s++) {
+        int w = (me - s + size) % size;
+        if (pend) {
+            pend[npend++] = w;
+            continue;
+        }
+        rd_coll_shm_buf_t *b;
+        int frc = find(&v, w, stamp, &b);
+        int rrc = frc == RD_OK ? a2a_read(c, w, b, me, rbuf, rcount, rtype, rcontig, staging) : frc;
+        rc = rc != RD_OK ? rc : rrc;
+    }
+    unsigned idle = 0;
+    while (npend > 0) {
+        int got = 0;
+        for (int k = 0; k < npend;) {
+            int w = pend[k];
+            rd_coll_shm_buf_t *b;
+            int frc = lookup(v.area[w], v.stride, stamp, &b);
+            if (frc == RD_EAGAIN) {
+                k++;
+                continue;
+            }
+            pend[k] = pend[--npend];
+            got = 1;
+            int rrc =
+                frc == RD_OK ? a2a_read(c, w, b, me, rbuf, rcount, rtype, rcontig, staging) : frc;
+            rc = rc != RD_OK ? rc : rrc;
+        }
+        if (got)
+            idle = 0;
+        else if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+    }
+    if (pend != small)
+        free(pend);
+    /* The send buffer stays untouched until every peer has read it. */
+    wait_readers(mine);
+    if (d.keylen)
+        rd_p2p_node_key_release(c, base, span);
+    rd_scratch_put(staging);
+    rd_scratch_put(packed);
     view_close(&v);
     return rc;
 }

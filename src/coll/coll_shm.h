@@ -48,6 +48,16 @@
  * pending schedule's readers on and so frees the buffers a publication
  * waits for.
  *
+ * Single-copy alltoall (version 3; rd_coll_shm_alltoall_cma): instead of
+ * data, each rank publishes one rd_coll_shm_a2a_t (below) naming where its
+ * send blocks lie and a key that lets the others read them (p2p's
+ * rd_p2p_node_key; shm: CMA). Every reader copies the block meant for it straight from the
+ * owner's send buffer into its receive buffer (rd_p2p_node_read) and only
+ * then releases the publication; the owner counts itself in left and
+ * returns only once it is the last one left (then releases it too), i.e.
+ * once every peer is done reading its send buffer. One hand-off in each
+ * direction, one copy per block.
+ *
  * Every rank of the communicator agrees on each decision (all local or not,
  * sizes against thresholds, datatype contiguity for allreduce), so all take
  * the same path. Private to src/coll.
@@ -63,9 +73,10 @@
 #include "core/datatype.h"
 #include "core/op.h"
 #include "coll/nbc.h"
+#include "p2p/p2p.h"
 
 /* Layout version: bump on any change to the structs or the protocol. */
-#define RD_COLL_SHM_VERSION 2u
+#define RD_COLL_SHM_VERSION 3u
 #define RD_COLL_SHM_LINE 128
 
 typedef struct rd_coll_shm_hdr {
@@ -80,7 +91,30 @@ typedef struct rd_coll_shm_buf {
     unsigned char data[];        /* chunk bytes */
 } rd_coll_shm_buf_t;
 
+/* The data of a single-copy alltoall publication (version 3 on):
+ *
+ *   0    +-------------------------------------------------+
+ *        | addr: block 0's first byte in the owner's memory |
+ *   8    +-------------------------------------------------+
+ *        | stride: bytes from block i to block i + 1        |
+ *   16   +------------------------+------------------------+
+ *        | keylen (bytes of key)  | reserved (0)           |
+ *   24   +------------------------+------------------------+
+ *        | key[RD_P2P_NODE_KEY_MAX] (rd_p2p_node_key)       |
+ *   56   +-------------------------------------------------+
+ *
+ * Block d (for rank d) is bytes [addr + d stride, addr + d stride + n) of
+ * the owner, where n is the block size every rank passed. */
+typedef struct __attribute__((packed)) rd_coll_shm_a2a {
+    uint64_t addr;
+    uint64_t stride;
+    uint32_t keylen;
+    uint32_t reserved;
+    unsigned char key[RD_P2P_NODE_KEY_MAX];
+} rd_coll_shm_a2a_t;
+
 _Static_assert(sizeof(rd_coll_shm_hdr_t) == RD_COLL_SHM_LINE, "header is one line pair");
+_Static_assert(sizeof(rd_coll_shm_a2a_t) == 24 + RD_P2P_NODE_KEY_MAX, "a2a descriptor is packed");
 _Static_assert(sizeof(rd_coll_shm_buf_t) == RD_COLL_SHM_LINE, "buffer control is one line pair");
 
 /* Each returns RD_ENOTSUP having done nothing when the path does not apply
@@ -111,5 +145,14 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
  * sbuf is never MPI_IN_PLACE here (the caller packs that case first). */
 int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                          void *rbuf, size_t rcount, rd_datatype_t *rtype);
+
+/* The same from RDMPI_ALLTOALL_CMA_MIN bytes per block when the transport
+ * reads peer memory (shm: CMA works): each rank reads its blocks straight
+ * from the peers' send buffers. Contiguous send blocks are read in place,
+ * others are packed first; a non-contiguous receive type is read into a
+ * staging block and unpacked. */
+int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
+                             rd_datatype_t *stype, void *rbuf, size_t rcount,
+                             rd_datatype_t *rtype);
 
 #endif

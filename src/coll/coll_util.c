@@ -26,6 +26,9 @@ static void tune_load(void)
     tune.allreduce_shm_split_min =
         (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_SPLIT_MIN", 16384);
     tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 16384);
+    /* Above that, single-copy alltoall from this many bytes per block
+     * (0: off), on any number of ranks. */
+    tune.alltoall_cma_min = (size_t)rd_env_size("RDMPI_ALLTOALL_CMA_MIN", 16385);
     /* With two ranks every algorithm is a single exchange already: the
      * shared areas save only p2p's per-message overhead, and from a few KiB
      * their two copies lose to one copy over CMA (doc/performance.md). */

@@ -40,6 +40,7 @@ typedef struct rd_coll_tune {
     size_t allreduce_shm_max;      /* bytes: the same for allreduce */
     size_t allreduce_shm_split_min; /* bytes: ... each rank reducing one segment from here */
     size_t alltoall_shm_max;       /* bytes per block: the same for alltoall */
+    size_t alltoall_cma_min;       /* bytes per block: single-copy alltoall from here (0: off) */
     size_t coll_shm_max_np2;       /* bytes (per block): all three, on two ranks */
     size_t bcast_scatter_min;      /* bytes: scatter + ring allgather broadcast from here */
     int bcast_scatter_min_procs;   /* ... and with at least this many ranks */

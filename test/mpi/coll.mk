@@ -9,6 +9,7 @@ RD_COLL_TEST_PROGS = \
 	test/mpi/coll_ops \
 	test/mpi/coll_userop \
 	test/mpi/coll_shm \
+	test/mpi/coll_a2a_cma \
 	test/mpi/coll_npb \
 	test/mpi/coll_err
 
@@ -64,3 +65,7 @@ test_mpi_coll_err_SOURCES = test/mpi/coll_err.c test/mpi/mtest.c
 test_mpi_coll_err_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 test_mpi_coll_err_LDADD = $(RD_TEST_LDADD) -lpthread
 test_mpi_coll_err_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_coll_a2a_cma_SOURCES = test/mpi/coll_a2a_cma.c test/mpi/mtest.c
+test_mpi_coll_a2a_cma_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_coll_a2a_cma_LDFLAGS = $(RD_TEST_LINKOPTS)
