@@ -74,6 +74,7 @@ typedef struct peer {
     int track;                  /* tp reports failures: keep the waiting list */
     int failed;                 /* 0, or the status the peer failed with */
     rd_list_t waiting;          /* requests (wait_link) waiting on a message from it */
+    unsigned stream_full;       /* p2p.pass in which its transport refused a DATA fragment */
 } peer_t;
 
 /* An unexpected message: an EAGER with its payload copied, or an RTS. */
@@ -106,6 +107,7 @@ static struct {
     int nhooks;
     int recv_check;                    /* a transport watches peers, or a peer failed */
     int nfailed;                       /* peers reported failed */
+    unsigned pass;                     /* push_queues calls, for peer_t.stream_full */
 } p2p;
 
 /* RDMPI_RNDV: how rendezvous data moves when the transport can do both. */
@@ -356,10 +358,15 @@ int rd_p2p_isend(rd_request_t *r, int coll)
 static void release_keys(rd_request_t *r);
 
 /* Pushes DATA fragments of a streaming send until done or the transport is full.
- * Returns 1 if the request finished. */
+ * Returns 1 if the request finished. Once the transport refused a fragment
+ * for a peer, its other streaming sends wait for the next pass (each would
+ * only be refused again). */
 static int stream(rd_request_t *r)
 {
-    const rd_transport_t *tp = p2p.peers[r->peer_world].tp;
+    peer_t *p = &p2p.peers[r->peer_world];
+    if (p->stream_full == p2p.pass)
+        return 0;
+    const rd_transport_t *tp = p->tp;
     int contig = rd_dt_is_contig(r->dt, r->count);
     rd_msg_hdr_t h;
     memset(&h, 0, RD_HDR_CTRL_LEN);
@@ -379,8 +386,10 @@ static int stream(rd_request_t *r)
         }
         h.len = r->offset;
         int rc = tp->send(r->peer_world, &h, RD_HDR_CTRL_LEN, payload, n);
-        if (rc == RD_EAGAIN)
+        if (rc == RD_EAGAIN) {
+            p->stream_full = p2p.pass;
             return 0;
+        }
         if (rc != RD_OK) {
             rd_list_remove(&r->link);
             release_keys(r);
@@ -917,6 +926,8 @@ static int push_queues(void)
         if (rd_list_empty(&p->sendq))
             rd_list_remove(&p->busy_link);
     }
+    if (++p2p.pass == 0)
+        p2p.pass = 1;   /* 0 is every peer's stream_full at init */
     rd_list_for_each_safe(pos, tmp, &p2p.streaming) {
         n += stream(rd_list_entry(pos, rd_request_t, link));
     }

@@ -93,6 +93,17 @@
 #define RD_TCP_CHUNK 65536
 /* Read buffer shared by all connections (each drain leaves it empty). */
 #define RD_TCP_RXBUF 65536
+/* Big payloads (at least this many bytes) take no copy on either side when
+ * they can avoid it. Send: one is never queued behind other bytes (send()
+ * says RD_EAGAIN and the caller keeps it; only the unsent tail of a
+ * partial write is copied). Receive: one makes the next read small
+ * (RD_TCP_PEEK into the read buffer): big frames tend to follow big
+ * frames, and reading only up to the next header lets that one's payload
+ * go straight to its destination instead of through the read buffer. */
+#define RD_TCP_BIG (32 * 1024)
+/* The read buffer's share of a read after a big frame: a frame header and
+ * the largest upper header. */
+#define RD_TCP_PEEK (RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX)
 /* epoll events taken per progress call. */
 #define RD_TCP_EVENTS 64
 /* Reads from one socket per pass before the others get their turn. */
@@ -835,9 +846,12 @@ static int conn_read(conn_t *c)
             iov[k].iov_base = where;
             iov[k++].iov_len = want;
         }
+        /* ps.len: the payload of the frame being read or, between frames,
+         * of the last one. */
+        size_t rxlen = c->ps.len >= RD_TCP_BIG ? RD_TCP_PEEK : sizeof(tcp.rx);
         iov[k].iov_base = tcp.rx;
-        iov[k++].iov_len = sizeof(tcp.rx);
-        size_t asked = want + sizeof(tcp.rx);
+        iov[k++].iov_len = rxlen;
+        size_t asked = want + rxlen;
         ssize_t n = readv(c->fd, iov, k);
         if (n < 0 && errno == EINTR)
             continue;
@@ -1095,7 +1109,9 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         }
         if (n > 0)
             sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
-    } else if (p->qbytes > 0 && p->qbytes + total > tcp.sendq_max) {
+    } else if (p->qbytes > 0 && (len >= RD_TCP_BIG || p->qbytes + total > tcp.sendq_max)) {
+        /* A big payload is never copied whole behind others: the caller
+         * keeps it (no copy) until the queue has drained. */
         return RD_EAGAIN;
     }
     /* Connect first: a refused connection (a dead peer) takes nothing. A
