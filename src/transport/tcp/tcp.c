@@ -40,8 +40,10 @@
  * until the application's next one, as a send queued behind a full
  * socket always could. A peer's queue is bounded
  * (RDMPI_TCP_SENDQ_MAX): beyond it send() says RD_EAGAIN and p2p keeps the
- * message. Payloads are at most eager_max (64 KiB), so a large message is
- * streamed by p2p as fragments and never holds up other peers for long.
+ * message. Eager payloads are at most eager_max (64 KiB); a large message
+ * is streamed by p2p as DATA fragments of up to frag_max (256 KiB), at most
+ * 1 MiB per peer and progress pass, so it never holds up other peers for
+ * long. Big payloads (RD_TCP_BIG) avoid copies on both sides, see there.
  *
  * Failures: a peer whose connection ends without a BYE, or whose listening
  * socket refuses us, is gone: its queue is dropped, send() to it fails and
@@ -84,6 +86,7 @@
 #include "util/status.h"
 
 #define RD_TCP_EAGER_MAX_DEFAULT (64 * 1024)
+#define RD_TCP_FRAG_MAX_DEFAULT (256 * 1024)
 #define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
 #define RD_TCP_COALESCE_MAX_DEFAULT (16 * 1024)
 /* Held-back bytes per peer beyond which a burst is written out at once
@@ -215,6 +218,7 @@ rd_transport_t rd_tcp_transport = {
     .caps = RD_TP_CAP_FAILS,
     .hdr_max = RD_TCP_HDR_MAX,
     .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
+    .frag_max = RD_TCP_FRAG_MAX_DEFAULT,
     .fence_after_init = 1,
     .init = tcp_init,
     .finalize = tcp_finalize,
@@ -1064,7 +1068,7 @@ static void tcp_watch(int peer)
 static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     if ((unsigned)peer >= (unsigned)tcp.size || peer == tcp.rank || !tcp.peers ||
-        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.eager_max)
+        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.frag_max)
         return RD_EINVAL;
     tpeer_t *p = &tcp.peers[peer];
     if (p->bye || p->failed || tcp.finalizing)
@@ -1145,6 +1149,12 @@ static int tcp_init(const rd_tp_env_t *env)
     if (eager > RD_TCP_LEN_LIMIT)
         eager = RD_TCP_LEN_LIMIT;
     rd_tcp_transport.eager_max = (size_t)eager;
+    long long frag = rd_env_size("RDMPI_TCP_FRAG_MAX", RD_TCP_FRAG_MAX_DEFAULT);
+    if (frag < eager)
+        frag = eager;
+    if (frag > RD_TCP_LEN_LIMIT)
+        frag = RD_TCP_LEN_LIMIT;
+    rd_tcp_transport.frag_max = (size_t)frag;
     tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
     long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
     tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
