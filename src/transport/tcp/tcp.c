@@ -99,7 +99,8 @@
 /* Big payloads (at least this many bytes) take no copy on either side when
  * they can avoid it. Send: one is never queued behind other bytes (send()
  * says RD_EAGAIN and the caller keeps it; only the unsent tail of a
- * partial write is copied). Receive: one makes the next read small
+ * partial write is copied), unless RDMPI_TCP_COALESCE_MAX makes it small
+ * enough to hold back. Receive: one makes the next read small
  * (RD_TCP_PEEK into the read buffer): big frames tend to follow big
  * frames, and reading only up to the next header lets that one's payload
  * go straight to its destination instead of through the read buffer. */
@@ -1113,7 +1114,7 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         }
         if (n > 0)
             sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
-    } else if (p->qbytes > 0 && (len >= RD_TCP_BIG || p->qbytes + total > tcp.sendq_max)) {
+    } else if (p->qbytes > 0 && ((len >= RD_TCP_BIG && !small) || p->qbytes + total > tcp.sendq_max)) {
         /* A big payload is never copied whole behind others: the caller
          * keeps it (no copy) until the queue has drained. */
         return RD_EAGAIN;
