@@ -6,6 +6,7 @@
 
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/nbc.h"
 #include "p2p/p2p.h"
 #include "util/status.h"
 
@@ -75,25 +76,56 @@ static rd_coll_shm_buf_t *buf_at(void *area, size_t stride, unsigned i)
     return (rd_coll_shm_buf_t *)((char *)area + sizeof(rd_coll_shm_hdr_t) + i * stride);
 }
 
+/* The sequence number after seq (they run 1 ... 2^32 - 1, then 1 again). */
+static uint32_t seq_after(uint32_t seq)
+{
+    return seq == UINT32_MAX ? 1 : seq + 1;
+}
+
+static uint64_t stamp_of(const rd_comm_t *c, uint32_t seq)
+{
+    return (uint64_t)c->ctx << 32 | seq;
+}
+
 /* The identity of the communicator's next publication (the same on every rank). */
 static uint64_t next_stamp(rd_comm_t *c)
 {
-    if (++c->shm_seq == 0)
-        c->shm_seq = 1;
-    return (uint64_t)c->ctx << 32 | c->shm_seq;
+    c->shm_seq = seq_after(c->shm_seq);
+    return stamp_of(c, c->shm_seq);
 }
 
-/* Takes this rank's next buffer once its last readers are done with it. */
-static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
+static void mark_version(void *mine)
 {
-    void *mine = v->area[v->c->rank];
     rd_coll_shm_hdr_t *h = mine;
     if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
         atomic_store_explicit(&h->version, RD_COLL_SHM_VERSION, memory_order_relaxed);
-    rd_coll_shm_buf_t *b = buf_at(mine, v->stride, next_buf);
-    next_buf ^= 1;
+}
+
+/* One of this rank's two buffers that its last readers are done with (the
+ * one after the previous publication's when both are), or NULL. */
+static rd_coll_shm_buf_t *take_free(void *mine, size_t stride)
+{
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned i = next_buf ^ k;
+        rd_coll_shm_buf_t *b = buf_at(mine, stride, i);
+        if (atomic_load_explicit(&b->stamp, memory_order_acquire) == 0) {
+            next_buf = i ^ 1;
+            return b;
+        }
+    }
+    return NULL;
+}
+
+/* Takes one of this rank's buffers once its last readers are done with it.
+ * Whichever frees first: a pending MPI_Ibcast (rd_coll_shm_ibcast) may hold
+ * the other until progress moves its readers on. */
+static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
+{
+    void *mine = v->area[v->c->rank];
+    rd_coll_shm_buf_t *b;
     unsigned idle = 0;
-    while (atomic_load_explicit(&b->stamp, memory_order_acquire) != 0) {
+    mark_version(mine);
+    while (!(b = take_free(mine, v->stride))) {
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);
         else
@@ -108,30 +140,37 @@ static void pub_end(rd_coll_shm_buf_t *b, uint64_t stamp, int readers)
     atomic_store_explicit(&b->stamp, stamp, memory_order_release);
 }
 
+/* The buffer of area (of another rank) that holds the publication stamp:
+ * RD_OK with *out set, RD_EAGAIN when neither does yet, RD_EINTERN when the
+ * area has another layout version. */
+static int lookup(void *area, size_t stride, uint64_t stamp, rd_coll_shm_buf_t **out)
+{
+    rd_coll_shm_buf_t *b0 = buf_at(area, stride, 0), *b1 = buf_at(area, stride, 1), *b = NULL;
+    if (atomic_load_explicit(&b0->stamp, memory_order_acquire) == stamp)
+        b = b0;
+    else if (atomic_load_explicit(&b1->stamp, memory_order_acquire) == stamp)
+        b = b1;
+    if (!b)
+        return RD_EAGAIN;
+    const rd_coll_shm_hdr_t *h = area;
+    if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
+        return RD_EINTERN;
+    *out = b;
+    return RD_OK;
+}
+
 /* Waits until rank r's area holds the publication stamp. */
 static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
 {
-    void *area = v->area[r];
-    rd_coll_shm_buf_t *b0 = buf_at(area, v->stride, 0), *b1 = buf_at(area, v->stride, 1);
     unsigned idle = 0;
-    for (;;) {
-        rd_coll_shm_buf_t *b = NULL;
-        if (atomic_load_explicit(&b0->stamp, memory_order_acquire) == stamp)
-            b = b0;
-        else if (atomic_load_explicit(&b1->stamp, memory_order_acquire) == stamp)
-            b = b1;
-        if (b) {
-            const rd_coll_shm_hdr_t *h = area;
-            if (atomic_load_explicit(&h->version, memory_order_relaxed) != RD_COLL_SHM_VERSION)
-                return RD_EINTERN;
-            *out = b;
-            return RD_OK;
-        }
+    int rc;
+    while ((rc = lookup(v->area[r], v->stride, stamp, out)) == RD_EAGAIN) {
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);
         else
             idle = 0;
     }
+    return rc;
 }
 
 /* A reader is done with b; the last one frees it. */
@@ -173,6 +212,100 @@ int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, 
     }
     view_close(&v);
     return rc;
+}
+
+/* ---- MPI_Ibcast: the broadcast above as one wait step of a schedule ---- */
+
+typedef struct ibcast {
+    void *area;                  /* the root's */
+    size_t stride, chunk;
+    void *buf;                   /* the user's (count, dt) */
+    size_t count;
+    rd_datatype_t *dt;           /* the wait step holds the reference */
+    char *bytes;                 /* buf's bytes when contiguous, else NULL */
+    size_t n, off;               /* bytes in all; the next chunk's offset */
+    uint32_t seq;                /* the next chunk's sequence number */
+} ibcast_t;
+
+/* The root: publishes every chunk it has a free buffer for. */
+static int ibcast_publish(rd_nbc_t *s, void *arg)
+{
+    ibcast_t *ib = arg;
+    rd_comm_t *c = rd_nbc_comm(s);
+    while (ib->off < ib->n) {
+        rd_coll_shm_buf_t *b = take_free(ib->area, ib->stride);
+        if (!b)
+            return 0;
+        size_t len = ib->n - ib->off < ib->chunk ? ib->n - ib->off : ib->chunk;
+        if (ib->bytes)
+            memcpy(b->data, ib->bytes + ib->off, len);
+        else
+            rd_dt_pack(ib->buf, ib->count, ib->dt, ib->off, b->data, len);
+        pub_end(b, stamp_of(c, ib->seq), c->size - 1);
+        ib->seq = seq_after(ib->seq);
+        ib->off += len;
+    }
+    return 1;
+}
+
+/* The others: copy out every chunk the root has published. */
+static int ibcast_copy_out(rd_nbc_t *s, void *arg)
+{
+    ibcast_t *ib = arg;
+    const rd_comm_t *c = rd_nbc_comm(s);
+    while (ib->off < ib->n) {
+        rd_coll_shm_buf_t *b;
+        int rc = lookup(ib->area, ib->stride, stamp_of(c, ib->seq), &b);
+        if (rc != RD_OK)
+            return rc == RD_EAGAIN ? 0 : rc;
+        size_t len = ib->n - ib->off < ib->chunk ? ib->n - ib->off : ib->chunk;
+        if (ib->bytes)
+            memcpy(ib->bytes + ib->off, b->data, len);
+        else
+            rd_dt_unpack(ib->buf, ib->count, ib->dt, ib->off, b->data, len);
+        release(b);
+        ib->seq = seq_after(ib->seq);
+        ib->off += len;
+    }
+    return 1;
+}
+
+int rd_coll_shm_ibcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root)
+{
+    rd_comm_t *c = rd_nbc_comm(s);
+    size_t n = count * dt->size;
+    shm_view_t v;
+    int rc = view_open_within(&v, c, n, rd_coll_tune()->ibcast_shm_max);
+    if (rc != RD_OK)
+        return rc;
+    ibcast_t *ib = rd_nbc_tmp(s, sizeof(*ib));
+    if (!ib) {
+        view_close(&v);
+        return RD_ENOMEM;
+    }
+    ib->area = v.area[root];
+    ib->stride = v.stride;
+    ib->chunk = v.chunk;
+    view_close(&v);
+    ib->buf = buf;
+    ib->count = count;
+    ib->dt = dt;
+    ib->bytes = rd_dt_is_contig(dt, count) ? rd_dt_contig_ptr(buf, dt) : NULL;
+    ib->n = n;
+    ib->off = 0;
+    /* Take the stamps of all chunks now, in call order, so that the
+     * collectives started after this one (blocking or not) get the same
+     * sequence numbers on every rank whenever this one completes. */
+    ib->seq = seq_after(c->shm_seq);
+    for (size_t off = 0; off < n; off += ib->chunk)
+        next_stamp(c);
+    if (n == 0)
+        return RD_OK;
+    if (c->rank == root)
+        mark_version(ib->area);
+    rd_nbc_wait(s, c->rank == root ? ibcast_publish : ibcast_copy_out, ib, dt);
+    rd_nbc_fence(s);
+    return RD_OK;
 }
 
 /* Elements [seg_lo(i), seg_lo(i + 1)) of k are segment i of n. */
@@ -244,20 +377,28 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         size_t k = count - first < per ? count - first : per;
         size_t off = first * dt->size, len = k * dt->size;
         uint64_t stamp = next_stamp(c);
-        /* Publish this rank's part (in place: before rbuf is overwritten). */
+        /* Publish this rank's part (in place: before rbuf is overwritten).
+         * This rank reads it too, so it counts among the readers: else the
+         * others could free the buffer before this rank's reduction, and a
+         * pending MPI_Ibcast's step, run by the progress calls in find_all,
+         * could take it and overwrite it. */
         bufs[me] = pub_begin(&v);
         memcpy(bufs[me]->data, src + off, len);
-        pub_end(bufs[me], stamp, size - 1);
-        if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
+        pub_end(bufs[me], stamp, size);
+        if ((rc = find_all(&v, stamp, bufs)) != RD_OK) {
+            release(bufs[me]);
             break;
+        }
         if (!split) {
             reduce_ordered(bufs, size, 0, k, dst + off, dt, op);
+            release(bufs[me]);
             release_all(&v, bufs);
             continue;
         }
         size_t lo = seg_lo(me, size, k), hi = seg_lo(me + 1, size, k);
         char *mine = dst + off + lo * dt->size;
         reduce_ordered(bufs, size, lo, hi - lo, mine, dt, op);
+        release(bufs[me]);
         release_all(&v, bufs);
         stamp = next_stamp(c);
         bufs[me] = pub_begin(&v);

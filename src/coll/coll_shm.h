@@ -22,10 +22,11 @@
  *                 | data[chunk]                                        |
  *                 +----------------------------------------------------+
  *
- * A publication: the owner takes its next buffer (they alternate, so it can
- * fill one while readers still copy out of the other), waits until its stamp
- * is 0 (free), writes the data, stores left = number of readers, then the
- * stamp with release. The stamp is (context id << 32 | sequence number of
+ * A publication: the owner takes whichever of its two buffers has stamp 0
+ * (free; the one after its previous publication's when both are, so it can
+ * fill one while readers still copy out of the other), waiting until one
+ * is, writes the data, stores left = number of readers, then the stamp
+ * with release. The stamp is (context id << 32 | sequence number of
  * the communicator's node-local collectives), never 0, and identifies the
  * content: a reader waits until one of the owner's two buffers carries the
  * stamp it expects (acquire), copies, and decrements left; the last reader
@@ -33,6 +34,19 @@
  * is cleared once it has been read, a stale buffer never carries a stamp a
  * later collective expects, even when a freed communicator's context id is
  * reused (its sequence numbers start again at 1).
+ *
+ * Nonblocking broadcasts (version 2): MPI_Ibcast takes the sequence numbers
+ * of all its chunks when it is called, and publishes or copies them out
+ * later, from a schedule step polled by the progress engine. So an owner's
+ * publications need not appear in sequence order (a blocking collective
+ * started after a pending MPI_Ibcast may publish first), and a reader looks
+ * for its exact stamp in both buffers. A buffer with stamp 0 may be taken
+ * at the next progress call, so an owner that reads its own publication
+ * after the others may be done with it (allreduce's contributions) counts
+ * itself in left and releases it too. No rank waits with a buffer held and
+ * without progress: the blocking waits call rd_progress, which moves every
+ * pending schedule's readers on and so frees the buffers a publication
+ * waits for.
  *
  * Every rank of the communicator agrees on each decision (all local or not,
  * sizes against thresholds, datatype contiguity for allreduce), so all take
@@ -48,9 +62,10 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/op.h"
+#include "coll/nbc.h"
 
 /* Layout version: bump on any change to the structs or the protocol. */
-#define RD_COLL_SHM_VERSION 1u
+#define RD_COLL_SHM_VERSION 2u
 #define RD_COLL_SHM_LINE 128
 
 typedef struct rd_coll_shm_hdr {
@@ -73,6 +88,14 @@ _Static_assert(sizeof(rd_coll_shm_buf_t) == RD_COLL_SHM_LINE, "buffer control is
  * it cannot take); every rank of c gets the same answer. Else RD_OK or a
  * negative status. Data are copied in chunks through the two buffers. */
 int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root);
+/* MPI_Ibcast: appends to s one wait step (src/coll/nbc.h) that publishes
+ * the chunks at the root as its buffers come free, or copies them out at
+ * the others as they appear, so the schedule advances with progress and
+ * never blocks. The chunks' stamps are taken here, when the call is made,
+ * so collectives started later get the same sequence numbers on every rank
+ * whatever order they complete in. Up to RDMPI_IBCAST_SHM_MAX bytes. */
+int rd_coll_shm_ibcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root);
+
 /* Contributions are reduced in rank order (x0 op x1 op ... op x(n-1),
  * associated from the right), so non-commutative ops keep the standard's
  * order and all ranks get bit-identical results. Short vectors: every rank

@@ -36,6 +36,7 @@ enum rd_coll_tag {
 typedef struct rd_coll_tune {
     int barrier_signal;            /* barrier through shared-memory signals when possible */
     size_t bcast_shm_max;          /* bytes: node-local bcast through shared areas up to here */
+    size_t ibcast_shm_max;         /* bytes: the same for MPI_Ibcast */
     size_t allreduce_shm_max;      /* bytes: the same for allreduce */
     size_t allreduce_shm_split_min; /* bytes: ... each rank reducing one segment from here */
     size_t alltoall_shm_max;       /* bytes per block: the same for alltoall */

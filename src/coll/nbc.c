@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/coll_shm.h"
 #include "p2p/p2p.h"
 #include "util/list.h"
 #include "util/status.h"
@@ -17,6 +18,7 @@ enum step_kind {
     ST_COPY,
     ST_REDUCE,
     ST_CALL,
+    ST_WAIT,
     ST_FENCE,
 };
 
@@ -29,6 +31,7 @@ typedef struct step {
     rd_datatype_t *sdt, *ddt;  /* referenced until the schedule ends */
     const rd_op_t *op;
     rd_nbc_fn fn;
+    rd_nbc_poll_fn poll;       /* ST_WAIT */
     void *arg;
 } step_t;
 
@@ -49,6 +52,7 @@ struct rd_nbc {
     step_t *steps;
     int nsteps, cap;
     int pos, end;              /* the current round is steps [pos, end) */
+    int lpos;                  /* its next local step (past the ST_WAITs done) */
     rd_request_t **reqs;       /* the current round's messages */
     int nreqs, ndone, capreqs;
     void **tmps;               /* scratch freed with the schedule */
@@ -273,6 +277,16 @@ void rd_nbc_call(rd_nbc_t *s, rd_nbc_fn fn, void *arg)
     st->arg = arg;
 }
 
+void rd_nbc_wait(rd_nbc_t *s, rd_nbc_poll_fn poll, void *arg, rd_datatype_t *dt)
+{
+    step_t *st = add(s, ST_WAIT);
+    if (!st)
+        return;
+    st->poll = poll;
+    st->arg = arg;
+    set_types(st, dt, NULL);
+}
+
 void rd_nbc_fence(rd_nbc_t *s)
 {
     add(s, ST_FENCE);
@@ -362,6 +376,7 @@ static int post(rd_nbc_t *s, const step_t *st)
 static void start_round(rd_nbc_t *s)
 {
     s->nreqs = s->ndone = 0;
+    s->lpos = s->pos;
     for (s->end = s->pos; s->end < s->nsteps && s->steps[s->end].kind != ST_FENCE; s->end++) {
         const step_t *st = &s->steps[s->end];
         if ((st->kind == ST_SEND || st->kind == ST_RECV) && s->err == RD_OK)
@@ -369,12 +384,14 @@ static void start_round(rd_nbc_t *s)
     }
 }
 
-/* The round's local steps, in order. A callback may append steps (and so
- * move s->steps). */
-static void run_local(rd_nbc_t *s)
+/* The round's local steps, in order, from s->lpos. A callback may append
+ * steps (and so move s->steps). Returns 1 when the round's steps are all
+ * done, 0 when an ST_WAIT is not satisfied yet (s->lpos stays at it and
+ * the next call polls it again); *events counts the waits satisfied. */
+static int run_local(rd_nbc_t *s, int *events)
 {
-    for (int i = s->pos; i < s->end && s->err == RD_OK; i++) {
-        step_t st = s->steps[i];
+    for (; s->lpos < s->end && s->err == RD_OK; s->lpos++) {
+        step_t st = s->steps[s->lpos];
         switch (st.kind) {
         case ST_COPY:
             copy_data(&st);
@@ -385,10 +402,21 @@ static void run_local(rd_nbc_t *s)
         case ST_CALL:
             s->err = st.fn(s, st.arg);
             break;
+        case ST_WAIT: {
+            int rc = st.poll(s, st.arg);
+            if (rc == 0)
+                return 0;
+            if (rc < 0)
+                s->err = rc;
+            else
+                (*events)++;
+            break;
+        }
         default:
             break;
         }
     }
+    return 1;
 }
 
 static void finish(rd_nbc_t *s)
@@ -398,8 +426,8 @@ static void finish(rd_nbc_t *s)
     rd_nbc_free(s);
 }
 
-/* Moves s on as far as its messages allow; returns the number of rounds
- * completed. Frees s when it ends. */
+/* Moves s on as far as its messages and waits allow; returns the number of
+ * rounds completed and waits satisfied. Frees s when it ends. */
 static int advance(rd_nbc_t *s)
 {
     int events = 0;
@@ -414,9 +442,9 @@ static int advance(rd_nbc_t *s)
             rd_req_free(s->reqs[i]);
         }
         s->nreqs = s->ndone = 0;
+        if (s->err == RD_OK && !run_local(s, &events))
+            return events;
         events++;
-        if (s->err == RD_OK)
-            run_local(s);
         s->pos = s->end;
         if (s->pos < s->nsteps && s->steps[s->pos].kind == ST_FENCE)
             s->pos++;
@@ -473,6 +501,12 @@ void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int r
     int n = s->comm->size, rel = (s->comm->rank - root + n) % n;
     if (n == 1)
         return;
+    int rc = rd_coll_shm_ibcast(s, buf, count, dt, root);
+    if (rc != RD_ENOTSUP) {
+        if (rc != RD_OK && s->err == RD_OK)
+            s->err = rc;
+        return;
+    }
     /* Receive from the parent (rel without its lowest set bit)... */
     int mask = lowest_bit_at_least(rel, n);
     if (rel) {

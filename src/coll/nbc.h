@@ -5,13 +5,16 @@
  * A schedule is a list of steps cut into rounds by fences. Starting a round
  * posts all of its sends and receives at once (p2p on the communicator's
  * collective context); when every one of them has completed, the round's
- * local steps (copies, reductions, callbacks) run in order and the next round
- * starts. The whole schedule is built when the MPI_I* call is made, so the
- * caller's count and displacement arrays are not needed afterwards; a
- * callback may append further steps (used by the context-id agreement of
- * MPI_Comm_idup). A progress hook (rd_progress_hook_add) walks the active
- * schedules; the last round's completion completes the user's request
- * through rd_req_complete.
+ * local steps (copies, reductions, callbacks, waits) run in order and the
+ * next round starts. A wait step holds its round (and so the schedule) until
+ * its poll function reports a condition met, e.g. a stamp in a peer's shared
+ * area (the node-local MPI_Ibcast of coll_shm.c); it is polled again at each
+ * progress call, so a schedule never blocks the caller. The whole schedule
+ * is built when the MPI_I* call is made, so the caller's count and
+ * displacement arrays are not needed afterwards; a callback may append
+ * further steps (used by the context-id agreement of MPI_Comm_idup). A
+ * progress hook (rd_progress_hook_add) walks the active schedules; the last
+ * round's completion completes the user's request through rd_req_complete.
  *
  * Tags: every schedule gets tag RD_NBC_TAG_BASE + (n mod RD_NBC_TAG_SPAN),
  * where n counts the schedules started on the communicator. Collectives are
@@ -69,6 +72,16 @@ void rd_nbc_copy(rd_nbc_t *s, const void *src, size_t scount, rd_datatype_t *sdt
 void rd_nbc_reduce(rd_nbc_t *s, const void *in, void *inout, size_t count, rd_datatype_t *dt,
                    const rd_op_t *op);
 void rd_nbc_call(rd_nbc_t *s, rd_nbc_fn fn, void *arg);
+
+/* A wait step's condition: returns 1 when met (the schedule moves on), 0
+ * when not yet (polled again at the next progress call), or a negative
+ * internal status, which fails the schedule. It must not block nor call the
+ * progress engine. */
+typedef int (*rd_nbc_poll_fn)(rd_nbc_t *s, void *arg);
+/* A step that holds its round until poll(s, arg) returns 1; dt (may be
+ * NULL) is referenced until the schedule ends, for a poll that reads or
+ * writes data of that type. */
+void rd_nbc_wait(rd_nbc_t *s, rd_nbc_poll_fn poll, void *arg, rd_datatype_t *dt);
 /* Ends the current round. */
 void rd_nbc_fence(rd_nbc_t *s);
 /* Scratch memory freed with the schedule (NULL on ENOMEM, also remembered). */
@@ -99,7 +112,8 @@ void rd_nbc_fini(void);
  * in extents of the type. Root-only and send-side arguments are ignored where
  * MPI ignores them. */
 
-/* Binomial tree. */
+/* Node-local: through the ranks' shared areas (rd_coll_shm_ibcast) up to
+ * RDMPI_IBCAST_SHM_MAX bytes; else a binomial tree. */
 void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root);
 /* Dissemination: ceil(log2 n) rounds. */
 void rd_nbc_barrier(rd_nbc_t *s);

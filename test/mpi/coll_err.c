@@ -53,6 +53,13 @@ int main(int argc, char **argv)
     MT_ERRCLASS(MPI_Scan(a, b, 1, MPI_DOUBLE_INT, MPI_PROD, w), MPI_ERR_OP, "PROD on DOUBLE_INT");
     MT_ERRCLASS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_MINLOC), MPI_ERR_OP, "Reduce_local MINLOC");
     MT_ERRCLASS(MPI_Op_free(&(MPI_Op){ MPI_SUM }), MPI_ERR_OP, "Op_free of MPI_SUM");
+    /* MPI_REPLACE and MPI_NO_OP are for RMA accumulates only (MPI-3.1 11.3.4);
+     * MPICH accepts them in reductions. */
+    if (STRICT) {
+        MT_ERRCLASS(MPI_Allreduce(a, b, 1, MPI_INT, MPI_REPLACE, w), MPI_ERR_OP,
+                    "Allreduce MPI_REPLACE");
+        MT_ERRCLASS(MPI_Reduce(a, b, 1, MPI_INT, MPI_NO_OP, 0, w), MPI_ERR_OP, "Reduce MPI_NO_OP");
+    }
     MTest_Check_comm_works(w, "after MPI_ERR_OP");
 
     /* MPI_ERR_BUFFER: IN_PLACE where forbidden, aliased buffers */

@@ -4,6 +4,7 @@
 RD_NBC_TEST_PROGS = \
 	test/mpi/nbc_coll \
 	test/mpi/nbc_err \
+	test/mpi/nbc_ibcast \
 	test/mpi/nbc_idup \
 	test/mpi/nbc_overlap
 
@@ -18,6 +19,10 @@ test_mpi_nbc_err_SOURCES = test/mpi/nbc_err.c test/mpi/mtest.c
 test_mpi_nbc_err_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 test_mpi_nbc_err_LDADD = $(RD_TEST_LDADD) -lpthread
 test_mpi_nbc_err_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_nbc_ibcast_SOURCES = test/mpi/nbc_ibcast.c test/mpi/mtest.c
+test_mpi_nbc_ibcast_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
+test_mpi_nbc_ibcast_LDADD = $(RD_TEST_LDADD) -lpthread
+test_mpi_nbc_ibcast_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_nbc_idup_SOURCES = test/mpi/nbc_idup.c test/mpi/mtest.c
 test_mpi_nbc_idup_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 test_mpi_nbc_idup_LDADD = $(RD_TEST_LDADD) -lpthread

@@ -53,6 +53,17 @@ int main(int argc, char **argv)
                 "Ireduce root out of range");
     MT_ERRCLASS(MPI_Iscan(buf, rbuf, 1, MPI_BYTE, MPI_SUM, comm, &r), MPI_ERR_OP,
                 "Iscan MPI_SUM on MPI_BYTE");
+#ifdef RDMPI
+    /* RMA-only ops (MPICH accepts them in reductions) */
+    MT_ERRCLASS(MPI_Iallreduce(buf, rbuf, 1, MPI_INT, MPI_REPLACE, comm, &r), MPI_ERR_OP,
+                "Iallreduce MPI_REPLACE");
+    MT_ERRCLASS(MPI_Ireduce(buf, rbuf, 1, MPI_INT, MPI_NO_OP, 0, comm, &r), MPI_ERR_OP,
+                "Ireduce MPI_NO_OP");
+    MT_ERRCLASS(MPI_Ireduce_scatter_block(buf, rbuf, 1, MPI_INT, MPI_REPLACE, comm, &r),
+                MPI_ERR_OP, "Ireduce_scatter_block MPI_REPLACE");
+    MT_ERRCLASS(MPI_Iexscan(buf, rbuf, 1, MPI_INT, MPI_NO_OP, comm, &r), MPI_ERR_OP,
+                "Iexscan MPI_NO_OP");
+#endif
     MT_ERRCLASS(MPI_Iexscan(buf, rbuf, 1, MPI_INT, MPI_OP_NULL, comm, &r), MPI_ERR_OP,
                 "Iexscan MPI_OP_NULL");
     MT_ERRCLASS(MPI_Igather(buf, 1, MPI_INT, rbuf, 1, MPI_INT, -5, comm, &r), MPI_ERR_ROOT,
