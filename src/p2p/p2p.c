@@ -372,9 +372,9 @@ static inline size_t frag_max(const rd_transport_t *tp)
 
 /* Pushes DATA fragments of a streaming send until done, the transport is
  * full or the peer had its share of this pass (RD_STREAM_PASS_MAX).
- * Returns 1 if it sent something or the request finished. Once the transport refused a fragment
- * for a peer, its other streaming sends wait for the next pass (each would
- * only be refused again). */
+ * Returns 1 if it sent something or the request finished. Once the
+ * transport refused a fragment for a peer, its other streaming sends wait
+ * for the next pass (each would only be refused again). */
 static int stream(rd_request_t *r)
 {
     peer_t *p = &p2p.peers[r->peer_world];

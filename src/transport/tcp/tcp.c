@@ -1114,7 +1114,8 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         }
         if (n > 0)
             sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
-    } else if (p->qbytes > 0 && ((len >= RD_TCP_BIG && !small) || p->qbytes + total > tcp.sendq_max)) {
+    } else if (p->qbytes > 0 &&
+               ((len >= RD_TCP_BIG && !small) || p->qbytes + total > tcp.sendq_max)) {
         /* A big payload is never copied whole behind others: the caller
          * keeps it (no copy) until the queue has drained. */
         return RD_EAGAIN;
