@@ -74,6 +74,9 @@ typedef struct peer {
     int track;                  /* tp reports failures: keep the waiting list */
     int failed;                 /* 0, or the status the peer failed with */
     rd_list_t waiting;          /* requests (wait_link) waiting on a message from it */
+    unsigned stream_full;       /* p2p.pass in which it got no more DATA (refused, or its share) */
+    unsigned stream_pass;       /* p2p.pass that stream_bytes counts */
+    size_t stream_bytes;        /* DATA bytes streamed to it in that pass */
 } peer_t;
 
 /* An unexpected message: an EAGER with its payload copied, or an RTS. */
@@ -106,6 +109,7 @@ static struct {
     int nhooks;
     int recv_check;                    /* a transport watches peers, or a peer failed */
     int nfailed;                       /* peers reported failed */
+    unsigned pass;                     /* push_queues calls, for peer_t.stream_full */
 } p2p;
 
 /* RDMPI_RNDV: how rendezvous data moves when the transport can do both. */
@@ -355,21 +359,47 @@ int rd_p2p_isend(rd_request_t *r, int coll)
 
 static void release_keys(rd_request_t *r);
 
-/* Pushes DATA fragments of a streaming send until done or the transport is full.
- * Returns 1 if the request finished. */
+/* Largest DATA fragment tp takes (transport.h: frag_max). */
+static inline size_t frag_max(const rd_transport_t *tp)
+{
+    return tp->frag_max > tp->eager_max ? tp->frag_max : tp->eager_max;
+}
+
+/* DATA bytes one push_queues pass streams to one peer at most: a send of
+ * many megabytes into a socket with a big buffer leaves room for the
+ * progress engine to read the other peers (and this one) in between. */
+#define RD_STREAM_PASS_MAX (1024 * 1024)
+
+/* Pushes DATA fragments of a streaming send until done, the transport is
+ * full or the peer had its share of this pass (RD_STREAM_PASS_MAX).
+ * Returns 1 if it sent something or the request finished. Once the
+ * transport refused a fragment for a peer, its other streaming sends wait
+ * for the next pass (each would only be refused again). */
 static int stream(rd_request_t *r)
 {
-    const rd_transport_t *tp = p2p.peers[r->peer_world].tp;
+    peer_t *p = &p2p.peers[r->peer_world];
+    if (p->stream_full == p2p.pass)
+        return 0;
+    const rd_transport_t *tp = p->tp;
+    size_t fmax = frag_max(tp);
     int contig = rd_dt_is_contig(r->dt, r->count);
     rd_msg_hdr_t h;
     memset(&h, 0, RD_HDR_CTRL_LEN);
     h.type = RD_MSG_DATA;
     h.version = RD_PROTO_VERSION;
     h.rreq = r->remote;
+    size_t start = r->offset;
     while (r->offset < r->bytes) {
+        if (p->stream_pass != p2p.pass) {
+            p->stream_pass = p2p.pass;
+            p->stream_bytes = 0;
+        } else if (p->stream_bytes >= RD_STREAM_PASS_MAX) {
+            p->stream_full = p2p.pass;   /* its turn is over for this pass */
+            return r->offset != start;
+        }
         size_t n = r->bytes - r->offset;
-        if (n > tp->eager_max)
-            n = tp->eager_max;
+        if (n > fmax)
+            n = fmax;
         const void *payload;
         if (contig) {
             payload = (const char *)rd_dt_contig_ptr(r->buf, r->dt) + r->offset;
@@ -379,8 +409,10 @@ static int stream(rd_request_t *r)
         }
         h.len = r->offset;
         int rc = tp->send(r->peer_world, &h, RD_HDR_CTRL_LEN, payload, n);
-        if (rc == RD_EAGAIN)
-            return 0;
+        if (rc == RD_EAGAIN) {
+            p->stream_full = p2p.pass;
+            return r->offset != start;
+        }
         if (rc != RD_OK) {
             rd_list_remove(&r->link);
             release_keys(r);
@@ -388,6 +420,7 @@ static int stream(rd_request_t *r)
             return 1;
         }
         r->offset += n;
+        p->stream_bytes += n;
     }
     rd_list_remove(&r->link);
     release_keys(r);
@@ -917,6 +950,8 @@ static int push_queues(void)
         if (rd_list_empty(&p->sendq))
             rd_list_remove(&p->busy_link);
     }
+    if (++p2p.pass == 0)
+        p2p.pass = 1;   /* 0 is every peer's stream_full at init */
     rd_list_for_each_safe(pos, tmp, &p2p.streaming) {
         n += stream(rd_list_entry(pos, rd_request_t, link));
     }
@@ -1226,8 +1261,8 @@ int rd_p2p_init(const rd_boot_info_t *boot)
             p2p.active[p2p.nactive++] = tp;
         if (used && tp->watch)
             p2p.recv_check = 1;
-        if (tp->eager_max > scratch)
-            scratch = tp->eager_max;
+        if (frag_max(tp) > scratch)
+            scratch = frag_max(tp);
     }
     p2p.peers[boot->rank].tp = &rd_self_transport;
     if (rd_self_transport.eager_max > scratch)

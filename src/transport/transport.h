@@ -79,7 +79,13 @@ typedef struct rd_transport {
      * and p2p reads them only after that. */
     unsigned caps;               /* RD_TP_CAP_* */
     size_t hdr_max;              /* largest header send() accepts */
-    size_t eager_max;            /* largest payload send() accepts */
+    size_t eager_max;            /* largest eager message: p2p sends bigger ones by rendezvous */
+    /* Largest payload of one rendezvous DATA fragment when p2p streams
+     * (no get/put), at least eager_max; 0 means eager_max. Bigger
+     * fragments than eager messages cost fewer calls per byte (tcp), while
+     * eager messages stay small enough to be copied on arrival. send()
+     * accepts payloads up to the larger of the two. */
+    size_t frag_max;
     /* Set by init when it published addresses with rd_boot_put: p2p then
      * calls rd_boot_fence once after every init, and only after that fence
      * calls reachable() (which may rd_boot_get what peers published). A
@@ -96,7 +102,8 @@ typedef struct rd_transport {
     /* Nonzero if this transport can reach job rank peer (never called for self). */
     int (*reachable)(int peer);
 
-    /* Sends hdr (hdrlen <= hdr_max) and payload (len <= eager_max) to peer.
+    /* Sends hdr (hdrlen <= hdr_max) and payload (len <= eager_max, or
+     * frag_max when that is larger) to peer.
      * Returns RD_OK once both are copied or queued by the transport (the
      * caller may reuse its buffers), RD_EAGAIN when it has no room now
      * (nothing was taken; retry after progress), or a negative rd_status. */

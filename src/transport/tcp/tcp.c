@@ -40,8 +40,10 @@
  * until the application's next one, as a send queued behind a full
  * socket always could. A peer's queue is bounded
  * (RDMPI_TCP_SENDQ_MAX): beyond it send() says RD_EAGAIN and p2p keeps the
- * message. Payloads are at most eager_max (64 KiB), so a large message is
- * streamed by p2p as fragments and never holds up other peers for long.
+ * message. Eager payloads are at most eager_max (64 KiB); a large message
+ * is streamed by p2p as DATA fragments of up to frag_max (256 KiB), at most
+ * 1 MiB per peer and progress pass, so it never holds up other peers for
+ * long. Big payloads (RD_TCP_BIG) avoid copies on both sides, see there.
  *
  * Failures: a peer whose connection ends without a BYE, or whose listening
  * socket refuses us, is gone: its queue is dropped, send() to it fails and
@@ -84,6 +86,7 @@
 #include "util/status.h"
 
 #define RD_TCP_EAGER_MAX_DEFAULT (64 * 1024)
+#define RD_TCP_FRAG_MAX_DEFAULT (256 * 1024)
 #define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
 #define RD_TCP_COALESCE_MAX_DEFAULT (16 * 1024)
 /* Held-back bytes per peer beyond which a burst is written out at once
@@ -93,6 +96,18 @@
 #define RD_TCP_CHUNK 65536
 /* Read buffer shared by all connections (each drain leaves it empty). */
 #define RD_TCP_RXBUF 65536
+/* Big payloads (at least this many bytes) take no copy on either side when
+ * they can avoid it. Send: one is never queued behind other bytes (send()
+ * says RD_EAGAIN and the caller keeps it; only the unsent tail of a
+ * partial write is copied), unless RDMPI_TCP_COALESCE_MAX makes it small
+ * enough to hold back. Receive: one makes the next read small
+ * (RD_TCP_PEEK into the read buffer): big frames tend to follow big
+ * frames, and reading only up to the next header lets that one's payload
+ * go straight to its destination instead of through the read buffer. */
+#define RD_TCP_BIG (32 * 1024)
+/* The read buffer's share of a read after a big frame: a frame header and
+ * the largest upper header. */
+#define RD_TCP_PEEK (RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX)
 /* epoll events taken per progress call. */
 #define RD_TCP_EVENTS 64
 /* Reads from one socket per pass before the others get their turn. */
@@ -204,6 +219,7 @@ rd_transport_t rd_tcp_transport = {
     .caps = RD_TP_CAP_FAILS,
     .hdr_max = RD_TCP_HDR_MAX,
     .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
+    .frag_max = RD_TCP_FRAG_MAX_DEFAULT,
     .fence_after_init = 1,
     .init = tcp_init,
     .finalize = tcp_finalize,
@@ -835,9 +851,12 @@ static int conn_read(conn_t *c)
             iov[k].iov_base = where;
             iov[k++].iov_len = want;
         }
+        /* ps.len: the payload of the frame being read or, between frames,
+         * of the last one. */
+        size_t rxlen = c->ps.len >= RD_TCP_BIG ? RD_TCP_PEEK : sizeof(tcp.rx);
         iov[k].iov_base = tcp.rx;
-        iov[k++].iov_len = sizeof(tcp.rx);
-        size_t asked = want + sizeof(tcp.rx);
+        iov[k++].iov_len = rxlen;
+        size_t asked = want + rxlen;
         ssize_t n = readv(c->fd, iov, k);
         if (n < 0 && errno == EINTR)
             continue;
@@ -1050,7 +1069,7 @@ static void tcp_watch(int peer)
 static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     if ((unsigned)peer >= (unsigned)tcp.size || peer == tcp.rank || !tcp.peers ||
-        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.eager_max)
+        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.frag_max)
         return RD_EINVAL;
     tpeer_t *p = &tcp.peers[peer];
     if (p->bye || p->failed || tcp.finalizing)
@@ -1095,7 +1114,10 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         }
         if (n > 0)
             sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
-    } else if (p->qbytes > 0 && p->qbytes + total > tcp.sendq_max) {
+    } else if (p->qbytes > 0 &&
+               ((len >= RD_TCP_BIG && !small) || p->qbytes + total > tcp.sendq_max)) {
+        /* A big payload is never copied whole behind others: the caller
+         * keeps it (no copy) until the queue has drained. */
         return RD_EAGAIN;
     }
     /* Connect first: a refused connection (a dead peer) takes nothing. A
@@ -1129,6 +1151,12 @@ static int tcp_init(const rd_tp_env_t *env)
     if (eager > RD_TCP_LEN_LIMIT)
         eager = RD_TCP_LEN_LIMIT;
     rd_tcp_transport.eager_max = (size_t)eager;
+    long long frag = rd_env_size("RDMPI_TCP_FRAG_MAX", RD_TCP_FRAG_MAX_DEFAULT);
+    if (frag < eager)
+        frag = eager;
+    if (frag > RD_TCP_LEN_LIMIT)
+        frag = RD_TCP_LEN_LIMIT;
+    rd_tcp_transport.frag_max = (size_t)frag;
     tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
     long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
     tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
