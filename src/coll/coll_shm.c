@@ -174,10 +174,13 @@ static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
     return rc;
 }
 
-/* A reader is done with b; the last one frees it. */
+/* A reader is done with b; the last one frees it. A reader that finds
+ * left == 1 is the last one (the others have decremented it and never
+ * come back), so it frees b without a read-modify-write. */
 static void release(rd_coll_shm_buf_t *b)
 {
-    if (atomic_fetch_sub_explicit(&b->left, 1, memory_order_acq_rel) == 1)
+    if (atomic_load_explicit(&b->left, memory_order_acquire) == 1 ||
+        atomic_fetch_sub_explicit(&b->left, 1, memory_order_acq_rel) == 1)
         atomic_store_explicit(&b->stamp, 0, memory_order_release);
 }
 
@@ -333,17 +336,18 @@ static void release_all(shm_view_t *v, rd_coll_shm_buf_t **bufs)
 }
 
 /* out[0, k) = x0 op (x1 op (... op x(n-1))) over elements [first, first + k)
- * of every rank's published data: the same steps whichever rank runs them. */
-static void reduce_ordered(rd_coll_shm_buf_t **bufs, int n, size_t first, size_t k, char *out,
-                           const rd_datatype_t *dt, const rd_op_t *op)
+ * of every rank's data (x[i]: rank i's chunk, published or, for this rank,
+ * its own send buffer): the same steps whichever rank runs them. */
+static void reduce_ordered(const unsigned char *const *x, int n, size_t first, size_t k,
+                           char *out, const rd_datatype_t *dt, const rd_op_t *op)
 {
     size_t off = first * dt->size;
     ptrdiff_t lb = dt->true_lb;
     if (k == 0)
         return;
-    memcpy(out, bufs[n - 1]->data + off, k * dt->size);
+    memcpy(out, x[n - 1] + off, k * dt->size);
     for (int i = n - 2; i >= 0; i--)
-        rd_op_apply(op, bufs[i]->data + off - lb, out - lb, k, dt);
+        rd_op_apply(op, x[i] + off - lb, out - lb, k, dt);
 }
 
 int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
@@ -364,11 +368,19 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
     }
     int size = c->size, me = c->rank;
     rd_coll_shm_buf_t *small[AREAS_SMALL], **bufs = small;
-    if (size > AREAS_SMALL && !(bufs = malloc((size_t)size * sizeof(*bufs)))) {
-        view_close(&v);
-        return RD_ENOMEM;
+    const unsigned char *xsmall[AREAS_SMALL], **x = xsmall;
+    if (size > AREAS_SMALL) {
+        bufs = malloc((size_t)size * sizeof(*bufs));
+        x = malloc((size_t)size * sizeof(*x));
+        if (!bufs || !x) {
+            free(bufs);
+            free(x);
+            view_close(&v);
+            return RD_ENOMEM;
+        }
     }
-    const char *src = rd_dt_contig_ptr(sbuf == RD_COLL_IN_PLACE ? rbuf : sbuf, dt);
+    int in_place = sbuf == RD_COLL_IN_PLACE;
+    const char *src = rd_dt_contig_ptr(in_place ? rbuf : sbuf, dt);
     char *dst = rd_dt_contig_ptr(rbuf, dt);
     /* Long vectors: each rank reduces one segment and publishes it (two
      * hand-offs, 1/size of the arithmetic each); short ones: every rank
@@ -378,28 +390,37 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         size_t k = count - first < per ? count - first : per;
         size_t off = first * dt->size, len = k * dt->size;
         uint64_t stamp = next_stamp(c);
-        /* Publish this rank's part (in place: before rbuf is overwritten).
-         * This rank reads it too, so it counts among the readers: else the
-         * others could free the buffer before this rank's reduction, and a
+        /* Publish this rank's part. Not in place, this rank reduces its
+         * own part from src, so only the others read the publication. In
+         * place, the reduction overwrites src, so this rank reads its
+         * publication too and counts among its readers: else the others
+         * could free the buffer before this rank's reduction, and a
          * pending MPI_Ibcast's step, run by the progress calls in find_all,
          * could take it and overwrite it. */
         bufs[me] = pub_begin(&v);
         memcpy(bufs[me]->data, src + off, len);
-        pub_end(bufs[me], stamp, size);
+        pub_end(bufs[me], stamp, in_place ? size : size - 1);
         if ((rc = find_all(&v, stamp, bufs)) != RD_OK) {
-            release(bufs[me]);
+            if (in_place)
+                release(bufs[me]);
             break;
         }
+        for (int i = 0; i < size; i++)
+            x[i] = bufs[i]->data;
+        if (!in_place)
+            x[me] = (const unsigned char *)src + off;
         if (!split) {
-            reduce_ordered(bufs, size, 0, k, dst + off, dt, op);
-            release(bufs[me]);
+            reduce_ordered(x, size, 0, k, dst + off, dt, op);
+            if (in_place)
+                release(bufs[me]);
             release_all(&v, bufs);
             continue;
         }
         size_t lo = seg_lo(me, size, k), hi = seg_lo(me + 1, size, k);
         char *mine = dst + off + lo * dt->size;
-        reduce_ordered(bufs, size, lo, hi - lo, mine, dt, op);
-        release(bufs[me]);
+        reduce_ordered(x, size, lo, hi - lo, mine, dt, op);
+        if (in_place)
+            release(bufs[me]);
         release_all(&v, bufs);
         stamp = next_stamp(c);
         bufs[me] = pub_begin(&v);
@@ -415,8 +436,10 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         }
         release_all(&v, bufs);
     }
-    if (bufs != small)
+    if (bufs != small) {
         free(bufs);
+        free(x);
+    }
     view_close(&v);
     return rc;
 }

@@ -9,16 +9,16 @@
  * Each rank owns one area (its own process writes it, the others read it),
  * laid out as below, version RD_COLL_SHM_VERSION. The area's size comes from
  * the transport (RDMPI_SHM_AREA_BYTES); the two buffers split what follows
- * the header, each a 128-byte control block and room for chunk data bytes
+ * the header, each a 16-byte control block and room for chunk data bytes
  * (chunk: the largest power of two that fits; 128 KiB by default):
  *
  *   0             +----------------------------------------------------+
  *                 | rd_coll_shm_hdr_t: version (owner-written)   128 B |
  *   128           +----------------------------------------------------+
- *                 | rd_coll_shm_buf_t 0: stamp, left             128 B |
+ *                 | rd_coll_shm_buf_t 0: stamp, left, reserved    16 B |
  *                 | data[chunk]                                        |
  *   128 + stride  +----------------------------------------------------+
- *                 | rd_coll_shm_buf_t 1: stamp, left             128 B |
+ *                 | rd_coll_shm_buf_t 1: stamp, left, reserved    16 B |
  *                 | data[chunk]                                        |
  *                 +----------------------------------------------------+
  *
@@ -58,6 +58,17 @@
  * once every peer is done reading its send buffer. One hand-off in each
  * direction, one copy per block.
  *
+ * Fewer cache-line transfers (version 4): the data start right after the
+ * stamp and left (byte 16 of the buffer, the stamp's 64-byte line), so a
+ * reader that sees the stamp of a publication of up to 48 bytes has its
+ * data too, and larger ones' first line. An allreduce rank that is not
+ * reducing in place takes its own contribution from its send buffer, not
+ * from its publication, so it is not among the publication's readers and
+ * never writes its control line after pub_end: at two ranks the peer is
+ * the only reader, and it frees the buffer with a plain store of stamp 0
+ * (release sees left == 1: no read-modify-write). In place, the owner
+ * still reads its publication and counts itself in left, as before.
+ *
  * Every rank of the communicator agrees on each decision (all local or not,
  * sizes against thresholds, datatype contiguity for allreduce), so all take
  * the same path. Private to src/coll.
@@ -76,7 +87,7 @@
 #include "p2p/p2p.h"
 
 /* Layout version: bump on any change to the structs or the protocol. */
-#define RD_COLL_SHM_VERSION 3u
+#define RD_COLL_SHM_VERSION 4u
 #define RD_COLL_SHM_LINE 128
 
 typedef struct rd_coll_shm_hdr {
@@ -87,8 +98,8 @@ typedef struct rd_coll_shm_hdr {
 typedef struct rd_coll_shm_buf {
     _Atomic uint64_t stamp;      /* 0: free; else the content's identity */
     _Atomic uint32_t left;       /* readers still to copy out */
-    char pad[RD_COLL_SHM_LINE - 12];
-    unsigned char data[];        /* chunk bytes */
+    uint32_t reserved;           /* 0 */
+    unsigned char data[];        /* chunk bytes, from the stamp's cache line on */
 } rd_coll_shm_buf_t;
 
 /* The data of a single-copy alltoall publication (version 3 on):
@@ -115,7 +126,7 @@ typedef struct __attribute__((packed)) rd_coll_shm_a2a {
 
 _Static_assert(sizeof(rd_coll_shm_hdr_t) == RD_COLL_SHM_LINE, "header is one line pair");
 _Static_assert(sizeof(rd_coll_shm_a2a_t) == 24 + RD_P2P_NODE_KEY_MAX, "a2a descriptor is packed");
-_Static_assert(sizeof(rd_coll_shm_buf_t) == RD_COLL_SHM_LINE, "buffer control is one line pair");
+_Static_assert(sizeof(rd_coll_shm_buf_t) == 16, "data share the stamp's cache line");
 
 /* Each returns RD_ENOTSUP having done nothing when the path does not apply
  * (some rank not sharing memory, size above its RDMPI_*_SHM_MAX, a layout
