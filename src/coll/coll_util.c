@@ -22,7 +22,7 @@ static void tune_load(void)
      * sizes; 0 turns them off. */
     tune.bcast_shm_max = (size_t)rd_env_size("RDMPI_BCAST_SHM_MAX", 1048576);
     tune.ibcast_shm_max = (size_t)rd_env_size("RDMPI_IBCAST_SHM_MAX", 1048576);
-    tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 65536);
+    tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 1048576);
     tune.allreduce_shm_split_min =
         (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_SPLIT_MIN", 16384);
     tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 16384);
