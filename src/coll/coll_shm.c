@@ -117,6 +117,16 @@ static rd_coll_shm_buf_t *take_free(void *mine, size_t stride)
     return NULL;
 }
 
+/* One turn of a wait on another rank: runs progress (pending schedules,
+ * messages), and backs off (rd_p2p_idle) while nothing moves. */
+static void wait_turn(unsigned *idle)
+{
+    if (rd_progress() == 0)
+        rd_p2p_idle(idle);
+    else
+        *idle = 0;
+}
+
 /* Takes one of this rank's buffers once its last readers are done with it.
  * Whichever frees first: a pending MPI_Ibcast (rd_coll_shm_ibcast) may hold
  * the other until progress moves its readers on. */
@@ -127,10 +137,7 @@ static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
     unsigned idle = 0;
     mark_version(mine);
     while (!(b = take_free(mine, v->stride))) {
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
+        wait_turn(&idle);
     }
     return b;
 }
@@ -166,10 +173,7 @@ static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
     unsigned idle = 0;
     int rc;
     while ((rc = lookup(v->area[r], v->stride, stamp, out)) == RD_EAGAIN) {
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
+        wait_turn(&idle);
     }
     return rc;
 }
@@ -514,10 +518,7 @@ static void wait_readers(rd_coll_shm_buf_t *b)
 {
     unsigned idle = 0;
     while (atomic_load_explicit(&b->left, memory_order_acquire) != 1) {
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
+        wait_turn(&idle);
     }
     release(b);
 }
@@ -644,8 +645,8 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
         }
         if (got)
             idle = 0;
-        else if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
+        else
+            wait_turn(&idle);
     }
     if (pend != small)
         free(pend);
