@@ -606,8 +606,6 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     rd_coll_shm_buf_t *mine = pub_begin(&v);
     memcpy(mine->data, &d, sizeof(d));
     pub_end(mine, stamp, size);
-    rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
-                 block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
     /* Whichever peer has published first is read first: with more ranks
      * than cores, a peer that is not running holds up only its own block.
      * The scan starts at rank me - 1, so no rank is everybody's first.
@@ -650,6 +648,11 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     }
     if (pend != small)
         free(pend);
+    /* This rank's own block last: the peers' reads come first, so that they
+     * are done with this rank's send buffer sooner, and the copy fills the
+     * time they still take (np=2 128-512 KiB: 0.92x the copy-first time). */
+    rd_coll_copy(block(sbuf, (size_t)me, scount, stype), scount, stype,
+                 block(rbuf, (size_t)me, rcount, rtype), rcount, rtype);
     /* The send buffer stays untouched until every peer has read it. */
     wait_readers(mine);
     if (d.keylen)
