@@ -28,8 +28,10 @@ Usage: bench/compare.sh [options]
                    groups p2p, coll, all (default p2p: latency,bw,bibw,mr)
   --np LIST        process counts for the collectives, comma separated even
                    numbers (default 2); point-to-point always runs at np=2
-  --repeat R       runs per benchmark and library; the best per size is kept
-                   (default 3)
+  --repeat R       runs per benchmark and library (default 3)
+  --stat best|median  the value per size taken from the runs: the best
+                   (default), or their median (steadier on a noisy machine;
+                   use with a --repeat of 5 or more)
   --quick          fewer sizes and iterations (a smoke test, not for numbers)
   --args "OPTS"    benchmark options appended to the defaults (the last of a
                    repeated option wins), e.g. "-i 100 -I 20" for many short
@@ -65,6 +67,7 @@ only=rdmpi,mpich,openmpi
 benches=p2p
 np_arg=2
 repeat=3
+stat=best
 quick=0
 extra_args=
 out=
@@ -79,6 +82,7 @@ while [ $# -gt 0 ]; do
     --bench)   benches=${2:?--bench needs a list}; shift 2 ;;
     --np)      np_arg=${2:?--np needs a list}; shift 2 ;;
     --repeat)  repeat=${2:?--repeat needs a number}; shift 2 ;;
+    --stat)    stat=${2:?--stat needs best or median}; shift 2 ;;
     --quick)   quick=1; shift ;;
     --args)    extra_args=${2?--args needs benchmark options}; shift 2 ;;
     --out)     out=${2:?--out needs a directory}; shift 2 ;;
@@ -366,13 +370,14 @@ bench_table() {
     case "$b" in
     latency|allreduce|bcast|alltoall|ibcast) mode=min; sense=lower; decimals=2 ;;
     esac
+    mode=$(stat_mode $mode)
     # The overlap % is a difference of two noisy means: one disturbed run
     # can claim 100 %, so the table takes the median of the runs, not the best.
     if [ "$part" = overlap ]; then
         col=5; mode=median; sense=higher; decimals=1; cmp="diff"
     fi
     table "$(bench_title "$b${part:+-$part}" "$np")" "$(key_of "$b" "$np")" \
-        "$(fields_of "$b")" $col $mode $sense $decimals $cmp 12 22
+        "$(fields_of "$b")" $col "$mode" $sense $decimals $cmp 12 22
 }
 
 elapsed=$(( $(date +%s) - start_time ))
@@ -398,7 +403,7 @@ report() {
     fi
     echo
     report_machine
-    echo "- best of $repeat runs per size$([ $quick = 1 ] && echo ', --quick (smoke test)')$([ -n "$extra_args" ] && echo "; benchmark options added: $extra_args"); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
+    echo "- $(stat_words) per size$([ $quick = 1 ] && echo ', --quick (smoke test)')$([ -n "$extra_args" ] && echo "; benchmark options added: $extra_args"); ${elapsed} s in all, ${run_seconds} s of it running benchmarks"
     if [ "${used_nps[*]}" = 2 ]; then
         echo "- load average before: ${load_start:-?}, after: ${load_end:-?} (the benchmarks themselves add about 2; more means other processes shared the cores)"
     else

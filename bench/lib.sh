@@ -7,6 +7,7 @@
 #   bench_prog   its own name, for messages ("compare.sh")
 #   only         the --only list (rdmpi,mpich,openmpi)
 #   settle       the --settle seconds
+#   stat         the --stat choice: best or median (of the runs, per size)
 #   settle_short_after_busy  1: after one wait in vain, take only a short
 #                look before the next runs (compare.sh), 0: wait --settle
 #                every time (multihost.sh)
@@ -28,10 +29,20 @@ selected() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 
 lib_title() { case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac; }
 
-# check_repeat_settle: --repeat and --settle are numbers.
+# check_repeat_settle: --repeat and --settle are numbers, --stat is known.
 check_repeat_settle() {
     case "$repeat" in ''|*[!0-9]*|0) die "--repeat wants a positive number" ;; esac
     case "$settle" in ''|*[!0-9]*) die "--settle wants seconds" ;; esac
+    case "$stat" in best|median) ;; *) die "--stat wants best or median" ;; esac
+}
+
+# stat_mode <min|max>: the table mode of a column whose best value is the
+# given extreme: that extreme with --stat best, else median.
+stat_mode() { if [ "$stat" = median ]; then echo median; else echo "$1"; fi; }
+
+# stat_words: how the tables' values are taken from the runs, for titles.
+stat_words() {
+    if [ "$stat" = median ]; then echo "median of $repeat runs"; else echo "best of $repeat runs"; fi
 }
 
 # default_timeout: --timeout, when not given: 600 s, 120 s with --quick.
