@@ -1184,18 +1184,64 @@ static int check_transport_names(const char *list)
     return RD_OK;
 }
 
+/* CPUs this process may run on (its affinity mask), else online CPUs. */
+static int own_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* How long a waiting rank polls before it yields its CPU, from the CPUs
+ * the ranks of this node may use between them (what = where that count
+ * comes from, for RDMPI_VERBOSE). Spinning pays off only while every rank
+ * here has a CPU of its own; when ranks share CPUs, a spinning rank burns
+ * the time slice its peer needs to answer (np=4 on 2 cores: allreduce
+ * 100-190 us with 2000 polls, 7-11 us with 10). Counting online CPUs is
+ * not enough: ranks under taskset, a container's cpuset or a batch
+ * allocation may be limited to fewer. RDMPI_SPIN_COUNT overrides. */
+static int spin_cpus;
+static const char *spin_cpus_what;
+
+static void spin_policy(const rd_boot_info_t *boot, int cpus, const char *what)
+{
+    long spin_default = boot->local_size > cpus ? 10 : 2000;
+    p2p.spin = (unsigned)rd_env_long("RDMPI_SPIN_COUNT", spin_default);
+    if (p2p.spin == 0)
+        p2p.spin = 1;
+    spin_cpus = cpus;
+    spin_cpus_what = what;
+}
+
+/* RDMPI_VERBOSE: what init chose, one line per rank on stderr. */
+static void report_init(const rd_boot_info_t *boot)
+{
+    char peers[256];
+    size_t off = 0;
+    peers[0] = 0;
+    for (int i = 0; i < p2p.ninited; i++) {
+        int n = 0;
+        for (int peer = 0; peer < boot->size; peer++)
+            n += p2p.peers[peer].tp == p2p.inited[i];
+        if (n && off < sizeof(peers))
+            off += (size_t)snprintf(peers + off, sizeof(peers) - off, " %s %d", p2p.inited[i]->name, n);
+    }
+    fprintf(stderr,
+            "rdmpi: rank %d: peers by transport:%s; %d local rank(s) on %d CPU(s) (%s): %s, %u polls before yielding\n",
+            boot->rank, peers[0] ? peers : " none", boot->local_size, spin_cpus, spin_cpus_what,
+            boot->local_size > spin_cpus ? "ranks share CPUs" : "a CPU per rank", p2p.spin);
+}
+
 int rd_p2p_init(const rd_boot_info_t *boot)
 {
     static rd_tp_env_t env;
     p2p.rank = boot->rank;
     p2p.size = boot->size;
-    /* Spinning pays off only while every rank here has a core of its own;
-     * when ranks share cores, a spinning rank burns the time slice its peer
-     * needs to answer (np=4 on 2 cores: allreduce 100-190 us with 2000 polls,
-     * 7-11 us with 10). */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long spin_default = cores > 0 && boot->local_size > cores ? 10 : 2000;
-    p2p.spin = (unsigned)rd_env_long("RDMPI_SPIN_COUNT", spin_default);
+    /* Until the transports know better (spin_policy), as if every rank
+     * here could use this rank's CPUs. */
+    spin_policy(boot, own_cpus(), "this rank's CPUs");
     p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 256 * 1024);
     const char *rndv = rd_env_str("RDMPI_RNDV", "auto");
     if (strcmp(rndv, "auto") == 0) {
@@ -1208,8 +1254,6 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         fprintf(stderr, "rdmpi: RDMPI_RNDV=%s: expected get, put or auto\n", rndv);
         return RD_EINVAL;
     }
-    if (p2p.spin == 0)
-        p2p.spin = 1;
     rd_list_init(&p2p.busy_peers);
     rd_list_init(&p2p.streaming);
     p2p.peers = calloc(boot->size, sizeof(peer_t));
@@ -1245,6 +1289,11 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     }
     if (fence && (rc = rd_boot_fence()) != RD_OK)
         return rc;
+    for (int i = 0; i < p2p.ninited; i++)
+        if (p2p.inited[i]->node_cpus > 0) {
+            spin_policy(boot, p2p.inited[i]->node_cpus, "the node's ranks' CPUs");
+            break;
+        }
     size_t scratch = 0;
     for (int i = 0; i < p2p.ninited; i++) {
         const rd_transport_t *tp = p2p.inited[i];
@@ -1269,7 +1318,11 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         scratch = rd_self_transport.eager_max;
     p2p.scratch = malloc(scratch);
     p2p.scratch_len = scratch;
-    return p2p.scratch ? RD_OK : RD_ENOMEM;
+    if (!p2p.scratch)
+        return RD_ENOMEM;
+    if (rd_env_bool("RDMPI_VERBOSE", 0))
+        report_init(boot);
+    return RD_OK;
 }
 
 void rd_p2p_finalize(void)

@@ -91,6 +91,11 @@ typedef struct rd_transport {
      * calls reachable() (which may rd_boot_get what peers published). A
      * transport that connects lazily needs no fence of its own. */
     int fence_after_init;
+    /* Set by init of a transport that knows the ranks of this node (shm):
+     * how many CPUs they may run on between them (the union of their
+     * affinity masks); 0 when unknown. p2p spins only while that is at
+     * least the number of local ranks. */
+    int node_cpus;
 
     /* Collective over all ranks: every rank calls init of the same transports
      * in the same order, so init may publish addresses and call rd_boot_fence.

@@ -14,6 +14,7 @@ LAUNCHER_TESTS = \
 	test/launcher/exitcodes.sh \
 	test/launcher/failures.sh \
 	test/launcher/signals.sh \
-	test/launcher/binding.sh
+	test/launcher/binding.sh \
+	test/launcher/spin.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh $(LAUNCHER_TESTS)

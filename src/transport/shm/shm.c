@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,35 @@ static void publish_slot(const rd_boot_info_t *boot)
     s->pid = (int32_t)shm.mypid;
     s->rank = boot->rank;
     s->probe_addr = (uint64_t)(uintptr_t)&rd_shm_probe_word;
+    cpu_set_t set;
+    _Static_assert(sizeof(set) * 8 >= RD_SHM_CPUS, "cpu_set_t holds a slot's mask");
+    memset(s->cpus, 0, sizeof(s->cpus));
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return;   /* unknown: left empty */
+    for (int cpu = 0; cpu < RD_SHM_CPUS; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            s->cpus[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+/* CPUs in the union of the local ranks' masks, once every slot is filled;
+ * 0 if some rank's mask is unknown. */
+static int node_cpus(void)
+{
+    uint64_t all[RD_SHM_CPUS / 64] = { 0 };
+    for (int li = 0; li < shm.nlocal; li++) {
+        const rd_shm_slot_t *s = slot_of(li);
+        uint64_t any = 0;
+        for (size_t w = 0; w < RD_SHM_CPUS / 64; w++) {
+            all[w] |= s->cpus[w];
+            any |= s->cpus[w];
+        }
+        if (!any)
+            return 0;
+    }
+    int n = 0;
+    for (size_t w = 0; w < RD_SHM_CPUS / 64; w++)
+        n += __builtin_popcountll(all[w]);
+    return n;
 }
 
 /* Local rank 0: creates, sizes and initializes the segment (mode 0600). */
@@ -312,6 +342,7 @@ static int shm_init(const rd_tp_env_t *env)
     shm.me = boot->local_rank;
     shm.mypid = getpid();
     rd_shm_transport.caps = 0;
+    rd_shm_transport.node_cpus = 0;
     rd_shm_transport.mem_key = NULL;
     rd_shm_transport.get = NULL;
     rd_shm_transport.put = NULL;
@@ -356,6 +387,7 @@ static int shm_init(const rd_tp_env_t *env)
     if (active && !err) {
         const rd_shm_seg_hdr_t *h = (const rd_shm_seg_hdr_t *)shm.seg;
         rd_shm_transport.eager_max = h->eager_max;
+        rd_shm_transport.node_cpus = node_cpus();
         if (atomic_load(&h->cma_ok)) {
             /* The probe read a peer; writes need the same permission. */
             rd_shm_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT;
@@ -384,6 +416,7 @@ static void shm_finalize(void)
     free(shm.sig_seen);
     memset(&shm, 0, sizeof(shm));
     rd_shm_transport.caps = 0;
+    rd_shm_transport.node_cpus = 0;
     rd_shm_transport.mem_key = NULL;
     rd_shm_transport.get = NULL;
     rd_shm_transport.put = NULL;

@@ -14,8 +14,8 @@
  *                         | rd_shm_seg_hdr_t (magic, version, sizes,    |
  *                         |   cma_ok vote)             one page         |
  *   RD_SHM_PAGE           +---------------------------------------------+
- *                         | rd_shm_slot_t[n]: pid, probe address of     |
- *                         |   each local rank          128 B each       |
+ *                         | rd_shm_slot_t[n]: pid, probe address, CPU  |
+ *                         |   mask of each local rank  256 B each       |
  *   ctl_off               +---------------------------------------------+
  *                         | rd_shm_ctl_t[n*(n-1)]: released position of |
  *                         |   each ring (consumer-written)  128 B each  |
@@ -87,7 +87,7 @@
 #include <stdint.h>
 
 /* Layout version: bump on any change to the structs or the ring protocol. */
-#define RD_SHM_VERSION 3u
+#define RD_SHM_VERSION 4u
 #define RD_SHM_MAGIC 0x7264736d73686d31ull   /* "rdsmshm1" */
 
 #define RD_SHM_CELL 64               /* record alignment: one cache line */
@@ -171,12 +171,18 @@ typedef struct rd_shm_seg_hdr {
     uint64_t area_bytes;         /* bytes per area, page multiple, may be 0 */
 } rd_shm_seg_hdr_t;
 
+/* CPUs a slot's mask covers (bits 0 .. RD_SHM_CPUS - 1). */
+#define RD_SHM_CPUS 1024
+
 /* Per local rank, written by that rank between the first and second fence. */
 typedef struct rd_shm_slot {
     int32_t pid;
     int32_t rank;                /* job rank */
     uint64_t probe_addr;         /* address of a word holding RD_SHM_MAGIC */
-    char pad[RD_SHM_LINE - 16];
+    /* The CPUs the rank may run on (its affinity mask at init; version 4);
+     * all zero when unknown (more CPUs than RD_SHM_CPUS, or the call failed). */
+    uint64_t cpus[RD_SHM_CPUS / 64];
+    char pad[2 * RD_SHM_LINE - 16 - RD_SHM_CPUS / 8];
 } rd_shm_slot_t;
 
 /* Per ring: the consumer's released position (bytes, monotonic). */
@@ -192,7 +198,7 @@ typedef struct rd_shm_sig {
 } rd_shm_sig_t;
 
 _Static_assert(sizeof(rd_shm_sig_t) == RD_SHM_LINE, "sig is one line pair");
-_Static_assert(sizeof(rd_shm_slot_t) == RD_SHM_LINE, "slot is one line pair");
+_Static_assert(sizeof(rd_shm_slot_t) == 2 * RD_SHM_LINE, "slot is two line pairs");
 _Static_assert(sizeof(rd_shm_ctl_t) == RD_SHM_LINE, "ctl is one line pair");
 
 /* Index of ring src -> dst (local ranks, src != dst) among n*(n-1). */
