@@ -8,6 +8,7 @@
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
+#include "util/copy.h"
 #include "util/scratch.h"
 #include "util/status.h"
 
@@ -204,7 +205,7 @@ int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, 
         if (c->rank == root) {
             b = pub_begin(&v);
             if (contig)
-                memcpy(b->data, bytes + off, len);
+                rd_copy_shared(b->data, bytes + off, len);
             else
                 rd_dt_pack(buf, count, dt, off, b->data, len);
             pub_end(b, stamp, c->size - 1);
@@ -246,7 +247,7 @@ static int ibcast_publish(rd_nbc_t *s, void *arg)
             return 0;
         size_t len = ib->n - ib->off < ib->chunk ? ib->n - ib->off : ib->chunk;
         if (ib->bytes)
-            memcpy(b->data, ib->bytes + ib->off, len);
+            rd_copy_shared(b->data, ib->bytes + ib->off, len);
         else
             rd_dt_pack(ib->buf, ib->count, ib->dt, ib->off, b->data, len);
         pub_end(b, stamp_of(c, ib->seq), c->size - 1);
@@ -402,7 +403,7 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
          * pending MPI_Ibcast's step, run by the progress calls in find_all,
          * could take it and overwrite it. */
         bufs[me] = pub_begin(&v);
-        memcpy(bufs[me]->data, src + off, len);
+        rd_copy_shared(bufs[me]->data, src + off, len);
         pub_end(bufs[me], stamp, in_place ? size : size - 1);
         if ((rc = find_all(&v, stamp, bufs)) != RD_OK) {
             if (in_place)
@@ -428,7 +429,7 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         release_all(&v, bufs);
         stamp = next_stamp(c);
         bufs[me] = pub_begin(&v);
-        memcpy(bufs[me]->data, mine, (hi - lo) * dt->size);
+        rd_copy_shared(bufs[me]->data, mine, (hi - lo) * dt->size);
         pub_end(bufs[me], stamp, size - 1);
         if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
             break;
@@ -483,7 +484,7 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
                 if (d == (size_t)me)
                     continue;
                 if (scontig)
-                    memcpy(b->data + (d - d0) * n, rd_dt_contig_ptr(sb, stype), n);
+                    rd_copy_shared(b->data + (d - d0) * n, rd_dt_contig_ptr(sb, stype), n);
                 else
                     rd_dt_pack(sb, scount, stype, 0, b->data + (d - d0) * n, n);
             }

@@ -25,7 +25,7 @@ test_unit_test_env_LDADD = $(CUNIT_LIBS)
 check_PROGRAMS += test/unit/shm_pingpong
 RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
-	src/util/status.c src/util/status.h \
+	src/util/status.c src/util/status.h src/util/copy.c src/util/copy.h \
 	test/unit/fake_boot.c test/unit/fake_boot.h
 test_unit_test_shm_SOURCES = test/unit/test_shm.c $(RD_SHM_TEST_SOURCES)
 test_unit_test_shm_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "transport/transport.h"
+#include "util/copy.h"
 #include "util/env.h"
 #include "util/status.h"
 
@@ -477,12 +478,13 @@ static void clear_ahead(rd_shm_tx_t *tx)
 
 /* Copies n bytes into the ring. Headers and small payloads (the latency
  * case) take a few word moves instead of a libc call; the overlapping
- * unaligned moves copy exactly n bytes. */
+ * unaligned moves copy exactly n bytes. Bigger ones as util/copy.h says:
+ * the receiver's core reads them next. */
 static inline void copy_in(unsigned char *dst, const unsigned char *src, size_t n)
 {
     uint64_t a, b, c, d;
     if (n > 32) {
-        memcpy(dst, src, n);
+        rd_copy_shared(dst, src, n);
     } else if (n > 16) {
         memcpy(&a, src, 8);
         memcpy(&b, src + 8, 8);
