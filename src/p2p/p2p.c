@@ -1194,6 +1194,9 @@ static int own_cpus(void)
     return n > 0 ? (int)n : 1;
 }
 
+static int spin_cpus;              /* the count spin_policy went by */
+static const char *spin_cpus_what;  /* where that count came from */
+
 /* How long a waiting rank polls before it yields its CPU, from the CPUs
  * the ranks of this node may use between them (what = where that count
  * comes from, for RDMPI_VERBOSE). Spinning pays off only while every rank
@@ -1201,16 +1204,11 @@ static int own_cpus(void)
  * the time slice its peer needs to answer (np=4 on 2 cores: allreduce
  * 100-190 us with 2000 polls, 7-11 us with 10). Counting online CPUs is
  * not enough: ranks under taskset, a container's cpuset or a batch
- * allocation may be limited to fewer. RDMPI_SPIN_COUNT overrides. */
-static int spin_cpus;
-static const char *spin_cpus_what;
-
-static void spin_policy(const rd_boot_info_t *boot, int cpus, const char *what)
+ * allocation may be limited to fewer. forced: RDMPI_SPIN_COUNT, or -1. */
+static void spin_policy(const rd_boot_info_t *boot, int cpus, const char *what, long forced)
 {
-    long spin_default = boot->local_size > cpus ? 10 : 2000;
-    p2p.spin = (unsigned)rd_env_long("RDMPI_SPIN_COUNT", spin_default);
-    if (p2p.spin == 0)
-        p2p.spin = 1;
+    long spin = forced >= 0 ? forced : boot->local_size > cpus ? 10 : 2000;
+    p2p.spin = spin > 0 ? (unsigned)spin : 1;
     spin_cpus = cpus;
     spin_cpus_what = what;
 }
@@ -1241,7 +1239,8 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     p2p.size = boot->size;
     /* Until the transports know better (spin_policy), as if every rank
      * here could use this rank's CPUs. */
-    spin_policy(boot, own_cpus(), "this rank's CPUs");
+    long spin_forced = rd_env_long("RDMPI_SPIN_COUNT", -1);
+    spin_policy(boot, own_cpus(), "this rank's CPUs", spin_forced);
     p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 256 * 1024);
     const char *rndv = rd_env_str("RDMPI_RNDV", "auto");
     if (strcmp(rndv, "auto") == 0) {
@@ -1291,7 +1290,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         return rc;
     for (int i = 0; i < p2p.ninited; i++)
         if (p2p.inited[i]->node_cpus > 0) {
-            spin_policy(boot, p2p.inited[i]->node_cpus, "the node's ranks' CPUs");
+            spin_policy(boot, p2p.inited[i]->node_cpus, "the node's ranks' CPUs", spin_forced);
             break;
         }
     size_t scratch = 0;
