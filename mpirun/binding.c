@@ -43,10 +43,16 @@ int rd_mpirun_binding_init(rd_mpirun_bind_t req, int nlocal)
         if (core && hwloc_bitmap_intersects(core->cpuset, mine))
             ncores++;
     }
-    if (ncores < nlocal) {
-        if (req == RD_MPIRUN_BIND_CORE)
-            fprintf(stderr, "mpirun: warning: %d ranks but %d cores: ranks are not bound\n",
-                    nlocal, ncores);
+    /* More ranks than cores: by default bound only when every core gets
+     * the same number of ranks. Two ranks bound to each of 2 cores hand
+     * the CPU to each other when they wait (sched_yield passes it within
+     * a core's run queue); left to the scheduler, two waiting ranks may
+     * share one core while the two they wait for share the other (np=4
+     * MPI_Alltoall 256 KiB: 294 us bound, 349 us not, medians of 15).
+     * With an uneven count a fixed placement would load some cores more
+     * than others, which the scheduler avoids. --bind-to core binds
+     * round-robin whatever the count. */
+    if (ncores == 0 || (ncores < nlocal && req == RD_MPIRUN_BIND_AUTO && nlocal % ncores != 0)) {
         hwloc_bitmap_free(mine);
         return 0;
     }
@@ -55,7 +61,10 @@ int rd_mpirun_binding_init(rd_mpirun_bind_t req, int nlocal)
         hwloc_bitmap_free(mine);
         return -1;
     }
-    for (int i = 0, k = 0; k < nlocal && i < nobjs; i++) {
+    bind.n = nlocal;   /* rd_mpirun_binding_fini frees what is set */
+    /* Local rank k on the (k mod ncores)-th usable core. */
+    int k = 0;
+    for (int i = 0; k < ncores && k < nlocal && i < nobjs; i++) {
         hwloc_obj_t core = hwloc_get_obj_by_type(bind.topo, HWLOC_OBJ_CORE, i);
         if (!core || !hwloc_bitmap_intersects(core->cpuset, mine))
             continue;
@@ -65,8 +74,14 @@ int rd_mpirun_binding_init(rd_mpirun_bind_t req, int nlocal)
             hwloc_bitmap_free(mine);
             return -1;
         }
-        bind.n = ++k;
+        k++;
     }
+    for (; k < nlocal; k++)
+        if (!(bind.sets[k] = hwloc_bitmap_dup(bind.sets[k % ncores]))) {
+            fprintf(stderr, "mpirun: hwloc: out of memory\n");
+            hwloc_bitmap_free(mine);
+            return -1;
+        }
     hwloc_bitmap_free(mine);
     return 0;
 }

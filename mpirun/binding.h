@@ -1,17 +1,19 @@
 /*
- * Binding ranks to cores with hwloc. The plan is made once in mpirun (rank
- * i -> i-th core of the cores this process may use); each child applies
- * its own cpuset between fork and exec, so the program starts bound.
+ * Binding ranks to cores with hwloc. The plan is made once in mpirun (local
+ * rank i -> (i mod cores)-th core of the cores this process may use); each
+ * child applies its own cpuset between fork and exec, so the program starts
+ * bound.
  */
 #ifndef RD_MPIRUN_BINDING_H
 #define RD_MPIRUN_BINDING_H
 
 #include "options.h"
 
-/* Loads the topology and decides whether nlocal ranks get bound: always
- * for --bind-to core when there are enough cores (a warning otherwise),
- * never for none, and for the default when there are enough cores.
- * Returns 0, or -1 with a message printed when hwloc fails. */
+/* Loads the topology and decides whether nlocal ranks get bound (local
+ * rank k to the (k mod cores)-th core): always for --bind-to core, never
+ * for none, and for the default when there are enough cores or every core
+ * gets the same number of ranks. Returns 0, or -1 with a message printed
+ * when hwloc fails. */
 int rd_mpirun_binding_init(rd_mpirun_bind_t req, int nlocal);
 
 /* 1 when ranks are bound. */

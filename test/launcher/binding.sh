@@ -1,8 +1,10 @@
 #!/bin/bash
 # Core binding: by default each rank gets its own core when there are at
-# least as many cores as ranks; --bind-to none and more ranks than cores
-# leave the ranks with mpirun's own CPU set; a restricted mpirun binds
-# within its own CPUs.
+# least as many cores as ranks, and ranks share cores round-robin when
+# every core gets the same number; --bind-to none and an uneven count (by
+# default) leave the ranks with mpirun's own CPU set; --bind-to core binds
+# round-robin whatever the count; a restricted mpirun binds within its own
+# CPUs.
 . "${srcdir:-.}/test/launcher/lib.sh"
 
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
@@ -35,9 +37,39 @@ else
     fail "$over ranks on $cores cores: $(cat "$T/out")"
 fi
 
-run_mpirun -n $over --bind-to core sh -c "true"
-expect_rc "--bind-to core with too few cores still runs" 0
-expect_grep "--bind-to core warning" "$T/err" '^mpirun: warning: .* ranks are not bound'
+# Local rank k and k + cores share a core; with each rank's set printed in
+# rank order, the sets must repeat every $cores lines, and (with 2 cores or
+# more) differ within the first $cores.
+check_round_robin() {   # what n
+    sed 's/^\[[0-9]*\] //' "$T/out" >"$T/sets"
+    local n=$2 ok=1 k
+    [ "$(wc -l <"$T/sets")" -eq "$n" ] || ok=0
+    for ((k = cores; k < n && ok; k++)); do
+        [ "$(sed -n "$((k + 1))p" "$T/sets")" = "$(sed -n "$((k - cores + 1))p" "$T/sets")" ] || ok=0
+    done
+    if [ "$cores" -ge 2 ] && [ "$(head -n "$cores" "$T/sets" | sort -u | wc -l)" -ne "$cores" ]; then
+        ok=0
+    fi
+    if [ $ok = 1 ]; then
+        pass "$1: round-robin over $cores cores ($(tr '\n' ' ' <"$T/sets"))"
+    else
+        fail "$1: $(tr '\n' ' ' <"$T/out")"
+    fi
+}
+
+# --bind-to core binds whatever the count, round-robin.
+run_mpirun -n $over --bind-to core --tag-output sh -c "$cpus_cmd"
+expect_rc "--bind-to core with more ranks than cores" 0
+sort -t] -k1.2n "$T/out" -o "$T/out"
+check_round_robin "--bind-to core, $over ranks" $over
+expect_no_grep "--bind-to core, $over ranks: no warning" "$T/err" 'warning'
+
+# By default too when every core gets the same number of ranks.
+even=$((2 * cores))
+run_mpirun -n $even --tag-output sh -c "$cpus_cmd"
+expect_rc "$even ranks on $cores cores" 0
+sort -t] -k1.2n "$T/out" -o "$T/out"
+check_round_robin "default, $even ranks" $even
 
 if [ "$cores" -ge 2 ]; then
     for opt in "" "--bind-to core"; do

@@ -101,6 +101,16 @@ expect_grep() {
     fi
 }
 
+# expect_no_grep WHAT FILE PATTERN: no line of FILE matches the extended regexp.
+expect_no_grep() {
+    if ! grep -Eq -- "$3" "$2"; then
+        pass "$1"
+    else
+        fail "$1: unexpected lines in $(basename "$2"):"
+        grep -E -- "$3" "$2" | head -20 | sed 's/^/    | /'
+    fi
+}
+
 # Lines of $T/out (sorted) must equal the arguments, one per line.
 expect_out_sorted() {
     local what=$1
