@@ -53,8 +53,14 @@ number after -np or -n is replaced by each np):
   MPICH    mpirun.mpich -np N -bind-to core
   Open MPI mpirun.openmpi [--allow-run-as-root] -np N --bind-to core
            --mca pml ob1 --mca btl self,vader
-With more ranks than cores, no rank is bound: rdmpi and MPICH run without
-the binding option, Open MPI with --oversubscribe --bind-to none.
+With more ranks than cores, each library places its ranks as it does by
+default (--oversub-bind default): rdmpi and MPICH run without the binding
+option (rdmpi then binds round-robin when every core gets the same number
+of ranks, MPICH binds nothing), Open MPI with --oversubscribe --bind-to
+none (it refuses to start otherwise).
+  --oversub-bind core  every library binds round-robin (rdmpi --bind-to core,
+                   MPICH -bind-to core, Open MPI --bind-to core:overload-allowed)
+  --oversub-bind none  no library binds (rdmpi --bind-to none)
 
 Exit status: 0 if every selected library built and ran every benchmark,
 1 if some library failed (the tables are still printed), 2 on usage errors
@@ -74,6 +80,7 @@ out=
 timeout_s=
 settle=30
 tcp=0
+oversub_bind=default
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -89,12 +96,17 @@ while [ $# -gt 0 ]; do
     --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)  settle=${2:?--settle needs seconds}; shift 2 ;;
     --tcp)     tcp=1; shift ;;
+    --oversub-bind) oversub_bind=${2:?--oversub-bind needs default, core or none}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "compare.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
     esac
 done
 
 check_repeat_settle
+case "$oversub_bind" in
+default|core|none) ;;
+*) echo "compare.sh: --oversub-bind: expected default, core or none, not '$oversub_bind'" >&2; exit 2 ;;
+esac
 default_timeout
 parse_libs
 p2p_benches="latency bw bibw mr"
@@ -221,9 +233,11 @@ done
 
 # launch_for <lib> <np>: the launch line for np processes. An override gets
 # its process count replaced; without an override, np above the core count
-# runs unbound: rdmpi's mpirun would drop the binding itself (with a
-# warning), Hydra binds nothing unless asked and oversubscribes by itself,
-# and Open MPI refuses both without --oversubscribe --bind-to none.
+# runs as --oversub-bind says: by default with each library's own placement
+# (rdmpi's mpirun binds round-robin when the count divides evenly, Hydra
+# binds nothing unless asked and oversubscribes by itself, and Open MPI
+# refuses to start without --oversubscribe --bind-to none); core: all bind
+# round-robin; none: none binds.
 launch_for() {
     if [ "$tcp" = 1 ]; then
         launch_for_shm "$@" | to_tcp "$1"
@@ -260,15 +274,19 @@ launch_for_shm() {
     [ "$np" -gt "$cores" ] && oversub=1
     case "$l" in
     rdmpi)
-        if [ $oversub = 1 ]; then echo "$prefix/bin/mpirun -np $np"
-        else echo "$prefix/bin/mpirun -np $np $rd_bind"; fi ;;
+        if [ $oversub = 0 ]; then echo "$prefix/bin/mpirun -np $np $rd_bind"
+        elif [ "$oversub_bind" = core ]; then echo "$prefix/bin/mpirun -np $np $rd_bind"
+        elif [ "$oversub_bind" = none ] && [ -n "$rd_bind" ]; then echo "$prefix/bin/mpirun -np $np ${rd_bind% core} none"
+        else echo "$prefix/bin/mpirun -np $np"; fi ;;
     mpich)
-        if [ $oversub = 1 ]; then echo "mpirun.mpich -np $np"
+        if [ $oversub = 1 ] && [ "$oversub_bind" != core ]; then echo "mpirun.mpich -np $np"
         else echo "mpirun.mpich -np $np -bind-to core"; fi ;;
     openmpi)
         local root=
         [ "$(id -u)" -eq 0 ] && root="--allow-run-as-root "
-        if [ $oversub = 1 ]; then
+        if [ $oversub = 1 ] && [ "$oversub_bind" = core ]; then
+            echo "mpirun.openmpi ${root}-np $np --oversubscribe --bind-to core:overload-allowed --mca pml ob1 --mca btl self,vader"
+        elif [ $oversub = 1 ]; then
             echo "mpirun.openmpi ${root}-np $np --oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader"
         else
             echo "mpirun.openmpi ${root}-np $np --bind-to core --mca pml ob1 --mca btl self,vader"
