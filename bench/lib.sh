@@ -150,6 +150,47 @@ best() {
         }' "${files[@]}" | sort -n
 }
 
+# paired <key> <fields> <column> <lower|higher> <libs...>: "size ratio
+# ahead rounds" lines: over the rounds where rdmpi and another of libs ran,
+# the median of rdmpi's value / the best other value of the same round,
+# and in how many of those rounds rdmpi was ahead. Rounds run the
+# libraries back to back, so a slow spell of the machine, which can move
+# every library's values by tens of percent for minutes, cancels out.
+paired() {
+    local key=$1 nf=$2 col=$3 sense=$4 l f r
+    shift 4
+    for l in "$@"; do
+        for f in "$raw/$key-$l-"*.txt; do
+            [ -e "$f" ] || continue
+            r=${f##*-}
+            awk -v lib="$l" -v r="${r%.txt}" -v nf="$nf" -v col="$col" \
+                '$1 ~ /^[0-9]+$/ && NF == nf { print lib, r, $1, $col + 0 }' "$f"
+        done
+    done | awk -v sense="$sense" '
+        { v[$1, $2, $3] = $4; rounds[$2] = 1; sizes[$3] = 1 }
+        END {
+            for (s in sizes) {
+                n = 0; ahead = 0
+                for (r in rounds) {
+                    if (!(("rdmpi", r, s) in v)) continue
+                    other = ""
+                    for (k = 1; k <= 2; k++) {
+                        l = k == 1 ? "mpich" : "openmpi"
+                        if (!((l, r, s) in v)) continue
+                        o = v[l, r, s]
+                        if (other == "" || (sense == "lower" ? o < other : o > other)) other = o
+                    }
+                    if (other == "" || other <= 0) continue
+                    x = v["rdmpi", r, s] / other
+                    for (k = n++; k > 0 && q[k-1] > x; k--) q[k] = q[k-1]   # insertion sort
+                    q[k] = x
+                    if (sense == "lower" ? x < 1 : x > 1) ahead++
+                }
+                if (n) printf "%d %.3f %d %d\n", s, n % 2 ? q[(n-1)/2] : (q[n/2-1] + q[n/2]) / 2, ahead, n
+            }
+        }' | sort -n
+}
+
 # lib_version <lib>: the "# library:" line of the lib's first raw output.
 lib_version() {
     grep -h -m1 '^# library:' "$raw"/*-"$1"-*.txt 2>/dev/null | head -n 1 |
@@ -225,6 +266,17 @@ table() {
         echo "Ratio above 1: rdmpi is faster than the best of the others."
     fi
     echo
+    # With medians, also the median of the per-round ratios (see paired).
+    local others=()
+    for l in mpich openmpi; do [ "${col_state[$l]}" = ok ] && others+=("$l"); done
+    if [ "$stat" = median ] && [ "$cmp" = ratio ] && [ "${col_state[rdmpi]}" = ok ] &&
+        [ ${#others[@]} -gt 0 ]; then
+        echo "Median of the per-round ratios, rdmpi / the best other of the same round (rounds rdmpi was ahead):"
+        echo
+        paired "$key" "$nf" "$col" "$sense" rdmpi "${others[@]}" |
+            awk '{ printf "%s%d: %.2f (%d/%d)", (NR > 1 ? "; " : ""), $1, $2, $3, $4 } END { if (NR) print "" }'
+        echo
+    fi
 }
 
 # report_machine: the report's date, host and CPU lines.
