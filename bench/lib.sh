@@ -157,17 +157,16 @@ best() {
 # libraries back to back, so a slow spell of the machine, which can move
 # every library's values by tens of percent for minutes, cancels out.
 paired() {
-    local key=$1 nf=$2 col=$3 sense=$4 l f r
+    local key=$1 nf=$2 col=$3 sense=$4 l f files=()
     shift 4
     for l in "$@"; do
-        for f in "$raw/$key-$l-"*.txt; do
-            [ -e "$f" ] || continue
-            r=${f##*-}
-            awk -v lib="$l" -v r="${r%.txt}" -v nf="$nf" -v col="$col" \
-                '$1 ~ /^[0-9]+$/ && NF == nf { print lib, r, $1, $col + 0 }' "$f"
-        done
-    done | awk -v sense="$sense" '
-        { v[$1, $2, $3] = $4; rounds[$2] = 1; sizes[$3] = 1 }
+        for f in "$raw/$key-$l-"*.txt; do [ -e "$f" ] && files+=("$f"); done
+    done
+    [ ${#files[@]} -gt 0 ] || return 0
+    # File names are <key>-<lib>-<round>.txt; library names have no "-".
+    awk -v pre="$raw/$key-" -v nf="$nf" -v col="$col" -v sense="$sense" '
+        FNR == 1 { split(substr(FILENAME, length(pre) + 1), p, "-"); lib = p[1]; r = p[2] + 0 }
+        $1 ~ /^[0-9]+$/ && NF == nf { v[lib, r, $1] = $col + 0; rounds[r] = 1; sizes[$1] = 1 }
         END {
             for (s in sizes) {
                 n = 0; ahead = 0
@@ -188,7 +187,7 @@ paired() {
                 }
                 if (n) printf "%d %.3f %d %d\n", s, n % 2 ? q[(n-1)/2] : (q[n/2-1] + q[n/2]) / 2, ahead, n
             }
-        }' | sort -n
+        }' "${files[@]}" | sort -n
 }
 
 # lib_version <lib>: the "# library:" line of the lib's first raw output.
