@@ -7,10 +7,19 @@ MULTIHOST_TESTS = \
 EXTRA_DIST += test/multihost/lib.sh test/multihost/netns.sh $(MULTIHOST_TESTS)
 
 # MH_PATTERN / MH_FPATTERN select programs (see programs.sh).
+# Every script's output is kept in test/multihost/<name>.log too, and the
+# failed checks are listed again at the end, where a CI log's tail shows them.
 check-multihost: mpirun/mpirun $(check_PROGRAMS)
-	@rc=0; for t in $(MULTIHOST_TESTS); do \
+	@rc=0; mkdir -p test/multihost; for t in $(MULTIHOST_TESTS); do \
 	    echo "== $$t"; \
-	    srcdir=$(abs_top_srcdir) abs_top_builddir=$(abs_top_builddir) \
-	        bash $(abs_top_srcdir)/$$t || rc=1; \
+	    log=test/multihost/`basename $$t .sh`.log; \
+	    { srcdir=$(abs_top_srcdir) abs_top_builddir=$(abs_top_builddir) \
+	        bash $(abs_top_srcdir)/$$t 2>&1; echo $$? >$$log.rc; } | tee $$log; \
+	    [ "`cat $$log.rc`" = 0 ] || { rc=1; failed="$$failed $$log"; }; \
+	    rm -f $$log.rc; \
+	done; \
+	for log in $$failed; do \
+	    echo "== check-multihost: failed in $$log:"; \
+	    grep -A 12 '^FAIL' $$log | head -80; \
 	done; exit $$rc
 .PHONY: check-multihost
