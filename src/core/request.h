@@ -50,6 +50,7 @@ typedef struct rd_request {
     uint8_t state;             /* enum rd_req_state */
     uint8_t cancelled;
     uint8_t keyed;             /* rendezvous: transport keys to release (p2p.c) */
+    uint8_t counted;           /* rendezvous send: counted in its peer's rndv_sends (p2p.c) */
     volatile int done;         /* set once by rd_req_complete */
     int user_freed;            /* MPI_Request_free while active: free on completion */
     int error;                 /* internal status at completion */

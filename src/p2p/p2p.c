@@ -77,6 +77,7 @@ typedef struct peer {
     unsigned stream_full;       /* p2p.pass in which it got no more DATA (refused, or its share) */
     unsigned stream_pass;       /* p2p.pass that stream_bytes counts */
     size_t stream_bytes;        /* DATA bytes streamed to it in that pass */
+    unsigned rndv_sends;        /* our rendezvous sends to it not yet complete */
 } peer_t;
 
 /* An unexpected message: an EAGER with its payload copied, or an RTS. */
@@ -103,7 +104,8 @@ static struct {
     char *scratch;                     /* packing buffer for non-contiguous fragments */
     size_t scratch_len;
     unsigned spin;                     /* idle polls before yielding */
-    size_t split_min;                  /* RDMPI_RNDV_SPLIT: smallest split rendezvous */
+    size_t split_min;                  /* RDMPI_RNDV_SPLIT; 0: each transport's split_min */
+    int split_cpus;                    /* a CPU per local rank: a sender can take a split */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
     int nhooks;
@@ -194,10 +196,20 @@ static inline void untrack(rd_request_t *r)
     }
 }
 
+/* A rendezvous send is over (complete, or failed). */
+static inline void rndv_uncount(rd_request_t *r)
+{
+    if (r->counted) {
+        r->counted = 0;
+        p2p.peers[r->peer_world].rndv_sends--;
+    }
+}
+
 /* Completion of a request that may be tracked. */
 static inline void finish(rd_request_t *r, int err)
 {
     untrack(r);
+    rndv_uncount(r);
     rd_req_complete(r, err);
 }
 
@@ -353,6 +365,8 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     if (rc < 0)
         return rc;
+    r->counted = 1;
+    p2p.peers[dst].rndv_sends++;
     track(r, dst);
     return RD_OK;
 }
@@ -416,6 +430,7 @@ static int stream(rd_request_t *r)
         if (rc != RD_OK) {
             rd_list_remove(&r->link);
             release_keys(r);
+            rndv_uncount(r);
             rd_req_complete(r, rc);
             return 1;
         }
@@ -424,6 +439,7 @@ static int stream(rd_request_t *r)
     }
     rd_list_remove(&r->link);
     release_keys(r);
+    rndv_uncount(r);
     rd_req_complete(r, RD_OK);
     return 1;
 }
@@ -529,6 +545,20 @@ static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t l
     return RD_OK;
 }
 
+/* Whether a rendezvous of len bytes from peer is worth splitting. By
+ * default, from the transport's split_min on, and only when the sender is
+ * free to write its half: it has a CPU of its own, and we have no
+ * rendezvous send of our own to it under way (then it is reading ours, and
+ * both cores copy anyway, as in a halo exchange). RDMPI_RNDV_SPLIT splits
+ * every one from its size on (tests force the path with 1). */
+static int split_worth(const rd_transport_t *tp, int peer, size_t len)
+{
+    if (p2p.split_min)
+        return len >= p2p.split_min;
+    return tp->split_min && len >= tp->split_min && p2p.split_cpus &&
+           !p2p.peers[peer].rndv_sends;
+}
+
 /* RDMPI_RNDV=auto: asks the sender to write the second half of a large
  * message while we read [0, split): on a node both cores copy. Returns the
  * split point, or the bytes to read when the message is not split. */
@@ -536,8 +566,8 @@ static size_t split_put(const rd_transport_t *tp, rd_request_t *r, int peer, siz
                         uint64_t sreq)
 {
     /* len is the whole message; a truncated receive is read, not split. */
-    if (p2p.rndv != RNDV_AUTO || !(tp->caps & RD_TP_CAP_PUT) || len < p2p.split_min ||
-        len != r->st_bytes)
+    if (p2p.rndv != RNDV_AUTO || !(tp->caps & RD_TP_CAP_PUT) || len != r->st_bytes ||
+        !split_worth(tp, peer, len))
         return r->st_bytes;
     size_t split = (len / 2) & ~(size_t)63;
     if (split == 0 || ask_put(tp, r, peer, len, sreq, split, 0) != RD_OK)
@@ -1209,6 +1239,9 @@ static void spin_policy(const rd_boot_info_t *boot, int cpus, const char *what, 
 {
     long spin = forced >= 0 ? forced : boot->local_size > cpus ? 10 : 2000;
     p2p.spin = spin > 0 ? (unsigned)spin : 1;
+    /* A split rendezvous waits for the sender's half: not worth it when the
+     * sender may have to wait for a CPU first. */
+    p2p.split_cpus = boot->local_size <= cpus;
     spin_cpus = cpus;
     spin_cpus_what = what;
 }
@@ -1241,7 +1274,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
      * here could use this rank's CPUs. */
     long spin_forced = rd_env_long("RDMPI_SPIN_COUNT", -1);
     spin_policy(boot, own_cpus(), "this rank's CPUs", spin_forced);
-    p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 256 * 1024);
+    p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 0);
     const char *rndv = rd_env_str("RDMPI_RNDV", "auto");
     if (strcmp(rndv, "auto") == 0) {
         p2p.rndv = RNDV_AUTO;

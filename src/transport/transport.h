@@ -86,6 +86,11 @@ typedef struct rd_transport {
      * eager messages stay small enough to be copied on arrival. send()
      * accepts payloads up to the larger of the two. */
     size_t frag_max;
+    /* Smallest rendezvous message p2p splits, with RD_TP_CAP_GET and
+     * RD_TP_CAP_PUT, between the receiver's get of the first half and the
+     * sender's put of the second, so that both sides copy at once; 0: never
+     * split. RDMPI_RNDV_SPLIT overrides it for every transport. */
+    size_t split_min;
     /* Set by init when it published addresses with rd_boot_put: p2p then
      * calls rd_boot_fence once after every init, and only after that fence
      * calls reachable() (which may rd_boot_get what peers published). A

@@ -104,6 +104,7 @@ rd_transport_t rd_shm_transport = {
     .caps = 0,
     .hdr_max = RD_SHM_HDR_MAX,
     .eager_max = RD_SHM_EAGER_MAX_DEFAULT,
+    .split_min = RD_SHM_SPLIT_MIN,
     .init = shm_init,
     .finalize = shm_finalize,
     .reachable = shm_reachable,

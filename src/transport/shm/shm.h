@@ -99,6 +99,11 @@
 /* Tunables (doc/tunables.md). */
 #define RD_SHM_EAGER_MAX_DEFAULT (4 * 1024)     /* RDMPI_SHM_EAGER_MAX */
 #define RD_SHM_RING_BYTES_DEFAULT (128 * 1024)  /* RDMPI_SHM_RING_BYTES */
+/* Rendezvous from this size are split: the receiver's core copies the first
+ * half with process_vm_readv while the sender's writes the second
+ * (process_vm_writev). Below it, the extra PUT message costs more than the
+ * copy it shares (doc/performance.md). */
+#define RD_SHM_SPLIT_MIN (32 * 1024)
 #define RD_SHM_EAGER_MAX_LIMIT (1u << 20)       /* largest accepted setting */
 #define RD_SHM_RING_BYTES_LIMIT (1u << 26)
 /* RDMPI_SHM_AREA_BYTES: 264 KiB, so that src/coll's two buffers per area

@@ -225,6 +225,7 @@ rd_transport_t rd_rc_transport = {
     .caps = 0,
     .hdr_max = RD_HDR_MAX,
     .eager_max = RD_RC_EAGER_MAX_DEFAULT,
+    .split_min = RD_RC_SPLIT_MIN,
     .fence_after_init = 1,
     .init = rc_init,
     .finalize = rc_finalize,

@@ -62,6 +62,7 @@
 
 /* Tunables (doc/tunables.md). */
 #define RD_RC_EAGER_MAX_DEFAULT (8 * 1024)   /* RDMPI_RC_EAGER_MAX */
+#define RD_RC_SPLIT_MIN (256 * 1024)         /* split rendezvous: RDMA Read + Write */
 #define RD_RC_EAGER_MAX_LIMIT (1u << 20)
 #define RD_RC_CREDITS_DEFAULT 32             /* RDMPI_RC_CREDITS: per peer */
 #define RD_RC_SEND_BUFS_DEFAULT 256          /* RDMPI_RC_SEND_BUFS: registered copies */
