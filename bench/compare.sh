@@ -429,7 +429,12 @@ report() {
     fi
     echo "- runs started while other processes kept the CPUs busy (waited ${settle} s): ${busy_starts}"
     if [ $has_coll = 1 ]; then
-        echo "- cores for the ranks: $cores; with more ranks than that, no rank is bound and ranks share cores"
+        case "$oversub_bind" in
+        default) how="each library places them as it does by default (the launch lines below)" ;;
+        core) how="every library binds them round-robin, two or more to a core" ;;
+        none) how="no rank is bound" ;;
+        esac
+        echo "- cores for the ranks: $cores; with more ranks than that, ranks share cores and $how"
     fi
     for l in "${libs[@]}"; do
         if [ "${status[$l]}" = ok ]; then
