@@ -106,6 +106,8 @@ static struct {
     unsigned spin;                     /* idle polls before yielding */
     size_t split_min;                  /* RDMPI_RNDV_SPLIT; 0: each transport's split_min */
     int split_cpus;                    /* a CPU per local rank: a sender can take a split */
+    int verbose;                       /* RDMPI_VERBOSE */
+    unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
     int nhooks;
@@ -598,6 +600,10 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
     if ((flags & RD_MSG_F_GET) && contig) {
         r->parts = 1;
         size_t mine = split_put(tp, r, peer, len, sreq);
+        if (mine < r->st_bytes)
+            p2p.reads_split++;
+        else
+            p2p.reads_whole++;
         int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), addr, key, keylen, mine,
                          get_done, r);
         if (rc == RD_OK)
@@ -1352,13 +1358,17 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     p2p.scratch_len = scratch;
     if (!p2p.scratch)
         return RD_ENOMEM;
-    if (rd_env_bool("RDMPI_VERBOSE", 0))
+    p2p.verbose = rd_env_bool("RDMPI_VERBOSE", 0);
+    if (p2p.verbose)
         report_init(boot);
     return RD_OK;
 }
 
 void rd_p2p_finalize(void)
 {
+    if (p2p.verbose)
+        fprintf(stderr, "rdmpi: rank %d: rendezvous received by direct read: %lu whole, %lu split\n",
+                p2p.rank, p2p.reads_whole, p2p.reads_split);
     for (int i = p2p.ninited - 1; i >= 0; i--)
         p2p.inited[i]->finalize();
     p2p.nactive = p2p.ninited = 0;

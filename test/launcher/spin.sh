@@ -8,13 +8,21 @@
 # yielding). Checked through RDMPI_VERBOSE, which makes each rank report
 # its choice; the program is an MPI test program, so this test needs libmpi
 # (unlike the other launcher tests).
+# The same count decides whether a large message may be split between the
+# receiver's read and the sender's write (the sender must not wait for a
+# CPU): p2p_split's messages (one way, a halo exchange, one way again) and
+# how rank 0 and 1 received them, from RDMPI_VERBOSE's report at
+# MPI_Finalize.
 . "${srcdir:-.}/test/launcher/lib.sh"
 
 PROG=$builddir/test/mpi/init_basic
-if [ ! -x "$PROG" ]; then
-    echo "FAIL: $PROG is not built (run make check)"
-    exit 99
-fi
+SPLIT=$builddir/test/mpi/p2p_split
+for p in "$PROG" "$SPLIT"; do
+    if [ ! -x "$p" ]; then
+        echo "FAIL: $p is not built (run make check)"
+        exit 99
+    fi
+done
 
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 # The CPUs this test may use, one per line.
@@ -48,6 +56,21 @@ expect_rc "taskset -c $first, 2 ranks" 0
 expect_reports "2 ranks on one CPU share it and yield early" 2 \
     '^rdmpi: rank [01]: peers by transport: shm 1; 2 local rank\(s\) on 1 CPU\(s\) .*: ranks share CPUs, 10 polls before yielding$'
 
+# split_reports WHAT WHOLE0 SPLIT0 WHOLE1 SPLIT1: p2p_split passed, and
+# ranks 0 and 1 received that many rendezvous messages whole and split.
+split_reports() {
+    expect_rc "$1" 0
+    expect_grep "$1: messages intact" "$T/out" 'No Errors'
+    expect_reports "$1: rank 0 read $2 whole, $3 split" 1 \
+        "^rdmpi: rank 0: rendezvous received by direct read: $2 whole, $3 split\$"
+    expect_reports "$1: rank 1 read $4 whole, $5 split" 1 \
+        "^rdmpi: rank 1: rendezvous received by direct read: $4 whole, $5 split\$"
+}
+run_on "$first" -n 2 -x RDMPI_VERBOSE=1 "$SPLIT" "$MARK"
+split_reports "2 ranks on one CPU never split" 3 0 9 0
+run_on "$first" -n 2 -x RDMPI_VERBOSE=1 -x RDMPI_RNDV_SPLIT=1 "$SPLIT" "$MARK"
+split_reports "RDMPI_RNDV_SPLIT=1 splits every one" 0 3 0 9
+
 run_on "$first" -n 2 -x RDMPI_VERBOSE=1 -x RDMPI_SPIN_COUNT=77 "$PROG" "$MARK"
 expect_rc "RDMPI_SPIN_COUNT=77" 0
 expect_reports "RDMPI_SPIN_COUNT overrides the choice" 2 ', 77 polls before yielding$'
@@ -68,6 +91,10 @@ if [ "$ncpus" -ge 2 ]; then
     # two still have a CPU each.)
     expect_reports "2 ranks bound to their own cores spin" 2 \
         '2 local rank\(s\) on [0-9]+ CPU\(s\) \(the node.s ranks. CPUs\): a CPU per rank, 2000 polls'
+    # One way: split. The halo exchange: each rank's own send is under
+    # way, so read whole.
+    run_on "$two" -n 2 --bind-to core -x RDMPI_VERBOSE=1 "$SPLIT" "$MARK"
+    split_reports "2 ranks with a CPU each split one-way messages only" 3 0 3 6
     run_on "$two" -n 3 -x RDMPI_VERBOSE=1 "$PROG" "$MARK"
     expect_rc "taskset -c $two, 3 ranks" 0
     expect_reports "3 ranks on 2 CPUs yield early" 3 \
