@@ -386,6 +386,16 @@ static inline size_t frag_max(const rd_transport_t *tp)
  * progress engine to read the other peers (and this one) in between. */
 #define RD_STREAM_PASS_MAX (1024 * 1024)
 
+/* A streaming send is over: all its DATA went out (RD_OK), or the
+ * transport failed it. */
+static void stream_end(rd_request_t *r, int status)
+{
+    rd_list_remove(&r->link);
+    release_keys(r);
+    rndv_uncount(r);
+    rd_req_complete(r, status);
+}
+
 /* Pushes DATA fragments of a streaming send until done, the transport is
  * full or the peer had its share of this pass (RD_STREAM_PASS_MAX).
  * Returns 1 if it sent something or the request finished. Once the
@@ -430,19 +440,13 @@ static int stream(rd_request_t *r)
             return r->offset != start;
         }
         if (rc != RD_OK) {
-            rd_list_remove(&r->link);
-            release_keys(r);
-            rndv_uncount(r);
-            rd_req_complete(r, rc);
+            stream_end(r, rc);
             return 1;
         }
         r->offset += n;
         p->stream_bytes += n;
     }
-    rd_list_remove(&r->link);
-    release_keys(r);
-    rndv_uncount(r);
-    rd_req_complete(r, RD_OK);
+    stream_end(r, RD_OK);
     return 1;
 }
 
