@@ -16,6 +16,11 @@ expect_rc "job shorter than its timeout" 0
 # background jobs with SIGINT ignored; env --default-signal gives it back.
 signal_mpirun() {
     local sig=$1 i
+    # Emptied here, not by the background job's redirection: the wait below
+    # could otherwise count the previous job's lines and signal the job
+    # before env has exec'd mpirun, while the shell still ignores SIGINT
+    # for its background job (the signal is then lost).
+    : >"$T/out"
     env --default-signal=INT "$MPIRUN" -n 3 --tag-output "$CLIENT" mark=$MARK fence echo sleep=60 \
         </dev/null >"$T/out" 2>"$T/err" &
     MPIRUN_PID=$!

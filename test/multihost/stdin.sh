@@ -46,6 +46,7 @@ rm -f "$T/fifo"
 mkfifo "$T/fifo"
 cat "$T/big" >"$T/fifo" &
 producer=$!
+: >"$T/out"   # emptied before the job starts: the wait below reads it
 "$MPIRUN_MH" -n 2 --timeout 120 "$CLIENT" $MARK info sleep=8 stdin <"$T/fifo" >"$T/out" 2>"$T/err" &
 job=$!
 for i in $(seq 1 300); do
