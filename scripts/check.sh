@@ -24,7 +24,7 @@ make -s check 2>&1 | tee "$top/_build-check/check.out" || true
 grep -q '^# FAIL: *0$' "$top/_build-check/check.out" && grep -q '^# ERROR: *0$' "$top/_build-check/check.out" || status=1
 if [ $status -ne 0 ]; then
   for f in $(find . -name '*.log' -newer Makefile | grep -v config.log); do
-    grep -q -E '^(FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "---- $f"; tail -n 60 "$f"; }
+    grep -qE '^:test-result: (FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "---- $f"; tail -n 60 "$f"; }
   done
 fi
 
