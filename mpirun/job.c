@@ -369,6 +369,24 @@ static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
     free(m.buf);
 }
 
+static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h, const char *payload);
+
+/* Handles what a daemon that has exited sent before it did: its last
+ * messages (DONE among them) may still wait in the socket when its launch
+ * agent's exit is reported. Never waits; the end of file is left to the
+ * caller. */
+static void drain_remote(job_t *j, remote_t *r)
+{
+    rd_mpirun_wire_hdr_t h;
+    const char *payload;
+    if (r->conn.fd < 0)
+        return;
+    (void)rd_mpirun_conn_read(&r->conn, rd_clock_ms());
+    while (r->conn.fd >= 0 && r->state != REMOTE_GONE &&
+           rd_mpirun_conn_next(&r->conn, &h, &payload) > 0)
+        remote_message(j, r, &h, payload);
+}
+
 /* A child that is not a rank: a launch agent (head). */
 static void on_agent_exit(pid_t pid, int st, void *arg)
 {
@@ -380,6 +398,8 @@ static void on_agent_exit(pid_t pid, int st, void *arg)
         if (r->agent != pid)
             continue;
         r->agent = 0;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            drain_remote(j, r);
         if (r->state == REMOTE_DONE || r->state == REMOTE_GONE)
             return;
         if (WIFSIGNALED(st))
