@@ -13,7 +13,9 @@ expect_rc "job shorter than its timeout" 0
 
 # signal_mpirun SIG: starts a job, sends SIG to mpirun once every rank has
 # connected (its "ready" line is out), and waits for the end. Scripts run
-# background jobs with SIGINT ignored; env --default-signal gives it back.
+# background jobs with SIGINT ignored, and the suite itself may run with
+# SIGHUP ignored (nohup); mpirun rightly keeps a signal it was started with
+# ignored, so env --default-signal gives the three back.
 signal_mpirun() {
     local sig=$1 i
     # Emptied here, not by the background job's redirection: the wait below
@@ -21,7 +23,7 @@ signal_mpirun() {
     # before env has exec'd mpirun, while the shell still ignores SIGINT
     # for its background job (the signal is then lost).
     : >"$T/out"
-    env --default-signal=INT "$MPIRUN" -n 3 --tag-output "$CLIENT" mark=$MARK fence echo sleep=60 \
+    env --default-signal=INT,TERM,HUP "$MPIRUN" -n 3 --tag-output "$CLIENT" mark=$MARK fence echo sleep=60 \
         </dev/null >"$T/out" 2>"$T/err" &
     MPIRUN_PID=$!
     MPIRUN_PIDS="$MPIRUN_PIDS $MPIRUN_PID"
