@@ -12,12 +12,17 @@ set -u
 builddir=${abs_top_builddir:-$(pwd)}
 MPIRUN=$builddir/mpirun/mpirun
 CLIENT=$builddir/test/launcher/boot_client
-for f in "$MPIRUN" "$CLIENT"; do
-    if [ ! -x "$f" ]; then
-        echo "FAIL: $f is not built (run make check)"
-        exit 99
-    fi
-done
+# need_built FILE...: stops the test (a hard error) unless each is built.
+need_built() {
+    local f
+    for f in "$@"; do
+        if [ ! -x "$f" ]; then
+            echo "FAIL: $f is not built (run make check)"
+            exit 99
+        fi
+    done
+}
+need_built "$MPIRUN" "$CLIENT"
 PATH=$builddir/mpirun:$PATH
 export PATH
 

@@ -17,12 +17,7 @@
 
 PROG=$builddir/test/mpi/init_basic
 SPLIT=$builddir/test/mpi/p2p_split
-for p in "$PROG" "$SPLIT"; do
-    if [ ! -x "$p" ]; then
-        echo "FAIL: $p is not built (run make check)"
-        exit 99
-    fi
-done
+need_built "$PROG" "$SPLIT"
 
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 # The CPUs this test may use, one per line.
