@@ -16,7 +16,8 @@
  * soon as its header is in, and when a posted receive matches, the payload
  * is read from the socket directly into the user buffer. With only one
  * connection, progress reads it without asking epoll first (one syscall per
- * arrival instead of two) and runs an epoll pass every few calls.
+ * arrival instead of two) and runs an epoll pass every few calls; that
+ * connection's ACKs are kept off the round trip (RD_TCP_ACK_LOWAT_DEFAULT).
  *
  * Send side: writev of frame header, p2p header and payload with no copy
  * when the socket takes it all; the rest is copied to the peer's queue,
@@ -108,6 +109,32 @@
 /* The read buffer's share of a read after a big frame: a frame header and
  * the largest upper header. */
 #define RD_TCP_PEEK (RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX)
+/* Acknowledgements off the round trip (the direct connection only).
+ * Linux acknowledges a message of more than one segment at once, from the
+ * softirq that delivers it, only if the advertised window would not shrink
+ * or fewer than SO_RCVLOWAT bytes are unread; otherwise the receiver's own
+ * read sends the ACK, on the round trip before the reply (and a segment
+ * that lands while the reader holds the socket goes to its backlog, whose
+ * ACK is the reader's too). Which way the window goes depends on the
+ * connection's history (after smaller messages it shrinks), so the direct
+ * connection gets SO_RCVLOWAT = RDMPI_TCP_ACK_LOWAT: up to that many
+ * unread bytes the kernel always acknowledges from the softirq. Big frames
+ * (RD_TCP_BIG) raise it to RDMPI_TCP_ACK_LOWAT_BIG, until RD_TCP_SMALL_RUN
+ * small frames in a row: a stream of big payloads is bound by the window,
+ * which the prompt ACKs keep open (twice the bandwidth at 256 KiB), while
+ * one of small messages is bound by CPU, which more ACKs cost (4-8 % at
+ * 4-16 KiB with the big level). SO_RCVLOWAT
+ * also mutes epoll for fewer bytes, so it is raised only on the direct
+ * connection, which every progress call reads itself, and lowered again
+ * (the kernel then reports what is unread) before a second connection or
+ * finalize relies on epoll. And after a frame of more than one segment,
+ * an empty direct read waits RDMPI_TCP_READ_GAP_NS before the next, so
+ * the next such frame is unlikely to land while the reader holds the
+ * socket. doc/performance.md, "Tenth session". */
+#define RD_TCP_ACK_LOWAT_DEFAULT (24 * 1024)
+#define RD_TCP_ACK_LOWAT_BIG_DEFAULT (1024 * 1024)
+#define RD_TCP_SMALL_RUN 16
+#define RD_TCP_READ_GAP_NS_DEFAULT 700
 /* epoll events taken per progress call. */
 #define RD_TCP_EVENTS 64
 /* Reads from one socket per pass before the others get their turn. */
@@ -164,6 +191,7 @@ typedef struct conn {
     rd_list_t ready;           /* in tcp.ready while not drained */
     rd_list_t wait;            /* C_WAIT_HELLO: in tcp.hello_wait (deadline order) */
     long deadline;             /* C_WAIT_HELLO: closed at this time (rd_clock_ms) */
+    unsigned mss;              /* C_UP: TCP_MAXSEG, read when it is first read directly */
 } conn_t;
 
 typedef struct tpeer {
@@ -203,6 +231,13 @@ static struct rd_tcp_state {
     rd_list_t retry;           /* tpeer_t NACKed, waiting for the peer's connection */
     int nconns;                /* length of conns */
     unsigned direct_polls;     /* progress calls since the last epoll pass */
+    conn_t *lowat;             /* the connection with SO_RCVLOWAT raised, if any */
+    int lowat_val;             /* ...and its SO_RCVLOWAT */
+    int ack_lowat;             /* RDMPI_TCP_ACK_LOWAT; 0: never raised */
+    int ack_lowat_big;         /* RDMPI_TCP_ACK_LOWAT_BIG */
+    unsigned small_run;        /* small frames read since the last big one */
+    int64_t gap_ns;            /* RDMPI_TCP_READ_GAP_NS */
+    int64_t read_at;           /* direct reads wait until then (rd_clock_ns); 0: none */
     unsigned char rx[RD_TCP_RXBUF];
 } tcp;
 
@@ -310,8 +345,23 @@ static void set_nodelay(int fd)
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
+/* SO_RCVLOWAT of c to v, a direct level, or back to 1 (v = 0); lowering
+ * makes the kernel report what is unread to epoll. */
+static void set_lowat(conn_t *c, int v)
+{
+    if (setsockopt(c->fd, SOL_SOCKET, SO_RCVLOWAT, &(int){ v ? v : 1 }, sizeof(int)) != 0 && v) {
+        tcp.ack_lowat = 0;   /* not raised (and not tried again): epoll still sees everything */
+        return;
+    }
+    tcp.lowat = v ? c : NULL;
+    tcp.lowat_val = v;
+}
+
 static conn_t *conn_new(int fd, int state, int peer)
 {
+    /* A second connection: progress relies on epoll again (RD_TCP_ACK_LOWAT_DEFAULT). */
+    if (tcp.lowat)
+        set_lowat(tcp.lowat, 0);
     conn_t *c = calloc(1, sizeof(*c));
     if (!c)
         return NULL;
@@ -337,6 +387,8 @@ static void conn_close(conn_t *c)
 {
     if (c->state == C_CLOSED)
         return;
+    if (tcp.lowat == c)
+        tcp.lowat = NULL;
     if (c->claimed && tcp.env.claimed)
         tcp.env.claimed(c->token, RD_EPEER);
     c->claimed = 0;
@@ -950,6 +1002,17 @@ static void run_timers(void)
     }
 }
 
+/* Whether direct reads are still waiting out the gap after an empty one. */
+static int in_gap(void)
+{
+    if (__builtin_expect(tcp.read_at == 0, 1))
+        return 0;
+    if (rd_clock_ns() - tcp.read_at < 0)
+        return 1;
+    tcp.read_at = 0;
+    return 0;
+}
+
 /* One pass over the ready sockets; timeout_ms as for epoll_wait. */
 static int poll_once(int timeout_ms)
 {
@@ -973,6 +1036,8 @@ static int poll_once(int timeout_ms)
         }
         timeout_ms = 0;
     }
+    if (tcp.lowat && !in_gap())   /* epoll does not report its small arrivals */
+        events += conn_read(tcp.lowat);
     int n = epoll_wait(tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
     if (n <= 0) {
         free_dead();
@@ -1009,6 +1074,44 @@ static conn_t *direct_conn(void)
     return c;
 }
 
+/* Whether c's last frame took more than one segment and no other has
+ * begun since: its successor probably will too (RD_TCP_ACK_LOWAT_DEFAULT). */
+static int after_multi_segment(conn_t *c)
+{
+    const rd_tcp_parser_t *ps = &c->ps;
+    if (ps->state != RD_TCP_PS_DONE)
+        return 0;
+    if (!c->mss) {
+        int mss = 0;
+        socklen_t l = sizeof(mss);
+        if (getsockopt(c->fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &l) != 0 || mss <= 0)
+            mss = 1 << 30;
+        c->mss = (unsigned)mss;
+    }
+    return RD_TCP_FRAME_LEN + ps->hdrlen + ps->len > c->mss;
+}
+
+/* Reads the direct connection c, keeping acknowledgements off the round
+ * trip (RD_TCP_ACK_LOWAT_DEFAULT). */
+static int direct_read(conn_t *c)
+{
+    int n = conn_read(c);
+    if (tcp.ack_lowat && c->state == C_UP) {
+        int want = tcp.lowat == c ? tcp.lowat_val : tcp.ack_lowat;
+        if (c->ps.len >= RD_TCP_BIG) {
+            want = tcp.ack_lowat_big;
+            tcp.small_run = 0;
+        } else if (n && (tcp.small_run += (unsigned)n) >= RD_TCP_SMALL_RUN) {
+            want = tcp.ack_lowat;
+        }
+        if (tcp.lowat != c || tcp.lowat_val != want)
+            set_lowat(c, want);
+    }
+    if (n == 0 && tcp.gap_ns && c->state == C_UP && after_multi_segment(c))
+        tcp.read_at = rd_clock_ns() + tcp.gap_ns;
+    return n;
+}
+
 static int tcp_progress(void)
 {
     if (tcp.in_progress)
@@ -1023,10 +1126,14 @@ static int tcp_progress(void)
     conn_t *c;
     if (tcp.direct_polls < RD_TCP_DIRECT_POLLS && (c = direct_conn()) != NULL) {
         /* Edge-triggered epoll keeps the event for what we read here; the
-         * next epoll pass then finds the socket empty (one read). */
-        tcp.direct_polls++;
-        n = conn_read(c);
-        free_dead();
+         * next epoll pass then finds the socket empty (one read). Calls
+         * within a gap read nothing and do not count. */
+        n = 0;
+        if (!in_gap()) {
+            tcp.direct_polls++;
+            n = direct_read(c);
+            free_dead();
+        }
     } else {
         tcp.direct_polls = 0;
         n = poll_once(0);
@@ -1160,6 +1267,15 @@ static int tcp_init(const rd_tp_env_t *env)
     tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
     long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
     tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
+    long long lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT", RD_TCP_ACK_LOWAT_DEFAULT);
+    tcp.ack_lowat = lowat <= 1 ? 0 : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT_BIG", RD_TCP_ACK_LOWAT_BIG_DEFAULT);
+    tcp.ack_lowat_big = lowat < tcp.ack_lowat ? tcp.ack_lowat : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    tcp.small_run = 0;
+    long long gap = rd_env_size("RDMPI_TCP_READ_GAP_NS", RD_TCP_READ_GAP_NS_DEFAULT);
+    tcp.gap_ns = gap < 0 ? 0 : gap;
+    tcp.lowat = NULL;
+    tcp.read_at = 0;
     rd_list_init(&tcp.held);
     tcp.gen = 1;
     if (tcp.size < 2)
@@ -1231,6 +1347,8 @@ static void tcp_finalize(void)
                 conn_flush(p->conn);
         }
         long deadline = rd_clock_ms() + RD_TCP_FINALIZE_WAIT_MS;
+        if (tcp.lowat)   /* the wait below sleeps in epoll */
+            set_lowat(tcp.lowat, 0);
         rd_list_init(&tcp.held);   /* every queue is being written out */
         for (;;) {
             int busy = 0;
