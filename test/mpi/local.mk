@@ -33,6 +33,7 @@ RD_MPI_TEST_PROGS = \
 	test/mpi/p2p_manyreqs \
 	test/mpi/p2p_burst \
 	test/mpi/p2p_split \
+	test/mpi/p2p_lateconn \
 	test/mpi/p2p_modes \
 	test/mpi/p2p_order \
 	test/mpi/p2p_pair_elements \
@@ -164,6 +165,10 @@ test_mpi_p2p_split_SOURCES = test/mpi/p2p_split.c test/mpi/mtest.c
 test_mpi_p2p_split_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_p2p_split_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_split_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_p2p_lateconn_SOURCES = test/mpi/p2p_lateconn.c test/mpi/mtest.c
+test_mpi_p2p_lateconn_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_p2p_lateconn_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_lateconn_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_p2p_manyreqs_SOURCES = test/mpi/p2p_manyreqs.c test/mpi/mtest.c
 test_mpi_p2p_manyreqs_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_p2p_manyreqs_LDADD = $(RD_MPI_TEST_LIBS)
