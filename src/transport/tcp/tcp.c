@@ -1002,6 +1002,23 @@ static void run_timers(void)
     }
 }
 
+/* After a direct read of c that completed n frames: c's SO_RCVLOWAT for
+ * the frames it now brings (RD_TCP_ACK_LOWAT_DEFAULT). */
+static void lowat_follow(conn_t *c, int n)
+{
+    if (!tcp.ack_lowat || c->state != C_UP)
+        return;
+    int want = tcp.lowat == c ? tcp.lowat_val : tcp.ack_lowat;
+    if (c->ps.len >= RD_TCP_BIG) {
+        want = tcp.ack_lowat_big;
+        tcp.small_run = 0;
+    } else if (n && (tcp.small_run += (unsigned)n) >= RD_TCP_SMALL_RUN) {
+        want = tcp.ack_lowat;
+    }
+    if (tcp.lowat != c || tcp.lowat_val != want)
+        set_lowat(c, want);
+}
+
 /* Whether direct reads are still waiting out the gap after an empty one. */
 static int in_gap(void)
 {
@@ -1036,8 +1053,12 @@ static int poll_once(int timeout_ms)
         }
         timeout_ms = 0;
     }
-    if (tcp.lowat && !in_gap())   /* epoll does not report its small arrivals */
-        events += conn_read(tcp.lowat);
+    if (tcp.lowat && !in_gap()) {   /* epoll does not report its small arrivals */
+        conn_t *c = tcp.lowat;
+        int n = conn_read(c);
+        lowat_follow(c, n);
+        events += n;
+    }
     int n = epoll_wait(tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
     if (n <= 0) {
         free_dead();
@@ -1096,17 +1117,7 @@ static int after_multi_segment(conn_t *c)
 static int direct_read(conn_t *c)
 {
     int n = conn_read(c);
-    if (tcp.ack_lowat && c->state == C_UP) {
-        int want = tcp.lowat == c ? tcp.lowat_val : tcp.ack_lowat;
-        if (c->ps.len >= RD_TCP_BIG) {
-            want = tcp.ack_lowat_big;
-            tcp.small_run = 0;
-        } else if (n && (tcp.small_run += (unsigned)n) >= RD_TCP_SMALL_RUN) {
-            want = tcp.ack_lowat;
-        }
-        if (tcp.lowat != c || tcp.lowat_val != want)
-            set_lowat(c, want);
-    }
+    lowat_follow(c, n);
     if (n == 0 && tcp.gap_ns && c->state == C_UP && after_multi_segment(c))
         tcp.read_at = rd_clock_ns() + tcp.gap_ns;
     return n;
