@@ -1019,6 +1019,15 @@ static void lowat_follow(conn_t *c, int n)
         set_lowat(c, want);
 }
 
+/* Reads c, which progress reads without epoll, and sets its SO_RCVLOWAT
+ * for what it brought. Returns the frames completed. */
+static int lowat_read(conn_t *c)
+{
+    int n = conn_read(c);
+    lowat_follow(c, n);
+    return n;
+}
+
 /* Whether direct reads are still waiting out the gap after an empty one. */
 static int in_gap(void)
 {
@@ -1053,12 +1062,8 @@ static int poll_once(int timeout_ms)
         }
         timeout_ms = 0;
     }
-    if (tcp.lowat && !in_gap()) {   /* epoll does not report its small arrivals */
-        conn_t *c = tcp.lowat;
-        int n = conn_read(c);
-        lowat_follow(c, n);
-        events += n;
-    }
+    if (tcp.lowat && !in_gap())   /* epoll does not report its small arrivals */
+        events += lowat_read(tcp.lowat);
     int n = epoll_wait(tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
     if (n <= 0) {
         free_dead();
@@ -1116,8 +1121,7 @@ static int after_multi_segment(conn_t *c)
  * trip (RD_TCP_ACK_LOWAT_DEFAULT). */
 static int direct_read(conn_t *c)
 {
-    int n = conn_read(c);
-    lowat_follow(c, n);
+    int n = lowat_read(c);
     if (n == 0 && tcp.gap_ns && c->state == C_UP && after_multi_segment(c))
         tcp.read_at = rd_clock_ns() + tcp.gap_ns;
     return n;
