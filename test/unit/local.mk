@@ -8,7 +8,8 @@
 UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
 	test/unit/test_datatype test/unit/test_op test/unit/test_scratch \
 	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
-	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts
+	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts \
+	test/unit/test_tunable
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -19,6 +20,10 @@ test_unit_test_match_LDADD = $(CUNIT_LIBS)
 test_unit_test_env_SOURCES = test/unit/test_env.c src/util/env.c src/util/env.h
 test_unit_test_env_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_env_LDADD = $(CUNIT_LIBS)
+test_unit_test_tunable_SOURCES = test/unit/test_tunable.c src/util/tunable.c src/util/tunable.h \
+	src/util/env.c src/util/env.h src/util/errdetail.c src/util/errdetail.h
+test_unit_test_tunable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_tunable_LDADD = $(CUNIT_LIBS)
 # --- end matching engine and tunables ---
 
 # --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
