@@ -30,6 +30,7 @@ test_unit_test_tunable_LDADD = $(CUNIT_LIBS)
 check_PROGRAMS += test/unit/shm_pingpong
 RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
+	src/transport/shm/shm_tunables.c src/util/tunable.c src/util/errdetail.c \
 	src/util/status.c src/util/status.h src/util/copy.c src/util/copy.h \
 	test/unit/fake_boot.c test/unit/fake_boot.h
 test_unit_test_shm_SOURCES = test/unit/test_shm.c $(RD_SHM_TEST_SOURCES)
@@ -58,7 +59,7 @@ test_unit_test_op_LDADD = $(CUNIT_LIBS)
 
 # --- scratch-memory cache (test_scratch) ---
 test_unit_test_scratch_SOURCES = test/unit/test_scratch.c src/util/scratch.c src/util/scratch.h \
-	src/util/env.c src/util/env.h
+	src/util/env.c src/util/env.h src/util/util_tunables.c src/util/tunable.c src/util/errdetail.c
 test_unit_test_scratch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_scratch_LDADD = $(CUNIT_LIBS)
 # --- end scratch ---
