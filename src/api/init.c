@@ -91,9 +91,9 @@ static int init(int required, int *provided, const char *fn)
         (rc = make_predefined_comms()) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
-        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s\n", rd_api.boot.rank, fn,
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
                  rd_status_str(rc), *detail ? ": " : "", detail);
-        fputs(msg, stderr);
+        fprintf(stderr, "%s\n", msg);
         rd_boot_abort(1, msg);
     }
     /* Failures the layers recovered from while starting (a transport with

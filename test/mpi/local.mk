@@ -15,6 +15,7 @@ RD_MPI_TEST_PROGS = \
 	test/mpi/err_buffer \
 	test/mpi/err_comm \
 	test/mpi/err_count \
+	test/mpi/err_detail \
 	test/mpi/err_fatal \
 	test/mpi/err_handlers \
 	test/mpi/err_rank \
@@ -57,6 +58,11 @@ EXTRA_DIST += test/mpi/runtests.sh test/mpi/testlist test/mpi/build-with.sh \
 RD_MPI_TEST_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 RD_MPI_TEST_LIBS = $(RD_TEST_LDADD) -lpthread
 
+EXTRA_DIST += test/mpi/errors.testlist
+test_mpi_err_detail_SOURCES = test/mpi/err_detail.c test/mpi/mtest.c
+test_mpi_err_detail_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_err_detail_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_err_detail_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_abort_SOURCES = test/mpi/abort.c test/mpi/mtest.c
 test_mpi_abort_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_abort_LDADD = $(RD_MPI_TEST_LIBS)
