@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,7 +116,7 @@ int PMPI_Init(int *argc, char ***argv)
     /* A bad value is reported by init's check of every tunable. */
     if (rd_tunable_str(&rd_api_tunables[RD_API_T_THREAD_LEVEL], &lvl) == RD_OK && lvl)
         for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-            if (!strcasecmp(lvl, names[i]))
+            if (!strcmp(lvl, names[i]))
                 required = levels[i];
     return init(required, NULL, "MPI_Init");
 }

@@ -90,7 +90,7 @@ static int is_choice(const char *choices, const char *w)
     for (const char *p = choices; *p;) {
         const char *e = strchr(p, ',');
         size_t k = e ? (size_t)(e - p) : strlen(p);
-        if (k == n && strncasecmp(p, w, n) == 0)
+        if (k == n && strncmp(p, w, n) == 0)
             return 1;
         p += k + (e != NULL);
     }

@@ -41,7 +41,8 @@ typedef struct rd_tunable {
     double dflt;                /* default of numbers and booleans */
     const char *dflt_str;       /* default of RD_TUN_STR (NULL: unset) */
     double min, max;            /* accepted range of numbers (both 0: any) */
-    const char *choices;        /* RD_TUN_STR: accepted words, "get,put,auto"; NULL: any */
+    const char *choices;        /* RD_TUN_STR: accepted words, "get,put,auto" (exact
+                                 * case); NULL: any */
     const char *meaning;        /* one line */
     unsigned flags;
 } rd_tunable_t;

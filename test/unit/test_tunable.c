@@ -135,6 +135,9 @@ static void test_str(void)
     setenv(t_str.name, "put", 1);
     CU_ASSERT_EQUAL(rd_tunable_str(&t_str, &s), RD_OK);
     CU_ASSERT_STRING_EQUAL(s, "put");
+    setenv(t_str.name, "PUT", 1);   /* words are compared exactly, as their readers do */
+    CU_ASSERT_EQUAL(rd_tunable_str(&t_str, &s), RD_EINVAL);
+    rd_err_detail_clear();
     setenv(t_str.name, "pu", 1);
     CU_ASSERT_EQUAL(rd_tunable_str(&t_str, &s), RD_EINVAL);
     const char *want[] = { "RDMPI_TEST_STR=\"pu\"", "one of get,put,auto" };

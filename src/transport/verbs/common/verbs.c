@@ -368,7 +368,13 @@ static void invalidate(void *arg, uintptr_t start, size_t len)
 int rd_vb_mr_acquire(rd_vb_dev_t *dev, const void *buf, size_t len, rd_rcache_ent_t **e)
 {
     rd_memhook_drain(invalidate, &dev->rcache);
-    return rd_rcache_acquire(&dev->rcache, buf, len, e);
+    int had_detail = *rd_err_detail_peek() != '\0';
+    int rc = rd_rcache_acquire(&dev->rcache, buf, len, e);
+    /* The cache retries a failed registration after freeing idle ones: a
+     * failure it recovered from must not be blamed for a later error. */
+    if (rc == RD_OK && !had_detail)
+        rd_err_detail_clear();
+    return rc;
 }
 
 void rd_vb_mr_release(rd_vb_dev_t *dev, rd_rcache_ent_t *e)

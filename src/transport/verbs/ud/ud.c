@@ -150,7 +150,12 @@ static int post_recvs(const uint32_t *idx, int n)
                                       .next = i + 1 < n ? &wr[i + 1] : NULL };
     }
     struct ibv_recv_wr *bad;
-    return n && ibv_post_recv(ud.qps[0].qp, wr, &bad) ? RD_ESYS : RD_OK;
+    int ret = n ? ibv_post_recv(ud.qps[0].qp, wr, &bad) : 0;
+    if (ret != 0) {
+        rd_err_detail_sys(ret, "ud: ibv_post_recv of %d buffers on %s", n, ud.dev->name);
+        return RD_ESYS;
+    }
+    return RD_OK;
 }
 
 static int qp_setup(int k, uint32_t nrecv)
@@ -370,8 +375,10 @@ static int reap_sends(void)
 {
     struct ibv_wc wc[RD_UD_POLL];
     int n = ibv_poll_cq(ud.scq, RD_UD_POLL, wc);
-    if (n < 0)
+    if (n < 0) {
+        rd_err_detail("ud: ibv_poll_cq of the send CQ on %s failed", ud.dev->name);
         return RD_ESYS;
+    }
     for (int i = 0; i < n; i++) {
         if (wc[i].status != IBV_WC_SUCCESS)
             return RD_EPEER;
@@ -421,8 +428,12 @@ static int ud_post(void *ctx, int peer, const void *pkt, size_t len)
         sge = (struct ibv_sge){ (uintptr_t)slot, (uint32_t)len, q->mr->lkey };
     }
     struct ibv_send_wr *bad;
-    if (ibv_post_send(q->qp, &wr, &bad) != 0)
+    int ret = ibv_post_send(q->qp, &wr, &bad);
+    if (ret != 0) {
+        rd_err_detail_sys(ret, "ud: ibv_post_send of %zu bytes to rank %d on %s", len, peer,
+                          ud.dev->name);
         return RD_ESYS;
+    }
     q->posted++;
     return RD_OK;
 }
@@ -442,8 +453,10 @@ static int ud_progress(void)
         return 0;
     struct ibv_wc wc[RD_UD_POLL];
     int n = ibv_poll_cq(ud.rcq, RD_UD_POLL, wc), events = 0;
-    if (n < 0)
+    if (n < 0) {
+        rd_err_detail("ud: ibv_poll_cq of the receive CQ on %s failed", ud.dev->name);
         return RD_ESYS;
+    }
     if (n > 0) {
         uint32_t idx[RD_UD_POLL];
         size_t bsz = RD_UD_GRH + ud.pkt_max;
