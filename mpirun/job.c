@@ -45,17 +45,17 @@
 #define RD_MPIRUN_HELLO_MS 5000
 
 typedef enum job_state {
-    JOB_RUNNING,
-    JOB_STOPPING,
+    RD_MPIRUN_JOB_RUNNING,
+    RD_MPIRUN_JOB_STOPPING,
 } job_state_t;
 
 /* A host daemon, as the head sees it. */
 typedef enum remote_state {
-    REMOTE_LAUNCHED,        /* agent started, not connected yet */
-    REMOTE_STARTING,        /* connected, job sent, starting its ranks */
-    REMOTE_UP,              /* said READY: running its ranks */
-    REMOTE_DONE,            /* said DONE: all its ranks ended */
-    REMOTE_GONE,            /* failed or lost */
+    RD_MPIRUN_REMOTE_LAUNCHED,        /* agent started, not connected yet */
+    RD_MPIRUN_REMOTE_STARTING,        /* connected, job sent, starting its ranks */
+    RD_MPIRUN_REMOTE_UP,              /* said READY: running its ranks */
+    RD_MPIRUN_REMOTE_DONE,            /* said DONE: all its ranks ended */
+    RD_MPIRUN_REMOTE_GONE,            /* failed or lost */
 } remote_state_t;
 
 typedef struct remote {
@@ -64,12 +64,12 @@ typedef struct remote {
     remote_state_t state;
     rd_mpirun_conn_t conn;
     long long launched_at;
-} remote_t;
+} rd_mpirun_remote_t;
 
 typedef struct pending {
     rd_mpirun_conn_t conn;
     long long since;
-} pending_t;
+} rd_mpirun_pending_t;
 
 typedef struct job {
     const rd_mpirun_opts_t *opts;
@@ -92,9 +92,9 @@ typedef struct job {
     int local_over;         /* our ranks are reaped and their output drained */
     /* head */
     const rd_mpirun_head_cfg_t *head;
-    remote_t *rem;
+    rd_mpirun_remote_t *rem;
     int nrem;
-    pending_t pend[RD_MPIRUN_PENDING_MAX];
+    rd_mpirun_pending_t pend[RD_MPIRUN_PENDING_MAX];
     /* daemon */
     rd_mpirun_conn_t *up;   /* to the head; fd -1 once lost */
     /* the fence in flight */
@@ -103,7 +103,7 @@ typedef struct job {
     char **fence_part;              /* head: each host's contribution */
     size_t *fence_len;
     int fence_have;
-} job_t;
+} rd_mpirun_job_t;
 
 long long rd_mpirun_heartbeat_timeout_ms(void)
 {
@@ -127,9 +127,9 @@ static long long daemon_silence_ms(long long heartbeat_ms)
 }
 
 /* A daemon connected to the head (messages can be sent to it). */
-static int remote_connected(const remote_t *r)
+static int rd_mpirun_remote_connected(const rd_mpirun_remote_t *r)
 {
-    return r->state == REMOTE_STARTING || r->state == REMOTE_UP;
+    return r->state == RD_MPIRUN_REMOTE_STARTING || r->state == RD_MPIRUN_REMOTE_UP;
 }
 
 /* The signals the loop reads from its signalfd, fixed at startup. */
@@ -153,117 +153,117 @@ int rd_mpirun_job_block_signals(void)
     return sigprocmask(SIG_BLOCK, &handled, NULL);
 }
 
-static const char *host_name(const job_t *j, int h)
+static const char *rd_mpirun_job_host(const rd_mpirun_job_t *j, int h)
 {
     return j->plan->hosts[h].name;
 }
 
 /* " on host NAME" in messages about ranks, when the job spans hosts. */
-static void where(const job_t *j, int rank, char *buf, size_t len)
+static void where(const rd_mpirun_job_t *j, int rank, char *buf, size_t len)
 {
     if (j->nrem > 0)
-        snprintf(buf, len, " on host %s", host_name(j, j->plan->host_of[rank]));
+        snprintf(buf, len, " on host %s", rd_mpirun_job_host(j, j->plan->host_of[rank]));
     else
         buf[0] = '\0';
 }
 
 /* Stops our own ranks: sig to their process groups, SIGKILL after the grace. */
-static void local_stop(job_t *j, int sig)
+static void rd_mpirun_job_stop_local(rd_mpirun_job_t *j, int sig)
 {
-    if (j->state != JOB_RUNNING)
+    if (j->state != RD_MPIRUN_JOB_RUNNING)
         return;
-    j->state = JOB_STOPPING;
+    j->state = RD_MPIRUN_JOB_STOPPING;
     rd_mpirun_procs_signal(j->procs, j->np, sig);
     j->kill_at = rd_clock_ms() + RD_MPIRUN_KILL_GRACE_MS;
 }
 
-static void send_stop(job_t *j, int sig)
+static void rd_mpirun_head_stop(rd_mpirun_job_t *j, int sig)
 {
     uint32_t s = (uint32_t)sig;
     for (int i = 0; i < j->nrem; i++)
-        if (remote_connected(&j->rem[i]))
+        if (rd_mpirun_remote_connected(&j->rem[i]))
             rd_mpirun_conn_send(&j->rem[i].conn, RD_MPIRUN_MSG_STOP, 0, &s, sizeof(s));
 }
 
 /* Ends the job after its first failure (head): says why once, sends sig
  * to every rank's process group, here and through the daemons. Later
  * failures are consequences of this one and are not reported. */
-static void job_fail(job_t *j, int status, int sig, const char *why)
+static void rd_mpirun_job_fail(rd_mpirun_job_t *j, int status, int sig, const char *why)
 {
-    if (j->state != JOB_RUNNING)
+    if (j->state != RD_MPIRUN_JOB_RUNNING)
         return;
     fprintf(stderr, "mpirun: %s; stopping the job\n", why);
     j->exit_status = status;
-    local_stop(j, sig);
-    send_stop(j, sig);
+    rd_mpirun_job_stop_local(j, sig);
+    rd_mpirun_head_stop(j, sig);
 }
 
 /* ---- Messages to the head (daemon) ------------------------------------- */
 
-static void lose_head(job_t *j, const char *why)
+static void rd_mpirun_uplink_lose(rd_mpirun_job_t *j, const char *why)
 {
     if (j->up->fd < 0)
         return;
     rd_mpirun_conn_close(j->up);
     fprintf(stderr, "mpirun: host daemon on %s: %s; stopping its ranks\n",
-            host_name(j, j->plan->self), why);
-    local_stop(j, SIGTERM);
+            rd_mpirun_job_host(j, j->plan->self), why);
+    rd_mpirun_job_stop_local(j, SIGTERM);
 }
 
-static void to_head(job_t *j, rd_mpirun_msg_t type, uint32_t arg, const rd_mpirun_pack_t *p)
+static void rd_mpirun_uplink_send(rd_mpirun_job_t *j, rd_mpirun_msg_t type, uint32_t arg, const rd_mpirun_pack_t *p)
 {
     if (j->up->fd < 0)
         return;
     if (p && p->err) {
-        lose_head(j, "out of memory");
+        rd_mpirun_uplink_lose(j, "out of memory");
         return;
     }
     if (rd_mpirun_conn_send(j->up, type, arg, p ? p->buf : NULL, p ? p->len : 0) != 0)
-        lose_head(j, "the connection to mpirun broke");
+        rd_mpirun_uplink_lose(j, "the connection to mpirun broke");
 }
 
 /* Daemon: the head decides; tell it what went wrong here. */
-static void report_error(job_t *j, int status, const char *why)
+static void rd_mpirun_uplink_report(rd_mpirun_job_t *j, int status, const char *why)
 {
     rd_mpirun_pack_t p = { 0 };
     rd_mpirun_pack_u32(&p, (uint32_t)status);
     rd_mpirun_pack_str(&p, why);
-    to_head(j, RD_MPIRUN_MSG_ERROR, 0, &p);
+    rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_ERROR, 0, &p);
     free(p.buf);
-    local_stop(j, SIGTERM);
+    rd_mpirun_job_stop_local(j, SIGTERM);
 }
 
-static void fail_or_report(job_t *j, int status, const char *why)
+static void rd_mpirun_job_fail_or_report(rd_mpirun_job_t *j, int status, const char *why)
 {
     if (j->is_daemon)
-        report_error(j, status, why);
+        rd_mpirun_uplink_report(j, status, why);
     else
-        job_fail(j, status, SIGTERM, why);
+        rd_mpirun_job_fail(j, status, SIGTERM, why);
 }
 
-static void iof_to_head(int rank, int stream, const char *data, size_t len, void *arg)
+static void rd_mpirun_uplink_output(int rank, int stream, const char *data, size_t len, void *arg)
 {
-    job_t *j = arg;
+    rd_mpirun_job_t *j = arg;
     rd_mpirun_pack_t p = { 0 };
     rd_mpirun_pack_u32(&p, (uint32_t)stream);
     rd_mpirun_pack_bytes(&p, data, len);
-    to_head(j, RD_MPIRUN_MSG_OUT, (uint32_t)rank, &p);
+    rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_OUT, (uint32_t)rank, &p);
     free(p.buf);
 }
 
 /* Daemon of rank 0's host: the head may send n more bytes of stdin. */
-static void stdin_credit_to_head(size_t n, int closed, void *arg)
+static void rd_mpirun_uplink_stdin_credit(size_t n, int closed, void *arg)
 {
-    job_t *j = arg;
+    rd_mpirun_job_t *j = arg;
     rd_mpirun_pack_t p = { 0 };
     rd_mpirun_pack_u32(&p, (uint32_t)closed);
-    to_head(j, RD_MPIRUN_MSG_CREDIT, (uint32_t)n, &p);
+    rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_CREDIT, (uint32_t)n, &p);
     free(p.buf);
 }
 
-static void lose_remote(job_t *j, remote_t *r, const char *what);
+static void rd_mpirun_head_lose(rd_mpirun_job_t *j, rd_mpirun_remote_t *r, const char *what);
 
-static remote_t *remote_of_host(job_t *j, int host)
+static rd_mpirun_remote_t *remote_of_host(rd_mpirun_job_t *j, int host)
 {
     for (int i = 0; i < j->nrem; i++)
         if (j->rem[i].host == host)
@@ -272,20 +272,20 @@ static remote_t *remote_of_host(job_t *j, int host)
 }
 
 /* Head: our stdin on its way to rank 0's host (within its credit). */
-static void stdin_to_remote(const char *data, size_t len, void *arg)
+static void rd_mpirun_head_stdin(const char *data, size_t len, void *arg)
 {
-    job_t *j = arg;
-    remote_t *r = remote_of_host(j, j->plan->host_of[0]);
+    rd_mpirun_job_t *j = arg;
+    rd_mpirun_remote_t *r = remote_of_host(j, j->plan->host_of[0]);
 
-    if (r && remote_connected(r) &&
+    if (r && rd_mpirun_remote_connected(r) &&
         rd_mpirun_conn_send(&r->conn, RD_MPIRUN_MSG_STDIN, 0, data, len) != 0)
-        lose_remote(j, r, "sending failed");
+        rd_mpirun_head_lose(j, r, "sending failed");
 }
 
 /* ---- Rank ends and aborts ------------------------------------------------ */
 
 /* Head: a rank's process ended (here or on another host): was it a failure? */
-static void rank_ended(job_t *j, int rank, long pid, int st, int connected, int finalized)
+static void rd_mpirun_job_rank_ended(rd_mpirun_job_t *j, int rank, long pid, int st, int connected, int finalized)
 {
     char why[512], on[RD_MPIRUN_HOST_MAX + 16];
 
@@ -294,7 +294,7 @@ static void rank_ended(job_t *j, int rank, long pid, int st, int connected, int 
         int sig = WTERMSIG(st);
         snprintf(why, sizeof(why), "rank %d (pid %ld)%s was killed by signal %d (%s)",
                  rank, pid, on, sig, strsignal(sig));
-        job_fail(j, 128 + sig, SIGTERM, why);
+        rd_mpirun_job_fail(j, 128 + sig, SIGTERM, why);
         return;
     }
     int code = WEXITSTATUS(st);
@@ -303,14 +303,14 @@ static void rank_ended(job_t *j, int rank, long pid, int st, int connected, int 
     if (!finalized && (connected || code != 0)) {
         snprintf(why, sizeof(why), "rank %d (pid %ld)%s exited with status %d%s",
                  rank, pid, on, code, connected ? " without calling MPI_Finalize" : "");
-        job_fail(j, code ? code : 1, SIGTERM, why);
+        rd_mpirun_job_fail(j, code ? code : 1, SIGTERM, why);
         return;
     }
     if (code != 0 && j->first_nonzero == 0)
         j->first_nonzero = code;
 }
 
-static void rank_aborted(job_t *j, int rank, long pid, int code, const char *msg)
+static void rd_mpirun_job_rank_aborted(rd_mpirun_job_t *j, int rank, long pid, int code, const char *msg)
 {
     char why[1024], on[RD_MPIRUN_HOST_MAX + 16];
     /* The exit status is the code; 0 (or a multiple of 256, which the
@@ -320,16 +320,16 @@ static void rank_aborted(job_t *j, int rank, long pid, int code, const char *msg
     where(j, rank, on, sizeof(on));
     snprintf(why, sizeof(why), "rank %d (pid %ld)%s called MPI_Abort with code %d%s%s",
              rank, pid, on, code, msg[0] ? ": " : "", msg);
-    job_fail(j, status, SIGTERM, why);
+    rd_mpirun_job_fail(j, status, SIGTERM, why);
 }
 
-static void handle_server_events(job_t *j);
+static void rd_mpirun_ranks_events(rd_mpirun_job_t *j);
 
 /* PMIx reports "finalized" from its own thread, and a rank that finalized
  * and exited at once can be reaped before that event reaches this loop.
  * Give the event a moment before calling an exit a failure (a rank that
  * really exits without MPI_Finalize is reported this much later). */
-static void wait_finalized(job_t *j, rd_mpirun_proc_t *p)
+static void wait_finalized(rd_mpirun_job_t *j, rd_mpirun_proc_t *p)
 {
     long long until = rd_clock_ms() + RD_MPIRUN_FINALIZE_GRACE_MS;
     while (!p->finalized) {
@@ -339,13 +339,13 @@ static void wait_finalized(job_t *j, rd_mpirun_proc_t *p)
         struct pollfd pfd = { .fd = rd_mpirun_server_fd(), .events = POLLIN };
         if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
             break;
-        handle_server_events(j);
+        rd_mpirun_ranks_events(j);
     }
 }
 
-static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
+static void rd_mpirun_ranks_exited(rd_mpirun_proc_t *p, void *arg)
 {
-    job_t *j = arg;
+    rd_mpirun_job_t *j = arg;
     int st = p->wstatus;
 
     j->alive--;
@@ -357,7 +357,7 @@ static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
     if (WIFEXITED(st) && p->connected && !p->finalized)
         wait_finalized(j, p);
     if (!j->is_daemon) {
-        rank_ended(j, p->rank, (long)p->pid, st, p->connected, p->finalized);
+        rd_mpirun_job_rank_ended(j, p->rank, (long)p->pid, st, p->connected, p->finalized);
         return;
     }
     rd_mpirun_pack_t m = { 0 };
@@ -365,53 +365,53 @@ static void on_rank_exit(rd_mpirun_proc_t *p, void *arg)
     rd_mpirun_pack_u32(&m, (uint32_t)st);
     rd_mpirun_pack_u32(&m, (uint32_t)p->connected);
     rd_mpirun_pack_u32(&m, (uint32_t)p->finalized);
-    to_head(j, RD_MPIRUN_MSG_EXITED, (uint32_t)p->rank, &m);
+    rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_EXITED, (uint32_t)p->rank, &m);
     free(m.buf);
 }
 
-static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h, const char *payload);
+static void rd_mpirun_head_message(rd_mpirun_job_t *j, rd_mpirun_remote_t *r, const rd_mpirun_wire_hdr_t *h, const char *payload);
 
 /* Handles what a daemon that has exited sent before it did: its last
  * messages (DONE among them) may still wait in the socket when its launch
  * agent's exit is reported. Never waits; the end of file is left to the
  * caller. */
-static void drain_remote(job_t *j, remote_t *r)
+static void drain_remote(rd_mpirun_job_t *j, rd_mpirun_remote_t *r)
 {
     rd_mpirun_wire_hdr_t h;
     const char *payload;
     if (r->conn.fd < 0)
         return;
     (void)rd_mpirun_conn_read(&r->conn, rd_clock_ms());
-    while (r->conn.fd >= 0 && r->state != REMOTE_GONE &&
+    while (r->conn.fd >= 0 && r->state != RD_MPIRUN_REMOTE_GONE &&
            rd_mpirun_conn_next(&r->conn, &h, &payload) > 0)
-        remote_message(j, r, &h, payload);
+        rd_mpirun_head_message(j, r, &h, payload);
 }
 
 /* A child that is not a rank: a launch agent (head). */
-static void on_agent_exit(pid_t pid, int st, void *arg)
+static void rd_mpirun_head_agent_exit(pid_t pid, int st, void *arg)
 {
-    job_t *j = arg;
+    rd_mpirun_job_t *j = arg;
     char why[512];
 
     for (int i = 0; i < j->nrem; i++) {
-        remote_t *r = &j->rem[i];
+        rd_mpirun_remote_t *r = &j->rem[i];
         if (r->agent != pid)
             continue;
         r->agent = 0;
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
             drain_remote(j, r);
-        if (r->state == REMOTE_DONE || r->state == REMOTE_GONE)
+        if (r->state == RD_MPIRUN_REMOTE_DONE || r->state == RD_MPIRUN_REMOTE_GONE)
             return;
         if (WIFSIGNALED(st))
             snprintf(why, sizeof(why), "the daemon on host %s (launch agent pid %ld) was killed by signal %d (%s)",
-                     host_name(j, r->host), (long)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+                     rd_mpirun_job_host(j, r->host), (long)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
         else
             snprintf(why, sizeof(why), "the daemon on host %s (launch agent pid %ld) exited with status %d%s",
-                     host_name(j, r->host), (long)pid, WEXITSTATUS(st),
-                     r->state == REMOTE_LAUNCHED ? " before connecting to mpirun" : "");
-        r->state = REMOTE_GONE;
+                     rd_mpirun_job_host(j, r->host), (long)pid, WEXITSTATUS(st),
+                     r->state == RD_MPIRUN_REMOTE_LAUNCHED ? " before connecting to mpirun" : "");
+        r->state = RD_MPIRUN_REMOTE_GONE;
         rd_mpirun_conn_close(&r->conn);
-        job_fail(j, WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st) ? WEXITSTATUS(st) : 1,
+        rd_mpirun_job_fail(j, WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st) ? WEXITSTATUS(st) : 1,
                  SIGTERM, why);
         return;
     }
@@ -420,20 +420,20 @@ static void on_agent_exit(pid_t pid, int st, void *arg)
 /* ---- Fences ---------------------------------------------------------------- */
 
 /* Head: host h's contribution to the fence in flight (data now ours). */
-static void fence_add(job_t *j, int h, char *data, size_t len)
+static void rd_mpirun_fence_add(rd_mpirun_job_t *j, int h, char *data, size_t len)
 {
     char *all;
     size_t total = 0;
 
     if (j->fence_part[h] || (j->fence_len[h] && !data)) {
         free(data);
-        job_fail(j, 1, SIGTERM, "a host entered a second fence before the first ended (internal error)");
+        rd_mpirun_job_fail(j, 1, SIGTERM, "a host entered a second fence before the first ended (internal error)");
         return;
     }
     j->fence_part[h] = data ? data : malloc(1);
     j->fence_len[h] = len;
     if (!j->fence_part[h]) {
-        job_fail(j, 1, SIGTERM, "out of memory in a fence");
+        rd_mpirun_job_fail(j, 1, SIGTERM, "out of memory in a fence");
         return;
     }
     if (++j->fence_have < j->plan->nhosts)
@@ -442,7 +442,7 @@ static void fence_add(job_t *j, int h, char *data, size_t len)
         total += j->fence_len[i];
     all = malloc(total ? total : 1);
     if (!all) {
-        job_fail(j, 1, SIGTERM, "out of memory in a fence");
+        rd_mpirun_job_fail(j, 1, SIGTERM, "out of memory in a fence");
         return;
     }
     total = 0;
@@ -455,7 +455,7 @@ static void fence_add(job_t *j, int h, char *data, size_t len)
     }
     j->fence_have = 0;
     for (int i = 0; i < j->nrem; i++)
-        if (remote_connected(&j->rem[i]))
+        if (rd_mpirun_remote_connected(&j->rem[i]))
             rd_mpirun_conn_send(&j->rem[i].conn, RD_MPIRUN_MSG_FENCE, j->fence_seq, all, total);
     j->fence_seq++;
     if (j->fence_ev) {
@@ -466,35 +466,35 @@ static void fence_add(job_t *j, int h, char *data, size_t len)
     }
 }
 
-static void local_fence(job_t *j, rd_mpirun_event_t *ev)
+static void rd_mpirun_fence_local(rd_mpirun_job_t *j, rd_mpirun_event_t *ev)
 {
     if (j->fence_ev) {
         /* One fence at a time: a second one cannot be matched. */
         rd_mpirun_server_complete(ev);
-        fail_or_report(j, 1, "a second fence started before the first ended");
+        rd_mpirun_job_fail_or_report(j, 1, "a second fence started before the first ended");
         return;
     }
     j->fence_ev = ev;
     if (!j->is_daemon) {
         char *data = ev->data;
         ev->data = NULL;
-        fence_add(j, j->plan->self, data, ev->ndata);
+        rd_mpirun_fence_add(j, j->plan->self, data, ev->ndata);
         return;
     }
     rd_mpirun_pack_t p = { 0 };
     rd_mpirun_pack_bytes(&p, ev->data, ev->ndata);
-    to_head(j, RD_MPIRUN_MSG_FENCE, j->fence_seq++, &p);
+    rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_FENCE, j->fence_seq++, &p);
     free(p.buf);
 }
 
 /* ---- PMIx server events ------------------------------------------------------ */
 
-static rd_mpirun_proc_t *proc_of(job_t *j, int rank)
+static rd_mpirun_proc_t *proc_of(rd_mpirun_job_t *j, int rank)
 {
     return rank >= 0 && rank < j->np ? &j->procs[rank] : NULL;
 }
 
-static void handle_server_events(job_t *j)
+static void rd_mpirun_ranks_events(rd_mpirun_job_t *j)
 {
     rd_mpirun_event_t *ev;
     rd_mpirun_proc_t *p;
@@ -512,18 +512,18 @@ static void handle_server_events(job_t *j)
             break;
         case RD_MPIRUN_EV_ABORT:
             if (!j->is_daemon) {
-                rank_aborted(j, ev->rank, p ? (long)p->pid : -1L, ev->status, ev->msg);
+                rd_mpirun_job_rank_aborted(j, ev->rank, p ? (long)p->pid : -1L, ev->status, ev->msg);
             } else {
                 rd_mpirun_pack_t m = { 0 };
                 rd_mpirun_pack_u32(&m, p ? (uint32_t)p->pid : 0);
                 rd_mpirun_pack_u32(&m, (uint32_t)ev->status);
                 rd_mpirun_pack_str(&m, ev->msg);
-                to_head(j, RD_MPIRUN_MSG_ABORT, (uint32_t)ev->rank, &m);
+                rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_ABORT, (uint32_t)ev->rank, &m);
                 free(m.buf);
             }
             break;
         case RD_MPIRUN_EV_FENCE:
-            local_fence(j, ev);
+            rd_mpirun_fence_local(j, ev);
             continue;       /* completed when every host contributed */
         }
         rd_mpirun_server_complete(ev);
@@ -532,7 +532,7 @@ static void handle_server_events(job_t *j)
 
 /* ---- Signals and deadlines ------------------------------------------------- */
 
-static void handle_signals(job_t *j)
+static void handle_signals(rd_mpirun_job_t *j)
 {
     struct signalfd_siginfo si;
     char why[128];
@@ -543,37 +543,37 @@ static void handle_signals(job_t *j)
             continue;           /* reaped below, whatever the count */
         if (j->is_daemon) {
             snprintf(why, sizeof(why), "the daemon on host %s received signal %d (%s)",
-                     host_name(j, j->plan->self), sig, strsignal(sig));
-            if (j->state == JOB_RUNNING)
-                report_error(j, 128 + sig, why);
-            rd_mpirun_procs_signal(j->procs, j->np, j->state == JOB_RUNNING ? sig : SIGKILL);
-        } else if (j->state == JOB_RUNNING) {
+                     rd_mpirun_job_host(j, j->plan->self), sig, strsignal(sig));
+            if (j->state == RD_MPIRUN_JOB_RUNNING)
+                rd_mpirun_uplink_report(j, 128 + sig, why);
+            rd_mpirun_procs_signal(j->procs, j->np, j->state == RD_MPIRUN_JOB_RUNNING ? sig : SIGKILL);
+        } else if (j->state == RD_MPIRUN_JOB_RUNNING) {
             snprintf(why, sizeof(why), "received signal %d (%s), forwarded to the ranks",
                      sig, strsignal(sig));
-            job_fail(j, 128 + sig, sig, why);
+            rd_mpirun_job_fail(j, 128 + sig, sig, why);
         } else {
             /* Asked again: no more grace. */
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
-            send_stop(j, SIGKILL);
+            rd_mpirun_head_stop(j, SIGKILL);
         }
     }
-    rd_mpirun_procs_reap(j->procs, j->np, on_rank_exit, on_agent_exit, j);
+    rd_mpirun_procs_reap(j->procs, j->np, rd_mpirun_ranks_exited, rd_mpirun_head_agent_exit, j);
 }
 
-static void lose_remote(job_t *j, remote_t *r, const char *what)
+static void rd_mpirun_head_lose(rd_mpirun_job_t *j, rd_mpirun_remote_t *r, const char *what)
 {
     char why[512];
 
-    if (r->state == REMOTE_GONE || r->state == REMOTE_DONE)
+    if (r->state == RD_MPIRUN_REMOTE_GONE || r->state == RD_MPIRUN_REMOTE_DONE)
         return;
     snprintf(why, sizeof(why), "lost the connection to the daemon on host %s (%s)",
-             host_name(j, r->host), what);
-    r->state = REMOTE_GONE;
+             rd_mpirun_job_host(j, r->host), what);
+    r->state = RD_MPIRUN_REMOTE_GONE;
     rd_mpirun_conn_close(&r->conn);
-    job_fail(j, 1, SIGTERM, why);
+    rd_mpirun_job_fail(j, 1, SIGTERM, why);
 }
 
-static void handle_deadlines(job_t *j)
+static void handle_deadlines(rd_mpirun_job_t *j)
 {
     long long now = rd_clock_ms();
     char why[512];
@@ -582,7 +582,7 @@ static void handle_deadlines(job_t *j)
         j->timeout_at = 0;
         snprintf(why, sizeof(why), "the job timed out after %ld second%s",
                  j->opts->timeout, j->opts->timeout == 1 ? "" : "s");
-        job_fail(j, RD_MPIRUN_EXIT_TIMEOUT, SIGTERM, why);
+        rd_mpirun_job_fail(j, RD_MPIRUN_EXIT_TIMEOUT, SIGTERM, why);
     }
     if (j->kill_at && now >= j->kill_at) {
         j->kill_at = 0;
@@ -593,22 +593,22 @@ static void handle_deadlines(job_t *j)
     long long launch_ms = j->heartbeat_ms > RD_MPIRUN_LAUNCH_TIMEOUT_MS
                               ? j->heartbeat_ms : RD_MPIRUN_LAUNCH_TIMEOUT_MS;
     for (int i = 0; i < j->nrem; i++) {
-        remote_t *r = &j->rem[i];
-        if ((r->state == REMOTE_LAUNCHED || r->state == REMOTE_STARTING) &&
+        rd_mpirun_remote_t *r = &j->rem[i];
+        if ((r->state == RD_MPIRUN_REMOTE_LAUNCHED || r->state == RD_MPIRUN_REMOTE_STARTING) &&
             now - r->launched_at > launch_ms) {
             snprintf(why, sizeof(why), "the daemon on host %s did not %s within %lld s",
-                     host_name(j, r->host),
-                     r->state == REMOTE_LAUNCHED ? "connect back" : "start its ranks",
+                     rd_mpirun_job_host(j, r->host),
+                     r->state == RD_MPIRUN_REMOTE_LAUNCHED ? "connect back" : "start its ranks",
                      launch_ms / 1000);
-            r->state = REMOTE_GONE;
+            r->state = RD_MPIRUN_REMOTE_GONE;
             rd_mpirun_conn_close(&r->conn);
-            job_fail(j, 1, SIGTERM, why);
+            rd_mpirun_job_fail(j, 1, SIGTERM, why);
         }
         /* Only a daemon whose loop runs answers in time; before, it may
          * sit in PMIx's start-up or in fork for seconds on a busy host. */
-        if (r->state == REMOTE_UP && now - r->conn.last_rx > j->heartbeat_ms) {
+        if (r->state == RD_MPIRUN_REMOTE_UP && now - r->conn.last_rx > j->heartbeat_ms) {
             snprintf(why, sizeof(why), "no message for %lld s", j->heartbeat_ms / 1000);
-            lose_remote(j, r, why);
+            rd_mpirun_head_lose(j, r, why);
         }
     }
     for (int i = 0; i < RD_MPIRUN_PENDING_MAX; i++)
@@ -617,16 +617,16 @@ static void handle_deadlines(job_t *j)
     if (j->is_daemon && j->up->fd >= 0 && now - j->up->last_rx > daemon_silence_ms(j->heartbeat_ms)) {
         snprintf(why, sizeof(why), "no message from mpirun for %lld s",
                  daemon_silence_ms(j->heartbeat_ms) / 1000);
-        lose_head(j, why);
+        rd_mpirun_uplink_lose(j, why);
     }
     if (now >= j->ping_at) {
         j->ping_at = now + RD_MPIRUN_PING_MS;
         if (j->is_daemon)
-            to_head(j, RD_MPIRUN_MSG_PING, 0, NULL);
+            rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_PING, 0, NULL);
         for (int i = 0; i < j->nrem; i++)
-            if (remote_connected(&j->rem[i]) &&
+            if (rd_mpirun_remote_connected(&j->rem[i]) &&
                 rd_mpirun_conn_send(&j->rem[i].conn, RD_MPIRUN_MSG_PING, 0, NULL, 0) != 0)
-                lose_remote(j, &j->rem[i], "sending failed");
+                rd_mpirun_head_lose(j, &j->rem[i], "sending failed");
     }
     if (j->agents_kill_at && now >= j->agents_kill_at) {
         j->agents_kill_at = 0;
@@ -637,7 +637,7 @@ static void handle_deadlines(job_t *j)
 }
 
 /* Poll timeout until the nearest deadline. */
-static int poll_timeout(const job_t *j)
+static int poll_timeout(const rd_mpirun_job_t *j)
 {
     long long next = 0, now = rd_clock_ms();
     const long long d[] = { j->timeout_at, j->kill_at, j->drain_at, j->agents_kill_at,
@@ -653,7 +653,7 @@ static int poll_timeout(const job_t *j)
 
 /* ---- Head: the daemons' connections ------------------------------------- */
 
-static int send_job(job_t *j, remote_t *r)
+static int send_job(rd_mpirun_job_t *j, rd_mpirun_remote_t *r)
 {
     const rd_mpirun_opts_t *o = j->opts;
     const rd_mpirun_plan_t *plan = j->plan;
@@ -689,16 +689,16 @@ static int send_job(job_t *j, remote_t *r)
 }
 
 /* A pending connection said HELLO: which daemon is it? */
-static void hello(job_t *j, pending_t *pc, const rd_mpirun_wire_hdr_t *h, const char *payload)
+static void rd_mpirun_head_hello(rd_mpirun_job_t *j, rd_mpirun_pending_t *pc, const rd_mpirun_wire_hdr_t *h, const char *payload)
 {
     rd_mpirun_unpack_t u = { payload, h->len, 0 };
     const char *secret = rd_mpirun_unpack_str(&u);
-    remote_t *r = NULL;
+    rd_mpirun_remote_t *r = NULL;
 
     for (int i = 0; i < j->nrem; i++)
         if (j->rem[i].host == (int)h->arg)
             r = &j->rem[i];
-    if (u.err || strcmp(secret, j->head->secret) != 0 || !r || r->state != REMOTE_LAUNCHED) {
+    if (u.err || strcmp(secret, j->head->secret) != 0 || !r || r->state != RD_MPIRUN_REMOTE_LAUNCHED) {
         rd_mpirun_conn_close(&pc->conn);
         return;
     }
@@ -707,14 +707,14 @@ static void hello(job_t *j, pending_t *pc, const rd_mpirun_wire_hdr_t *h, const 
     pc->conn.fd = -1;
     pc->conn.buf = NULL;
     pc->conn.len = pc->conn.cap = pc->conn.used = 0;
-    r->state = REMOTE_STARTING;
+    r->state = RD_MPIRUN_REMOTE_STARTING;
     if (send_job(j, r) != 0)
-        lose_remote(j, r, "sending the job failed");
-    else if (j->state == JOB_STOPPING)
-        send_stop(j, SIGTERM);
+        rd_mpirun_head_lose(j, r, "sending the job failed");
+    else if (j->state == RD_MPIRUN_JOB_STOPPING)
+        rd_mpirun_head_stop(j, SIGTERM);
 }
 
-static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h, const char *payload)
+static void rd_mpirun_head_message(rd_mpirun_job_t *j, rd_mpirun_remote_t *r, const rd_mpirun_wire_hdr_t *h, const char *payload)
 {
     rd_mpirun_unpack_t u = { payload, h->len, 0 };
     int rank = (int)h->arg;
@@ -724,9 +724,9 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
     case RD_MPIRUN_MSG_PING:
         return;
     case RD_MPIRUN_MSG_READY:
-        if (r->state != REMOTE_STARTING)
+        if (r->state != RD_MPIRUN_REMOTE_STARTING)
             break;
-        r->state = REMOTE_UP;
+        r->state = RD_MPIRUN_REMOTE_UP;
         return;
     case RD_MPIRUN_MSG_OUT: {
         uint32_t stream = rd_mpirun_unpack_u32(&u);
@@ -742,7 +742,7 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
             break;
         if (rank == 0)
             rd_mpirun_iof_stop_stdin();
-        rank_ended(j, rank, pid, st, conn, fin);
+        rd_mpirun_job_rank_ended(j, rank, pid, st, conn, fin);
         return;
     }
     case RD_MPIRUN_MSG_CREDIT: {
@@ -758,7 +758,7 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
         const char *msg = rd_mpirun_unpack_str(&u);
         if (u.err || rank < 0 || rank >= j->np)
             break;
-        rank_aborted(j, rank, pid, code, msg);
+        rd_mpirun_job_rank_aborted(j, rank, pid, code, msg);
         return;
     }
     case RD_MPIRUN_MSG_ERROR: {
@@ -767,7 +767,7 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
         if (u.err)
             break;
         snprintf(why, sizeof(why), "%s", msg);
-        job_fail(j, status ? status : 1, SIGTERM, why);
+        rd_mpirun_job_fail(j, status ? status : 1, SIGTERM, why);
         return;
     }
     case RD_MPIRUN_MSG_FENCE: {
@@ -778,20 +778,20 @@ static void remote_message(job_t *j, remote_t *r, const rd_mpirun_wire_hdr_t *h,
         }
         if (h->len)
             memcpy(data, payload, h->len);
-        fence_add(j, r->host, data, h->len);
+        rd_mpirun_fence_add(j, r->host, data, h->len);
         return;
     }
     case RD_MPIRUN_MSG_DONE:
-        r->state = REMOTE_DONE;
+        r->state = RD_MPIRUN_REMOTE_DONE;
         rd_mpirun_conn_close(&r->conn);
         return;
     default:
         break;
     }
-    lose_remote(j, r, "malformed message");
+    rd_mpirun_head_lose(j, r, "malformed message");
 }
 
-static void accept_daemons(job_t *j)
+static void rd_mpirun_head_accept(rd_mpirun_job_t *j)
 {
     int fd;
 
@@ -810,7 +810,7 @@ static void accept_daemons(job_t *j)
 
 /* ---- Daemon: the head's messages --------------------------------------- */
 
-static void head_message(job_t *j, const rd_mpirun_wire_hdr_t *h, const char *payload)
+static void rd_mpirun_uplink_message(rd_mpirun_job_t *j, const rd_mpirun_wire_hdr_t *h, const char *payload)
 {
     rd_mpirun_unpack_t u = { payload, h->len, 0 };
 
@@ -821,8 +821,8 @@ static void head_message(job_t *j, const rd_mpirun_wire_hdr_t *h, const char *pa
         int sig = (int)rd_mpirun_unpack_u32(&u);
         if (u.err || sig <= 0 || sig >= NSIG)
             break;
-        if (j->state == JOB_RUNNING)
-            local_stop(j, sig);
+        if (j->state == RD_MPIRUN_JOB_RUNNING)
+            rd_mpirun_job_stop_local(j, sig);
         else if (sig == SIGKILL)
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
         return;
@@ -846,7 +846,7 @@ static void head_message(job_t *j, const rd_mpirun_wire_hdr_t *h, const char *pa
     default:
         break;
     }
-    lose_head(j, "malformed message from mpirun");
+    rd_mpirun_uplink_lose(j, "malformed message from mpirun");
 }
 
 /* ---- The loop -------------------------------------------------------------- */
@@ -858,7 +858,7 @@ typedef struct net_slot {
     int index;
 } net_slot_t;
 
-static int fill_net(job_t *j, struct pollfd *pfd, net_slot_t *slot)
+static int fill_net(rd_mpirun_job_t *j, struct pollfd *pfd, net_slot_t *slot)
 {
     int n = 0;
 
@@ -885,7 +885,7 @@ static int fill_net(job_t *j, struct pollfd *pfd, net_slot_t *slot)
     return n;
 }
 
-static void read_conn(job_t *j, const net_slot_t *s)
+static void read_conn(rd_mpirun_job_t *j, const net_slot_t *s)
 {
     rd_mpirun_conn_t *c;
     rd_mpirun_wire_hdr_t h;
@@ -894,7 +894,7 @@ static void read_conn(job_t *j, const net_slot_t *s)
 
     switch (s->kind) {
     case NET_LISTEN:
-        accept_daemons(j);
+        rd_mpirun_head_accept(j);
         return;
     case NET_PENDING: c = &j->pend[s->index].conn; break;
     case NET_REMOTE: c = &j->rem[s->index].conn; break;
@@ -907,14 +907,14 @@ static void read_conn(job_t *j, const net_slot_t *s)
             break;
         if (s->kind == NET_PENDING) {
             if (h.type == RD_MPIRUN_MSG_HELLO)
-                hello(j, &j->pend[s->index], &h, payload);
+                rd_mpirun_head_hello(j, &j->pend[s->index], &h, payload);
             else
                 rd_mpirun_conn_close(c);
             return;
         } else if (s->kind == NET_REMOTE) {
-            remote_message(j, &j->rem[s->index], &h, payload);
+            rd_mpirun_head_message(j, &j->rem[s->index], &h, payload);
         } else {
-            head_message(j, &h, payload);
+            rd_mpirun_uplink_message(j, &h, payload);
         }
     }
     if (c->fd < 0)
@@ -925,16 +925,16 @@ static void read_conn(job_t *j, const net_slot_t *s)
     if (s->kind == NET_PENDING)
         rd_mpirun_conn_close(c);
     else if (s->kind == NET_REMOTE)
-        lose_remote(j, &j->rem[s->index], what);
+        rd_mpirun_head_lose(j, &j->rem[s->index], what);
     else {
         char why[256];
         snprintf(why, sizeof(why), "lost the connection to mpirun (%s)", what);
-        lose_head(j, why);
+        rd_mpirun_uplink_lose(j, why);
     }
 }
 
 /* Whether the loop is over; starts the last steps as they come due. */
-static int finished(job_t *j)
+static int finished(rd_mpirun_job_t *j)
 {
     if (j->alive == 0 && !j->local_over) {
         if (!j->drain_at) {
@@ -947,14 +947,14 @@ static int finished(job_t *j)
             j->local_over = 1;
             j->drain_at = 0;
             if (j->is_daemon)
-                to_head(j, RD_MPIRUN_MSG_DONE, 0, NULL);
+                rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_DONE, 0, NULL);
         }
     }
     if (!j->local_over)
         return 0;
     int agents = 0;
     for (int i = 0; i < j->nrem; i++) {
-        if (j->rem[i].state == REMOTE_LAUNCHED || remote_connected(&j->rem[i]))
+        if (j->rem[i].state == RD_MPIRUN_REMOTE_LAUNCHED || rd_mpirun_remote_connected(&j->rem[i]))
             return 0;
         agents += j->rem[i].agent > 0;
     }
@@ -962,14 +962,14 @@ static int finished(job_t *j)
         /* Daemons that are gone may still have their agent (ssh) running;
          * those that are done exit by themselves. */
         for (int i = 0; i < j->nrem; i++)
-            if (j->rem[i].agent > 0 && j->rem[i].state == REMOTE_GONE)
+            if (j->rem[i].agent > 0 && j->rem[i].state == RD_MPIRUN_REMOTE_GONE)
                 killpg(j->rem[i].agent, SIGTERM);
         j->agents_kill_at = rd_clock_ms() + RD_MPIRUN_AGENT_GRACE_MS;
     }
     return agents == 0;
 }
 
-static void event_loop(job_t *j, struct pollfd *pfd, net_slot_t *slot, int maxfds)
+static void rd_mpirun_loop_run(rd_mpirun_job_t *j, struct pollfd *pfd, net_slot_t *slot, int maxfds)
 {
     for (;;) {
         if (finished(j))
@@ -984,7 +984,7 @@ static void event_loop(job_t *j, struct pollfd *pfd, net_slot_t *slot, int maxfd
         }
         /* Server events first: a rank's "finalized" is queued before the
          * rank can exit, so it is known when its exit is handled. */
-        handle_server_events(j);
+        rd_mpirun_ranks_events(j);
         for (int i = 0; i < nnet; i++)
             if (pfd[2 + i].revents)
                 read_conn(j, &slot[i]);
@@ -1040,7 +1040,7 @@ static void free_env(char **env)
     free(env);
 }
 
-static int start_rank(job_t *j, int rank)
+static int start_rank(rd_mpirun_job_t *j, int rank)
 {
     rd_mpirun_proc_t *p = &j->procs[rank];
     char **env = rank_env(j->opts);
@@ -1065,7 +1065,7 @@ static int start_rank(job_t *j, int rank)
     return rc;
 }
 
-static int launch_remotes(job_t *j)
+static int rd_mpirun_head_launch(rd_mpirun_job_t *j)
 {
     const rd_mpirun_plan_t *plan = j->plan;
 
@@ -1073,26 +1073,26 @@ static int launch_remotes(job_t *j)
     if (!j->rem)
         return -1;
     for (int h = 0; h < plan->nhosts; h++) {
-        remote_t *r;
+        rd_mpirun_remote_t *r;
         if (h == plan->self)
             continue;
         r = &j->rem[j->nrem++];
         r->host = h;
         r->conn.fd = -1;
-        r->state = REMOTE_LAUNCHED;
+        r->state = RD_MPIRUN_REMOTE_LAUNCHED;
         r->launched_at = rd_clock_ms();
         r->agent = rd_mpirun_spawn_agent(j->head->agent, plan->hosts[h].name, j->head->self_exe,
                                          j->head->port, j->head->addrs, h, j->head->secret);
         if (r->agent < 0) {
             r->agent = 0;
-            r->state = REMOTE_GONE;
+            r->state = RD_MPIRUN_REMOTE_GONE;
             return -1;
         }
     }
     return 0;
 }
 
-static int run(job_t *j)
+static int run(rd_mpirun_job_t *j)
 {
     const rd_mpirun_plan_t *plan = j->plan;
     int maxfds = 2 + 1 + RD_MPIRUN_PENDING_MAX + plan->nhosts + 1 + 2 * j->np + 2;
@@ -1107,7 +1107,7 @@ static int run(job_t *j)
         j->pend[i].conn.fd = -1;
     if (!j->procs || !pfd || !slot || !j->fence_part || !j->fence_len || j->sfd < 0) {
         fprintf(stderr, "mpirun: cannot set up the job: %s\n", strerror(errno));
-        j->state = JOB_STOPPING;
+        j->state = RD_MPIRUN_JOB_STOPPING;
         j->exit_status = 1;
         goto out;
     }
@@ -1119,18 +1119,18 @@ static int run(job_t *j)
         j->procs[r].rank = r;
         j->procs[r].local_rank = plan->local_rank[r];
     }
-    if (j->head && launch_remotes(j) != 0)
-        job_fail(j, 1, SIGKILL, "could not start the daemons on all hosts");
-    for (int r = 0; r < j->np && j->state == JOB_RUNNING; r++) {
+    if (j->head && rd_mpirun_head_launch(j) != 0)
+        rd_mpirun_job_fail(j, 1, SIGKILL, "could not start the daemons on all hosts");
+    for (int r = 0; r < j->np && j->state == RD_MPIRUN_JOB_RUNNING; r++) {
         if (plan->host_of[r] != plan->self)
             continue;
         if (start_rank(j, r) != 0)
-            fail_or_report(j, 1, "could not start all ranks");
+            rd_mpirun_job_fail_or_report(j, 1, "could not start all ranks");
     }
     /* Our loop runs from here: the head may hold us to the heartbeat. */
     if (j->is_daemon)
-        to_head(j, RD_MPIRUN_MSG_READY, 0, NULL);
-    event_loop(j, pfd, slot, maxfds);
+        rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_READY, 0, NULL);
+    rd_mpirun_loop_run(j, pfd, slot, maxfds);
 
 out:
     /* The loop only ends early on a poll failure: make sure nothing is
@@ -1163,17 +1163,17 @@ out:
     free(pfd);
     free(slot);
     free(j->procs);
-    return j->state == JOB_STOPPING ? j->exit_status : j->first_nonzero;
+    return j->state == RD_MPIRUN_JOB_STOPPING ? j->exit_status : j->first_nonzero;
 }
 
 int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, const char *path,
                       const rd_mpirun_head_cfg_t *head)
 {
-    job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .head = head,
-                .state = JOB_RUNNING, .sfd = -1,
+    rd_mpirun_job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .head = head,
+                .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1,
                 .heartbeat_ms = head ? head->heartbeat_ms : 0 };
     rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .tag_output = o->tag_output,
-                               .stdin_send = stdin_to_remote, .arg = &j };
+                               .stdin_send = rd_mpirun_head_stdin, .arg = &j };
 
     /* Our stdin goes to rank 0, here or through its host's daemon. */
     io.stdin_mode = plan->host_of[0] == plan->self ? RD_MPIRUN_STDIN_LOCAL : RD_MPIRUN_STDIN_REMOTE;
@@ -1185,12 +1185,12 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, c
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
                              const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms)
 {
-    job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .is_daemon = 1,
-                .up = conn, .state = JOB_RUNNING, .sfd = -1, .heartbeat_ms = heartbeat_ms };
+    rd_mpirun_job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .is_daemon = 1,
+                .up = conn, .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1, .heartbeat_ms = heartbeat_ms };
     int status;
 
-    rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .out_sink = iof_to_head,
-                               .stdin_credit = stdin_credit_to_head, .arg = &j };
+    rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .out_sink = rd_mpirun_uplink_output,
+                               .stdin_credit = rd_mpirun_uplink_stdin_credit, .arg = &j };
 
     /* Output goes to the head; the head's stdin comes to rank 0 when it
      * runs here. */
