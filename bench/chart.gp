@@ -29,8 +29,14 @@ if (kind eq "sizes") {
     set xtics ("1" 1, "8" 8, "64" 64, "512" 512, "4K" 4096, "32K" 32768, \
                "256K" 262144, "2M" 2097152, "16M" 16777216)
     set autoscale xfix
-    set offsets graph 0.02, graph 0.02, graph 0.08, 0
-    if (!logy) { set yrange [0:*] }
+    if (logy) {
+        set autoscale yfix
+        set ytics ("0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100)
+        set offsets graph 0.02, graph 0.02, graph 0.08, graph 0.08
+    } else {
+        set offsets graph 0.02, graph 0.02, graph 0.08, 0
+        set yrange [0:*]
+    }
     plot for [c in cols] dat using 1:(column(c+0)) with linespoints lw 2 pt 7 ps 1 \
              title columnhead(c+0), \
          one(x) with lines dt 2 lc rgb "black" title "1.0"
