@@ -1,11 +1,11 @@
 #!/bin/bash
-# multihost.sh: the between-hosts speed comparison of issue 5. Two network
-# namespaces on this machine act as two hosts joined by veth (through the
-# bridge of test/multihost/netns.sh); rdmpi, MPICH and Open MPI run
-# osu_latency and osu_bw with one rank in each namespace, talking TCP, in one
-# interleaved session, and optionally NPB IS with two ranks per namespace.
-# Prints markdown tables with the ratio rdmpi / best of MPICH and Open MPI.
-# Needs root (namespaces). See doc/performance.md, "Between hosts over TCP".
+# multihost.sh: the between-hosts speed comparison. Two network namespaces
+# on this machine act as two hosts joined by veth (through the bridge of
+# test/multihost/netns.sh); rdmpi, MPICH and Open MPI run osu_latency and
+# osu_bw with one rank in each namespace, talking TCP, interleaved, and
+# optionally NPB IS with two ranks per namespace. Prints markdown tables
+# with the ratio rdmpi / best of MPICH and Open MPI.
+# Needs root (namespaces). See doc/performance.md, "Between two hosts over TCP".
 
 set -u
 
