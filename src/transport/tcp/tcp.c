@@ -120,17 +120,15 @@
  * connection gets SO_RCVLOWAT = RDMPI_TCP_ACK_LOWAT: up to that many
  * unread bytes the kernel always acknowledges from the softirq. Big frames
  * (RD_TCP_BIG) raise it to RDMPI_TCP_ACK_LOWAT_BIG, until RD_TCP_SMALL_RUN
- * small frames in a row: a stream of big payloads is bound by the window,
- * which the prompt ACKs keep open (twice the bandwidth at 256 KiB), while
- * one of small messages is bound by CPU, which more ACKs cost (4-8 % at
- * 4-16 KiB with the big level). SO_RCVLOWAT
- * also mutes epoll for fewer bytes, so it is raised only on the direct
- * connection, which every progress call reads itself, and lowered again
- * (the kernel then reports what is unread) before a second connection or
- * finalize relies on epoll. And after a frame of more than one segment,
- * an empty direct read waits RDMPI_TCP_READ_GAP_NS before the next, so
- * the next such frame is unlikely to land while the reader holds the
- * socket. doc/performance.md, "Tenth session". */
+ * small frames in a row, because a stream of big payloads is bound by the
+ * window, which prompt ACKs keep open, while a stream of small messages is
+ * bound by CPU, which more ACKs cost. SO_RCVLOWAT also mutes epoll for
+ * fewer bytes, so it is raised only on the direct connection, which every
+ * progress call reads itself, and lowered again (the kernel then reports
+ * what is unread) before a second connection or finalize relies on epoll.
+ * And after a frame of more than one segment, an empty direct read waits
+ * RDMPI_TCP_READ_GAP_NS before the next, so the next such frame is
+ * unlikely to land while the reader holds the socket. */
 #define RD_TCP_ACK_LOWAT_DEFAULT (24 * 1024)
 #define RD_TCP_ACK_LOWAT_BIG_DEFAULT (1024 * 1024)
 #define RD_TCP_SMALL_RUN 16
