@@ -78,6 +78,7 @@
 #include <unistd.h>
 
 #include "transport/tcp/tcp_addr.h"
+#include "transport/tcp/tcp_int.h"
 #include "transport/tcp/tcp_parse.h"
 #include "transport/tcp/tcp_wire.h"
 #include "transport/transport.h"
@@ -95,17 +96,6 @@
 #define RD_TCP_HOLD_MAX RD_TCP_RXBUF
 /* Room of a queue chunk that later small frames are appended to. */
 #define RD_TCP_CHUNK 65536
-/* Read buffer shared by all connections (each drain leaves it empty). */
-#define RD_TCP_RXBUF 65536
-/* Big payloads (at least this many bytes) take no copy on either side when
- * they can avoid it. Send: one is never queued behind other bytes (send()
- * says RD_EAGAIN and the caller keeps it; only the unsent tail of a
- * partial write is copied), unless RDMPI_TCP_COALESCE_MAX makes it small
- * enough to hold back. Receive: one makes the next read small
- * (RD_TCP_PEEK into the read buffer): big frames tend to follow big
- * frames, and reading only up to the next header lets that one's payload
- * go straight to its destination instead of through the read buffer. */
-#define RD_TCP_BIG (32 * 1024)
 /* The read buffer's share of a read after a big frame: a frame header and
  * the largest upper header. */
 #define RD_TCP_PEEK (RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX)
@@ -158,86 +148,7 @@
  * listening socket and anything else epoll reports. */
 #define RD_TCP_DIRECT_POLLS 16
 
-enum conn_state {
-    C_CONNECTING,     /* outgoing: connect() in progress */
-    C_HELLO_SENT,     /* outgoing: HELLO sent, waiting for ACK or NACK */
-    C_WAIT_HELLO,     /* incoming: accepted, waiting for HELLO */
-    C_UP,             /* authenticated: carries the peer's messages */
-    C_CLOSED,         /* fd closed; freed at the end of progress */
-};
-
-/* Bytes queued for a peer: whole frames, or the unsent tail of one. */
-typedef struct out {
-    rd_list_t link;
-    size_t len, off;
-    size_t cap;                /* room at data (later frames are appended) */
-    unsigned char data[];
-} out_t;
-
-typedef struct conn {
-    int fd;
-    int state;                 /* enum conn_state */
-    int peer;                  /* job rank; -1 for an incoming one before HELLO */
-    unsigned char ctl[RD_TCP_FRAME_LEN + sizeof(rd_tcp_hello_t)];  /* HELLO/ACK/NACK */
-    size_t ctl_len, ctl_off;   /* written before any queued data */
-    rd_tcp_parser_t ps;
-    unsigned char *asm_buf;    /* payload assembly when p2p did not claim it */
-    size_t asm_cap;
-    int claimed;               /* the current payload goes where claim said */
-    void *token;
-    rd_list_t link;            /* in tcp.conns or tcp.dead */
-    rd_list_t ready;           /* in tcp.ready while not drained */
-    rd_list_t wait;            /* C_WAIT_HELLO: in tcp.hello_wait (deadline order) */
-    long deadline;             /* C_WAIT_HELLO: closed at this time (rd_clock_ms) */
-    unsigned mss;              /* C_UP: TCP_MAXSEG, read when it is first read directly */
-} conn_t;
-
-typedef struct tpeer {
-    conn_t *conn;              /* outgoing attempt or the UP connection */
-    rd_list_t q;               /* out_t, in send order */
-    size_t qbytes;
-    int have_addr;             /* addr fetched from PMIx */
-    int bye;                   /* the peer sent BYE (it is finalizing) or is gone */
-    int bye_queued;            /* finalize: our BYE is in q */
-    int failed;                /* gone without a BYE: sends fail */
-    int fail_report;           /* failed, p2p not told yet */
-    long retry_at;             /* NACKed: connect again at this time (in tcp.retry) */
-    rd_list_t retry;           /* in tcp.retry while armed */
-    unsigned gen;              /* tcp.gen of our last direct write to it */
-    int held;                  /* q holds frames held back (in tcp.held) */
-    rd_list_t held_link;
-    rd_tcp_addr_t addr;
-} tpeer_t;
-
-static struct rd_tcp_state {
-    rd_tp_env_t env;
-    int rank, size;
-    int ep, lfd;               /* epoll set, listening socket */
-    tpeer_t *peers;
-    rd_list_t conns, dead;
-    rd_list_t ready;           /* readable connections left for the next pass */
-    rd_tcp_addr_t me;          /* what this rank published */
-    size_t sendq_max;
-    size_t coalesce_max;       /* largest payload held back; 0: none */
-    unsigned gen;              /* bumped by every progress call */
-    rd_list_t held;            /* tpeer_t with frames held back */
-    int finalizing;
-    int in_progress;
-    int nfail_report;          /* peers with fail_report set */
-    rd_list_t hello_wait;      /* accepted, no HELLO yet: oldest first */
-    int npending;              /* length of hello_wait */
-    rd_list_t retry;           /* tpeer_t NACKed, waiting for the peer's connection */
-    int nconns;                /* length of conns */
-    unsigned direct_polls;     /* progress calls since the last epoll pass */
-    conn_t *lowat;             /* the connection with SO_RCVLOWAT raised, if any */
-    int lowat_val;             /* ...and its SO_RCVLOWAT */
-    int ack_lowat;             /* RDMPI_TCP_ACK_LOWAT; 0: never raised */
-    int ack_lowat_big;         /* RDMPI_TCP_ACK_LOWAT_BIG */
-    unsigned small_run;        /* small frames read since the last big one */
-    int64_t gap_ns;            /* RDMPI_TCP_READ_GAP_NS */
-    int64_t read_at;           /* direct reads wait until then (rd_clock_ns); 0: none */
-    unsigned char rx[RD_TCP_RXBUF];
-} tcp;
+struct rd_tcp_state rd_tcp;
 
 static int tcp_init(const rd_tp_env_t *env);
 static void tcp_finalize(void);
@@ -348,18 +259,18 @@ static void set_nodelay(int fd)
 static void set_lowat(conn_t *c, int v)
 {
     if (setsockopt(c->fd, SOL_SOCKET, SO_RCVLOWAT, &(int){ v ? v : 1 }, sizeof(int)) != 0 && v) {
-        tcp.ack_lowat = 0;   /* not raised (and not tried again): epoll still sees everything */
+        rd_tcp.ack_lowat = 0;   /* not raised (and not tried again): epoll still sees everything */
         return;
     }
-    tcp.lowat = v ? c : NULL;
-    tcp.lowat_val = v;
+    rd_tcp.lowat = v ? c : NULL;
+    rd_tcp.lowat_val = v;
 }
 
 static conn_t *conn_new(int fd, int state, int peer)
 {
     /* A second connection: progress relies on epoll again (RD_TCP_ACK_LOWAT_DEFAULT). */
-    if (tcp.lowat)
-        set_lowat(tcp.lowat, 0);
+    if (rd_tcp.lowat)
+        set_lowat(rd_tcp.lowat, 0);
     conn_t *c = calloc(1, sizeof(*c));
     if (!c)
         return NULL;
@@ -370,12 +281,12 @@ static conn_t *conn_new(int fd, int state, int peer)
     rd_list_init(&c->wait);
     rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
     struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
-    if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+    if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
         free(c);
         return NULL;
     }
-    rd_list_push_back(&tcp.conns, &c->link);
-    tcp.nconns++;
+    rd_list_push_back(&rd_tcp.conns, &c->link);
+    rd_tcp.nconns++;
     return c;
 }
 
@@ -385,18 +296,18 @@ static void conn_close(conn_t *c)
 {
     if (c->state == C_CLOSED)
         return;
-    if (tcp.lowat == c)
-        tcp.lowat = NULL;
-    if (c->claimed && tcp.env.claimed)
-        tcp.env.claimed(c->token, RD_EPEER);
+    if (rd_tcp.lowat == c)
+        rd_tcp.lowat = NULL;
+    if (c->claimed && rd_tcp.env.claimed)
+        rd_tcp.env.claimed(c->token, RD_EPEER);
     c->claimed = 0;
     close(c->fd);   /* also leaves the epoll set */
     c->fd = -1;
     c->state = C_CLOSED;
-    if (c->peer >= 0 && tcp.peers[c->peer].conn == c) {
-        tpeer_t *p = &tcp.peers[c->peer];
+    if (c->peer >= 0 && rd_tcp.peers[c->peer].conn == c) {
+        tpeer_t *p = &rd_tcp.peers[c->peer];
         p->conn = NULL;
-        if (p->bye || tcp.finalizing) {
+        if (p->bye || rd_tcp.finalizing) {
             /* Finalizing, or the peer is: nothing queued will be read. */
             p->bye = 1;
             while (!rd_list_empty(&p->q)) {
@@ -413,17 +324,17 @@ static void conn_close(conn_t *c)
     }
     if (!rd_list_empty(&c->wait)) {
         rd_list_remove(&c->wait);
-        tcp.npending--;
+        rd_tcp.npending--;
     }
     rd_list_remove(&c->link);
-    rd_list_push_back(&tcp.dead, &c->link);
-    tcp.nconns--;
+    rd_list_push_back(&rd_tcp.dead, &c->link);
+    rd_tcp.nconns--;
 }
 
 static void free_dead(void)
 {
-    while (!rd_list_empty(&tcp.dead)) {
-        conn_t *c = rd_list_entry(tcp.dead.next, conn_t, link);
+    while (!rd_list_empty(&rd_tcp.dead)) {
+        conn_t *c = rd_list_entry(rd_tcp.dead.next, conn_t, link);
         rd_list_remove(&c->link);
         free(c->asm_buf);
         free(c);
@@ -435,7 +346,7 @@ static void arm_retry(tpeer_t *p)
 {
     if (rd_list_empty(&p->retry) && !p->conn && !p->failed) {
         p->retry_at = rd_clock_ms() + RD_TCP_RETRY_MS;
-        rd_list_push_back(&tcp.retry, &p->retry);
+        rd_list_push_back(&rd_tcp.retry, &p->retry);
     }
 }
 
@@ -452,18 +363,18 @@ static void unretry(tpeer_t *p)
  * progress call. Without that upcall the job ends here, naming both ranks. */
 static void fail_peer(int peer, const char *what)
 {
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->failed || p->bye || tcp.finalizing)
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (p->failed || p->bye || rd_tcp.finalizing)
         return;
-    if (!tcp.env.peer_failed) {
+    if (!rd_tcp.env.peer_failed) {
         char msg[256];
         snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
-                 "before rank %d finalized", tcp.rank, peer, what, peer);
+                 "before rank %d finalized", rd_tcp.rank, peer, what, peer);
         rd_boot_abort(1, msg);
     }
     p->failed = 1;
     p->fail_report = 1;
-    tcp.nfail_report++;
+    rd_tcp.nfail_report++;
     unretry(p);
     if (p->conn)
         conn_close(p->conn);
@@ -479,11 +390,11 @@ static void fail_peer(int peer, const char *what)
  * parse loop, so the upcall may send). */
 static void report_failures(void)
 {
-    for (int i = 0; i < tcp.size && tcp.nfail_report; i++)
-        if (tcp.peers[i].fail_report) {
-            tcp.peers[i].fail_report = 0;
-            tcp.nfail_report--;
-            tcp.env.peer_failed(i, RD_EPEER);
+    for (int i = 0; i < rd_tcp.size && rd_tcp.nfail_report; i++)
+        if (rd_tcp.peers[i].fail_report) {
+            rd_tcp.peers[i].fail_report = 0;
+            rd_tcp.nfail_report--;
+            rd_tcp.env.peer_failed(i, RD_EPEER);
         }
 }
 
@@ -497,11 +408,11 @@ static void peer_lost(conn_t *c, const char *what)
     int peer = c->peer;
     /* Only the connection carrying the peer's traffic matters; a losing
      * duplicate or an unauthenticated one just goes. */
-    int current = peer >= 0 && tcp.peers[peer].conn == c;
+    int current = peer >= 0 && rd_tcp.peers[peer].conn == c;
     int dialing = c->state == C_HELLO_SENT;
     conn_close(c);
     if (current && dialing)
-        arm_retry(&tcp.peers[peer]);
+        arm_retry(&rd_tcp.peers[peer]);
     else if (current)
         fail_peer(peer, what);
 }
@@ -546,7 +457,7 @@ static int conn_flush(conn_t *c)
     }
     if (c->state != C_UP)
         return 0;
-    tpeer_t *p = &tcp.peers[c->peer];
+    tpeer_t *p = &rd_tcp.peers[c->peer];
     while (!rd_list_empty(&p->q)) {
         struct iovec iov[RD_TCP_IOV];
         int k = 0;
@@ -583,7 +494,7 @@ static int conn_flush(conn_t *c)
 
 static int fetch_addr(int peer)
 {
-    tpeer_t *p = &tcp.peers[peer];
+    tpeer_t *p = &rd_tcp.peers[peer];
     if (p->have_addr)
         return 1;
     size_t len = sizeof(p->addr);
@@ -602,7 +513,7 @@ static int fetch_addr(int peer)
 /* Does peer run on our node? */
 static int same_node(int peer)
 {
-    const rd_boot_info_t *b = tcp.env.boot;
+    const rd_boot_info_t *b = rd_tcp.env.boot;
     for (int i = 0; i < b->local_size; i++)
         if (b->local_ranks[i] == peer)
             return 1;
@@ -612,11 +523,11 @@ static int same_node(int peer)
 /* Opens the connection to peer and queues its HELLO. */
 static int start_connect(int peer)
 {
-    tpeer_t *p = &tcp.peers[peer];
+    tpeer_t *p = &rd_tcp.peers[peer];
     if (!fetch_addr(peer))
         return RD_EPEER;
     struct sockaddr_storage ss;
-    int k = rd_tcp_addr_pick(tcp.me.ent, tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
+    int k = rd_tcp_addr_pick(rd_tcp.me.ent, rd_tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
     socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -637,9 +548,9 @@ static int start_connect(int peer)
         close(fd);
         return RD_ENOMEM;
     }
-    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC), .src = (int32_t)htole32((uint32_t)tcp.rank),
+    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC), .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
                          .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
-    memcpy(h.key, tcp.me.key, sizeof(h.key));
+    memcpy(h.key, rd_tcp.me.key, sizeof(h.key));
     ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
     p->conn = c;
     unretry(p);
@@ -706,8 +617,8 @@ static void flush_peer(tpeer_t *p)
 
 static void flush_held(void)
 {
-    while (!rd_list_empty(&tcp.held))
-        flush_peer(rd_list_entry(tcp.held.next, tpeer_t, held_link));
+    while (!rd_list_empty(&rd_tcp.held))
+        flush_peer(rd_list_entry(rd_tcp.held.next, tpeer_t, held_link));
 }
 
 /* HELLO on an incoming connection: authenticate, then settle which of the
@@ -718,24 +629,24 @@ static void on_hello(conn_t *c)
     memcpy(&h, rd_tcp_parser_hdr(&c->ps), sizeof(h));
     int src = (int32_t)le32toh((uint32_t)h.src);
     int dst = (int32_t)le32toh((uint32_t)h.dst);
-    if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != tcp.rank || src < 0 ||
-        src >= tcp.size || src == tcp.rank || !fetch_addr(src) ||
-        !key_equal(h.key, tcp.peers[src].addr.key)) {
+    if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != rd_tcp.rank || src < 0 ||
+        src >= rd_tcp.size || src == rd_tcp.rank || !fetch_addr(src) ||
+        !key_equal(h.key, rd_tcp.peers[src].addr.key)) {
         conn_close(c);   /* not one of ours: no answer */
         return;
     }
-    tpeer_t *p = &tcp.peers[src];
+    tpeer_t *p = &rd_tcp.peers[src];
     if (!rd_list_empty(&c->wait)) {
         rd_list_remove(&c->wait);
         rd_list_init(&c->wait);
-        tcp.npending--;
+        rd_tcp.npending--;
     }
     if (p->failed) {
         conn_close(c);   /* too late: p2p has failed what needed it */
         return;
     }
     conn_t *old = p->conn;
-    if (old && (old->state == C_UP || src > tcp.rank)) {
+    if (old && (old->state == C_UP || src > rd_tcp.rank)) {
         /* Ours wins: tell the peer so it waits for ours instead. */
         ctl_frame(c, RD_TCP_F_NACK, NULL, 0);
         (void)send(c->fd, c->ctl, c->ctl_len, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -749,7 +660,7 @@ static void on_hello(conn_t *c)
     p->conn = c;
     unretry(p);
     ctl_frame(c, RD_TCP_F_ACK, NULL, 0);
-    if (tcp.finalizing && !p->bye_queued) {
+    if (rd_tcp.finalizing && !p->bye_queued) {
         rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
         if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK) {
             conn_close(c);
@@ -781,7 +692,7 @@ static int on_frame(conn_t *c, const void *payload)
             /* The peer's own connection is on its way and will carry the
              * queue; should it never come (the peer died first), connect
              * again later: a dead peer then refuses. */
-            tpeer_t *p = &tcp.peers[c->peer];
+            tpeer_t *p = &rd_tcp.peers[c->peer];
             conn_close(c);
             arm_retry(p);
             return -1;
@@ -791,14 +702,14 @@ static int on_frame(conn_t *c, const void *payload)
         if (ps->type == RD_TCP_F_MSG) {
             if (c->claimed) {
                 c->claimed = 0;
-                tcp.env.claimed(c->token, RD_OK);
-            } else if (!tcp.finalizing) {
-                tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
+                rd_tcp.env.claimed(c->token, RD_OK);
+            } else if (!rd_tcp.finalizing) {
+                rd_tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
             }
             return c->state == C_CLOSED ? -1 : 0;
         }
         if (ps->type == RD_TCP_F_BYE) {
-            tcp.peers[c->peer].bye = 1;
+            rd_tcp.peers[c->peer].bye = 1;
             return 0;
         }
         break;
@@ -815,8 +726,8 @@ static int payload_dst(conn_t *c)
 {
     size_t len = c->ps.len;
     void *dst = NULL;
-    if (tcp.env.claim && !tcp.finalizing) {
-        dst = tcp.env.claim(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, len, &c->token);
+    if (rd_tcp.env.claim && !rd_tcp.finalizing) {
+        dst = rd_tcp.env.claim(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, len, &c->token);
         c->claimed = dst != NULL;
     }
     if (!dst) {
@@ -853,8 +764,8 @@ static int parse_buf(conn_t *c, const unsigned char *rx, size_t n, int *events)
             }
             if (n - off >= c->ps.len) {
                 /* All there: p2p reads it from the buffer. */
-                if (!tcp.finalizing)
-                    tcp.env.recv(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, rx + off,
+                if (!rd_tcp.finalizing)
+                    rd_tcp.env.recv(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, rx + off,
                                  c->ps.len);
                 off += c->ps.len;
                 rd_tcp_parser_skip(&c->ps);
@@ -890,7 +801,7 @@ static int conn_read(conn_t *c)
         if (reads == RD_TCP_READS_PER_PASS) {
             /* Others' turn; edge-triggered epoll will not tell us again. */
             if (rd_list_empty(&c->ready))
-                rd_list_push_back(&tcp.ready, &c->ready);
+                rd_list_push_back(&rd_tcp.ready, &c->ready);
             return events;
         }
         struct iovec iov[2];
@@ -903,8 +814,8 @@ static int conn_read(conn_t *c)
         }
         /* ps.len: the payload of the frame being read or, between frames,
          * of the last one. */
-        size_t rxlen = c->ps.len >= RD_TCP_BIG ? RD_TCP_PEEK : sizeof(tcp.rx);
-        iov[k].iov_base = tcp.rx;
+        size_t rxlen = c->ps.len >= RD_TCP_BIG ? RD_TCP_PEEK : sizeof(rd_tcp.rx);
+        iov[k].iov_base = rd_tcp.rx;
         iov[k++].iov_len = rxlen;
         size_t asked = want + rxlen;
         ssize_t n = readv(c->fd, iov, k);
@@ -913,7 +824,7 @@ static int conn_read(conn_t *c)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return events;
         if (n <= 0) {
-            if (c->state == C_WAIT_HELLO || (c->state == C_UP && tcp.peers[c->peer].bye))
+            if (c->state == C_WAIT_HELLO || (c->state == C_UP && rd_tcp.peers[c->peer].bye))
                 conn_close(c);
             else
                 peer_lost(c, n == 0 ? "end of file" : strerror(errno));
@@ -927,7 +838,7 @@ static int conn_read(conn_t *c)
                     return events;
             }
         }
-        if ((size_t)n > direct && parse_buf(c, tcp.rx, (size_t)n - direct, &events) != 0)
+        if ((size_t)n > direct && parse_buf(c, rd_tcp.rx, (size_t)n - direct, &events) != 0)
             return events;
         if ((size_t)n < asked)
             break;   /* short read: the socket is empty */
@@ -958,23 +869,23 @@ static void on_writable(conn_t *c)
 static void accept_all(void)
 {
     for (;;) {
-        int fd = accept4(tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(rd_tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
             return;   /* EAGAIN, or out of descriptors: try again later */
         }
         set_nodelay(fd);
-        if (tcp.npending >= RD_TCP_PENDING_MAX)
-            conn_close(rd_list_entry(tcp.hello_wait.next, conn_t, wait));
+        if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
+            conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
         conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
         if (!c) {
             close(fd);
             continue;
         }
         c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
-        rd_list_push_back(&tcp.hello_wait, &c->wait);
-        tcp.npending++;
+        rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
+        rd_tcp.npending++;
     }
 }
 
@@ -983,20 +894,20 @@ static void accept_all(void)
 static void run_timers(void)
 {
     long now = rd_clock_ms();
-    while (!rd_list_empty(&tcp.hello_wait)) {
-        conn_t *c = rd_list_entry(tcp.hello_wait.next, conn_t, wait);
+    while (!rd_list_empty(&rd_tcp.hello_wait)) {
+        conn_t *c = rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait);
         if (c->deadline - now > 0)
             break;
         conn_close(c);
     }
     rd_list_t *pos, *tmp;
-    rd_list_for_each_safe(pos, tmp, &tcp.retry) {
+    rd_list_for_each_safe(pos, tmp, &rd_tcp.retry) {
         tpeer_t *p = rd_list_entry(pos, tpeer_t, retry);
         if (p->retry_at - now > 0)
             continue;
         unretry(p);
-        if (!p->conn && !p->failed && !p->bye && !tcp.finalizing)
-            (void)start_connect((int)(p - tcp.peers));
+        if (!p->conn && !p->failed && !p->bye && !rd_tcp.finalizing)
+            (void)start_connect((int)(p - rd_tcp.peers));
     }
 }
 
@@ -1004,16 +915,16 @@ static void run_timers(void)
  * the frames it now brings (RD_TCP_ACK_LOWAT_DEFAULT). */
 static void lowat_follow(conn_t *c, int n)
 {
-    if (!tcp.ack_lowat || c->state != C_UP)
+    if (!rd_tcp.ack_lowat || c->state != C_UP)
         return;
-    int want = tcp.lowat == c ? tcp.lowat_val : tcp.ack_lowat;
+    int want = rd_tcp.lowat == c ? rd_tcp.lowat_val : rd_tcp.ack_lowat;
     if (c->ps.len >= RD_TCP_BIG) {
-        want = tcp.ack_lowat_big;
-        tcp.small_run = 0;
-    } else if (n && (tcp.small_run += (unsigned)n) >= RD_TCP_SMALL_RUN) {
-        want = tcp.ack_lowat;
+        want = rd_tcp.ack_lowat_big;
+        rd_tcp.small_run = 0;
+    } else if (n && (rd_tcp.small_run += (unsigned)n) >= RD_TCP_SMALL_RUN) {
+        want = rd_tcp.ack_lowat;
     }
-    if (tcp.lowat != c || tcp.lowat_val != want)
+    if (rd_tcp.lowat != c || rd_tcp.lowat_val != want)
         set_lowat(c, want);
 }
 
@@ -1029,11 +940,11 @@ static int lowat_read(conn_t *c)
 /* Whether direct reads are still waiting out the gap after an empty one. */
 static int in_gap(void)
 {
-    if (__builtin_expect(tcp.read_at == 0, 1))
+    if (__builtin_expect(rd_tcp.read_at == 0, 1))
         return 0;
-    if (rd_clock_ns() - tcp.read_at < 0)
+    if (rd_clock_ns() - rd_tcp.read_at < 0)
         return 1;
-    tcp.read_at = 0;
+    rd_tcp.read_at = 0;
     return 0;
 }
 
@@ -1042,12 +953,12 @@ static int poll_once(int timeout_ms)
 {
     struct epoll_event evs[RD_TCP_EVENTS];
     int events = 0;
-    if (!rd_list_empty(&tcp.ready)) {
+    if (!rd_list_empty(&rd_tcp.ready)) {
         /* Sockets a previous pass left with data: take them first. */
         rd_list_t later;
         rd_list_init(&later);
-        while (!rd_list_empty(&tcp.ready)) {
-            conn_t *c = rd_list_entry(tcp.ready.next, conn_t, ready);
+        while (!rd_list_empty(&rd_tcp.ready)) {
+            conn_t *c = rd_list_entry(rd_tcp.ready.next, conn_t, ready);
             rd_list_remove(&c->ready);
             rd_list_push_back(&later, &c->ready);
         }
@@ -1060,9 +971,9 @@ static int poll_once(int timeout_ms)
         }
         timeout_ms = 0;
     }
-    if (tcp.lowat && !in_gap())   /* epoll does not report its small arrivals */
-        events += lowat_read(tcp.lowat);
-    int n = epoll_wait(tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
+    if (rd_tcp.lowat && !in_gap())   /* epoll does not report its small arrivals */
+        events += lowat_read(rd_tcp.lowat);
+    int n = epoll_wait(rd_tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
     if (n <= 0) {
         free_dead();
         return events;
@@ -1090,10 +1001,10 @@ static int poll_once(int timeout_ms)
  * if there is no such connection. */
 static conn_t *direct_conn(void)
 {
-    if (tcp.nconns != 1)
+    if (rd_tcp.nconns != 1)
         return NULL;
-    conn_t *c = rd_list_entry(tcp.conns.next, conn_t, link);
-    if (c->state != C_UP || tcp.peers[c->peer].qbytes || c->ctl_off != c->ctl_len)
+    conn_t *c = rd_list_entry(rd_tcp.conns.next, conn_t, link);
+    if (c->state != C_UP || rd_tcp.peers[c->peer].qbytes || c->ctl_off != c->ctl_len)
         return NULL;
     return c;
 }
@@ -1120,55 +1031,55 @@ static int after_multi_segment(conn_t *c)
 static int direct_read(conn_t *c)
 {
     int n = lowat_read(c);
-    if (n == 0 && tcp.gap_ns && c->state == C_UP && after_multi_segment(c))
-        tcp.read_at = rd_clock_ns() + tcp.gap_ns;
+    if (n == 0 && rd_tcp.gap_ns && c->state == C_UP && after_multi_segment(c))
+        rd_tcp.read_at = rd_clock_ns() + rd_tcp.gap_ns;
     return n;
 }
 
 static int tcp_progress(void)
 {
-    if (tcp.in_progress)
+    if (rd_tcp.in_progress)
         return RD_EINTERN;   /* called from an upcall: forbidden by transport.h */
-    tcp.in_progress = 1;
+    rd_tcp.in_progress = 1;
     /* A new burst begins: what the last one held back goes now, and the
      * next send to each peer is written at once. */
-    if (!rd_list_empty(&tcp.held))
+    if (!rd_list_empty(&rd_tcp.held))
         flush_held();
-    tcp.gen++;
+    rd_tcp.gen++;
     int n;
     conn_t *c;
-    if (tcp.direct_polls < RD_TCP_DIRECT_POLLS && (c = direct_conn()) != NULL) {
+    if (rd_tcp.direct_polls < RD_TCP_DIRECT_POLLS && (c = direct_conn()) != NULL) {
         /* Edge-triggered epoll keeps the event for what we read here; the
          * next epoll pass then finds the socket empty (one read). Calls
          * within a gap read nothing and do not count. */
         n = 0;
         if (!in_gap()) {
-            tcp.direct_polls++;
+            rd_tcp.direct_polls++;
             n = direct_read(c);
             free_dead();
         }
     } else {
-        tcp.direct_polls = 0;
+        rd_tcp.direct_polls = 0;
         n = poll_once(0);
     }
-    if (__builtin_expect(tcp.npending || !rd_list_empty(&tcp.retry), 0))
+    if (__builtin_expect(rd_tcp.npending || !rd_list_empty(&rd_tcp.retry), 0))
         run_timers();
-    if (__builtin_expect(tcp.nfail_report, 0)) {
+    if (__builtin_expect(rd_tcp.nfail_report, 0)) {
         n++;
         report_failures();
     }
     /* Sends the upcalls made (acknowledgements, CTS) go before we return;
      * p2p's own sends after this call start a new burst. */
-    if (!rd_list_empty(&tcp.held))
+    if (!rd_list_empty(&rd_tcp.held))
         flush_held();
-    tcp.gen++;
-    tcp.in_progress = 0;
+    rd_tcp.gen++;
+    rd_tcp.in_progress = 0;
     return n;
 }
 
 static void tcp_flush(void)
 {
-    if (!rd_list_empty(&tcp.held))
+    if (!rd_list_empty(&rd_tcp.held))
         flush_held();
 }
 
@@ -1176,10 +1087,10 @@ static void tcp_flush(void)
  * peer that died before connecting to us is noticed (it refuses). */
 static void tcp_watch(int peer)
 {
-    if ((unsigned)peer >= (unsigned)tcp.size || !tcp.peers || peer == tcp.rank)
+    if ((unsigned)peer >= (unsigned)rd_tcp.size || !rd_tcp.peers || peer == rd_tcp.rank)
         return;
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->conn || p->failed || p->bye || tcp.finalizing || !rd_list_empty(&p->retry))
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (p->conn || p->failed || p->bye || rd_tcp.finalizing || !rd_list_empty(&p->retry))
         return;
     (void)start_connect(peer);
 }
@@ -1188,16 +1099,16 @@ static void tcp_watch(int peer)
 
 static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
-    if ((unsigned)peer >= (unsigned)tcp.size || peer == tcp.rank || !tcp.peers ||
+    if ((unsigned)peer >= (unsigned)rd_tcp.size || peer == rd_tcp.rank || !rd_tcp.peers ||
         hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.frag_max)
         return RD_EINVAL;
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->bye || p->failed || tcp.finalizing)
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (p->bye || p->failed || rd_tcp.finalizing)
         return RD_EPEER;
     rd_tcp_frame_t f = { .type = RD_TCP_F_MSG, .version = RD_TCP_WIRE_VERSION,
                          .hdrlen = htole16((uint16_t)hdrlen), .len = htole32((uint32_t)len) };
     size_t total = sizeof(f) + hdrlen + len;
-    int small = len <= tcp.coalesce_max && tcp.coalesce_max > 0;
+    int small = len <= rd_tcp.coalesce_max && rd_tcp.coalesce_max > 0;
     if (p->held && (!small || p->qbytes + total > RD_TCP_HOLD_MAX)) {
         /* The burst is over (a large message) or big enough: write it. */
         flush_peer(p);
@@ -1207,17 +1118,17 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
     conn_t *c = p->conn;
     size_t sent = 0;
     if (c && c->state == C_UP && p->qbytes == 0 && c->ctl_off == c->ctl_len) {
-        if (small && p->gen == tcp.gen) {
+        if (small && p->gen == rd_tcp.gen) {
             /* Not the first since the last progress call: hold it back
              * for one writev with the rest of the burst. */
             int rc = enqueue(p, &f, hdr, hdrlen, payload, len, 0);
             if (rc == RD_OK) {
                 p->held = 1;
-                rd_list_push_back(&tcp.held, &p->held_link);
+                rd_list_push_back(&rd_tcp.held, &p->held_link);
             }
             return rc;
         }
-        p->gen = tcp.gen;
+        p->gen = rd_tcp.gen;
         struct iovec iov[3] = {
             { &f, sizeof(f) }, { (void *)hdr, hdrlen }, { (void *)payload, len },
         };
@@ -1235,7 +1146,7 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         if (n > 0)
             sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
     } else if (p->qbytes > 0 &&
-               ((len >= RD_TCP_BIG && !small) || p->qbytes + total > tcp.sendq_max)) {
+               ((len >= RD_TCP_BIG && !small) || p->qbytes + total > rd_tcp.sendq_max)) {
         /* A big payload is never copied whole behind others: the caller
          * keeps it (no copy) until the queue has drained. */
         return RD_EAGAIN;
@@ -1250,21 +1161,21 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
 
 static int tcp_reachable(int peer)
 {
-    return tcp.peers && peer >= 0 && peer < tcp.size && peer != tcp.rank && fetch_addr(peer);
+    return rd_tcp.peers && peer >= 0 && peer < rd_tcp.size && peer != rd_tcp.rank && fetch_addr(peer);
 }
 
 static int tcp_init(const rd_tp_env_t *env)
 {
-    memset(&tcp, 0, offsetof(struct rd_tcp_state, rx));
-    tcp.env = *env;
-    tcp.rank = env->boot->rank;
-    tcp.size = env->boot->size;
-    tcp.ep = tcp.lfd = -1;
-    rd_list_init(&tcp.conns);
-    rd_list_init(&tcp.dead);
-    rd_list_init(&tcp.ready);
-    rd_list_init(&tcp.hello_wait);
-    rd_list_init(&tcp.retry);
+    memset(&rd_tcp, 0, offsetof(struct rd_tcp_state, rx));
+    rd_tcp.env = *env;
+    rd_tcp.rank = env->boot->rank;
+    rd_tcp.size = env->boot->size;
+    rd_tcp.ep = rd_tcp.lfd = -1;
+    rd_list_init(&rd_tcp.conns);
+    rd_list_init(&rd_tcp.dead);
+    rd_list_init(&rd_tcp.ready);
+    rd_list_init(&rd_tcp.hello_wait);
+    rd_list_init(&rd_tcp.retry);
     long long eager = rd_env_size("RDMPI_TCP_EAGER_MAX", RD_TCP_EAGER_MAX_DEFAULT);
     if (eager < 1)
         eager = 1;
@@ -1277,54 +1188,54 @@ static int tcp_init(const rd_tp_env_t *env)
     if (frag > RD_TCP_LEN_LIMIT)
         frag = RD_TCP_LEN_LIMIT;
     rd_tcp_transport.frag_max = (size_t)frag;
-    tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
+    rd_tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
     long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
-    tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
+    rd_tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
     long long lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT", RD_TCP_ACK_LOWAT_DEFAULT);
-    tcp.ack_lowat = lowat <= 1 ? 0 : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    rd_tcp.ack_lowat = lowat <= 1 ? 0 : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
     lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT_BIG", RD_TCP_ACK_LOWAT_BIG_DEFAULT);
-    tcp.ack_lowat_big = lowat < tcp.ack_lowat ? tcp.ack_lowat : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
-    tcp.small_run = 0;
+    rd_tcp.ack_lowat_big = lowat < rd_tcp.ack_lowat ? rd_tcp.ack_lowat : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    rd_tcp.small_run = 0;
     long long gap = rd_env_size("RDMPI_TCP_READ_GAP_NS", RD_TCP_READ_GAP_NS_DEFAULT);
-    tcp.gap_ns = gap < 0 ? 0 : gap;
-    tcp.lowat = NULL;
-    tcp.read_at = 0;
-    rd_list_init(&tcp.held);
-    tcp.gen = 1;
-    if (tcp.size < 2)
+    rd_tcp.gap_ns = gap < 0 ? 0 : gap;
+    rd_tcp.lowat = NULL;
+    rd_tcp.read_at = 0;
+    rd_list_init(&rd_tcp.held);
+    rd_tcp.gen = 1;
+    if (rd_tcp.size < 2)
         return RD_OK;   /* no peers: nothing to listen for */
 
-    int rc = choose_addrs(&tcp.me);
+    int rc = choose_addrs(&rd_tcp.me);
     if (rc != RD_OK)
         return rc;
-    tcp.me.version = RD_TCP_WIRE_VERSION;
-    if (getrandom(tcp.me.key, sizeof(tcp.me.key), 0) != (ssize_t)sizeof(tcp.me.key))
+    rd_tcp.me.version = RD_TCP_WIRE_VERSION;
+    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key))
         return RD_ESYS;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof(ss);
-    tcp.lfd = listen_socket(&tcp.me);
-    if (tcp.lfd < 0)
+    rd_tcp.lfd = listen_socket(&rd_tcp.me);
+    if (rd_tcp.lfd < 0)
         return RD_ESYS;
     rc = RD_ESYS;
-    if (getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
+    if (getsockname(rd_tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
         goto err;
-    tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+    rd_tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                           : ((struct sockaddr_in6 *)&ss)->sin6_port;
-    tcp.ep = epoll_create1(EPOLL_CLOEXEC);
-    if (tcp.ep < 0)
+    rd_tcp.ep = epoll_create1(EPOLL_CLOEXEC);
+    if (rd_tcp.ep < 0)
         goto err;
     struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = NULL };
-    if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, tcp.lfd, &ev) != 0)
+    if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, rd_tcp.lfd, &ev) != 0)
         goto err;
     rc = RD_ENOMEM;
-    tcp.peers = calloc((size_t)tcp.size, sizeof(*tcp.peers));
-    if (!tcp.peers)
+    rd_tcp.peers = calloc((size_t)rd_tcp.size, sizeof(*rd_tcp.peers));
+    if (!rd_tcp.peers)
         goto err;
-    for (int i = 0; i < tcp.size; i++) {
-        rd_list_init(&tcp.peers[i].q);
-        rd_list_init(&tcp.peers[i].retry);
+    for (int i = 0; i < rd_tcp.size; i++) {
+        rd_list_init(&rd_tcp.peers[i].q);
+        rd_list_init(&rd_tcp.peers[i].retry);
     }
-    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, RD_TCP_ADDR_LEN(tcp.me.count))) != RD_OK)
+    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &rd_tcp.me, RD_TCP_ADDR_LEN(rd_tcp.me.count))) != RD_OK)
         goto err;
     return RD_OK;
 err:
@@ -1346,10 +1257,10 @@ static int pending(const tpeer_t *p)
  * keeps a stuck one from hanging us. */
 static void tcp_finalize(void)
 {
-    if (tcp.peers) {
-        tcp.finalizing = 1;
-        for (int i = 0; i < tcp.size; i++) {
-            tpeer_t *p = &tcp.peers[i];
+    if (rd_tcp.peers) {
+        rd_tcp.finalizing = 1;
+        for (int i = 0; i < rd_tcp.size; i++) {
+            tpeer_t *p = &rd_tcp.peers[i];
             if (!p->conn && rd_list_empty(&p->q))
                 continue;
             rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
@@ -1360,34 +1271,34 @@ static void tcp_finalize(void)
                 conn_flush(p->conn);
         }
         long deadline = rd_clock_ms() + RD_TCP_FINALIZE_WAIT_MS;
-        if (tcp.lowat)   /* the wait below sleeps in epoll */
-            set_lowat(tcp.lowat, 0);
-        rd_list_init(&tcp.held);   /* every queue is being written out */
+        if (rd_tcp.lowat)   /* the wait below sleeps in epoll */
+            set_lowat(rd_tcp.lowat, 0);
+        rd_list_init(&rd_tcp.held);   /* every queue is being written out */
         for (;;) {
             int busy = 0;
-            for (int i = 0; i < tcp.size && !busy; i++)
-                busy = pending(&tcp.peers[i]);
+            for (int i = 0; i < rd_tcp.size && !busy; i++)
+                busy = pending(&rd_tcp.peers[i]);
             long left = deadline - rd_clock_ms();
             if (!busy || left <= 0)
                 break;
             poll_once(left < 100 ? (int)left : 100);
         }
-        while (!rd_list_empty(&tcp.conns))
-            conn_close(rd_list_entry(tcp.conns.next, conn_t, link));
+        while (!rd_list_empty(&rd_tcp.conns))
+            conn_close(rd_list_entry(rd_tcp.conns.next, conn_t, link));
         free_dead();
-        for (int i = 0; i < tcp.size; i++)
-            while (!rd_list_empty(&tcp.peers[i].q)) {
-                out_t *o = rd_list_entry(tcp.peers[i].q.next, out_t, link);
+        for (int i = 0; i < rd_tcp.size; i++)
+            while (!rd_list_empty(&rd_tcp.peers[i].q)) {
+                out_t *o = rd_list_entry(rd_tcp.peers[i].q.next, out_t, link);
                 rd_list_remove(&o->link);
                 free(o);
             }
-        free(tcp.peers);
-        tcp.peers = NULL;
+        free(rd_tcp.peers);
+        rd_tcp.peers = NULL;
     }
-    if (tcp.lfd >= 0)
-        close(tcp.lfd);
-    if (tcp.ep >= 0)
-        close(tcp.ep);
-    tcp.lfd = tcp.ep = -1;
-    tcp.finalizing = 0;
+    if (rd_tcp.lfd >= 0)
+        close(rd_tcp.lfd);
+    if (rd_tcp.ep >= 0)
+        close(rd_tcp.ep);
+    rd_tcp.lfd = rd_tcp.ep = -1;
+    rd_tcp.finalizing = 0;
 }
