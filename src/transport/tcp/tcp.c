@@ -45,18 +45,6 @@
  * is streamed by p2p as DATA fragments of up to frag_max (256 KiB), at most
  * 1 MiB per peer and progress pass, so it never holds up other peers for
  * long. Big payloads (RD_TCP_BIG) avoid copies on both sides, see there.
- *
- * Failures: a peer whose connection ends without a BYE, or whose listening
- * socket refuses us, is gone: its queue is dropped, send() to it fails and
- * p2p hears of it through env->peer_failed at the end of the progress call
- * (so operations needing it end with an error, never a hang). To notice a
- * peer that dies before it ever connected to us, p2p calls watch() when a
- * receive names a peer we have no connection with: we connect, and a dead
- * peer refuses. Timers (only polled while armed): an accepted connection
- * that sends no HELLO within RD_TCP_HELLO_TIMEOUT_MS is closed (at most
- * RD_TCP_PENDING_MAX wait at once), and a connection the peer answered with
- * NACK (or dropped before answering) is retried after RD_TCP_RETRY_MS if
- * the peer's own never came.
  */
 #include "transport/tcp/tcp.h"
 
@@ -132,16 +120,6 @@
 /* How long finalize waits for peers' BYEs (they are all finalizing after
  * MPI_Finalize's barrier, so this only bounds a failure). */
 #define RD_TCP_FINALIZE_WAIT_MS 10000
-/* An accepted connection has this long to present its HELLO (ours send it
- * at once): a foreign process that connects and stays silent is dropped. */
-#define RD_TCP_HELLO_TIMEOUT_MS 3000
-/* Accepted connections waiting for their HELLO at once; beyond it the
- * oldest goes (a flood of silent connections cannot exhaust descriptors). */
-#define RD_TCP_PENDING_MAX 64
-/* After a NACK the winner's connection normally arrives within a round
- * trip; if it has not after this long, we connect again (also after our
- * HELLO went unanswered because the peer dropped the connection). */
-#define RD_TCP_RETRY_MS 1000
 /* With a single connection, progress reads it directly (one syscall that
  * also brings the data) instead of asking epoll first (two syscalls per
  * arrival); every this many calls it still runs one epoll pass, for the
@@ -155,7 +133,6 @@ static void tcp_finalize(void);
 static int tcp_reachable(int peer);
 static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int tcp_progress(void);
-static void tcp_watch(int peer);
 static void tcp_flush(void);
 
 rd_transport_t rd_tcp_transport = {
@@ -171,7 +148,7 @@ rd_transport_t rd_tcp_transport = {
     .send = tcp_send,
     .flush = tcp_flush,
     .progress = tcp_progress,
-    .watch = tcp_watch,
+    .watch = rd_tcp_watch,
     .mem_key = NULL,
     .get = NULL,
     .put = NULL,
@@ -198,65 +175,11 @@ static int choose_addrs(rd_tcp_addr_t *out)
     return RD_OK;
 }
 
-/* The socket address of entry e with port (network byte order); returns
- * its length. */
-static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockaddr_storage *ss)
-{
-    memset(ss, 0, sizeof(*ss));
-    if (e->family == 4) {
-        struct sockaddr_in *s = (struct sockaddr_in *)ss;
-        s->sin_family = AF_INET;
-        s->sin_port = port;
-        memcpy(&s->sin_addr, e->addr, 4);
-        return sizeof(*s);
-    }
-    struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
-    s->sin6_family = AF_INET6;
-    s->sin6_port = port;
-    memcpy(&s->sin6_addr, e->addr, 16);
-    return sizeof(*s);
-}
-
-/* The listening socket: on our one address, else on every address (IPv6
- * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
-static int listen_socket(const rd_tcp_addr_t *me)
-{
-    struct sockaddr_storage ss;
-    socklen_t sl;
-    int v6 = 0;
-    for (int i = 0; i < me->count; i++)
-        v6 |= me->ent[i].family == 6;
-    if (me->count == 1) {
-        sl = sockaddr_of(&me->ent[0], 0, &ss);
-    } else {
-        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
-        sl = sockaddr_of(&any, 0, &ss);
-    }
-    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    if (ss.ss_family == AF_INET6 && me->count > 1) {
-        int off = 0;
-        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
-    }
-    if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* ---- connections ---- */
-
-static void set_nodelay(int fd)
-{
-    int one = 1;
-    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-}
 
 /* SO_RCVLOWAT of c to v, a direct level, or back to 1 (v = 0); lowering
  * makes the kernel report what is unread to epoll. */
-static void set_lowat(conn_t *c, int v)
+void rd_tcp_set_lowat(conn_t *c, int v)
 {
     if (setsockopt(c->fd, SOL_SOCKET, SO_RCVLOWAT, &(int){ v ? v : 1 }, sizeof(int)) != 0 && v) {
         rd_tcp.ack_lowat = 0;   /* not raised (and not tried again): epoll still sees everything */
@@ -266,170 +189,8 @@ static void set_lowat(conn_t *c, int v)
     rd_tcp.lowat_val = v;
 }
 
-static conn_t *conn_new(int fd, int state, int peer)
-{
-    /* A second connection: progress relies on epoll again (RD_TCP_ACK_LOWAT_DEFAULT). */
-    if (rd_tcp.lowat)
-        set_lowat(rd_tcp.lowat, 0);
-    conn_t *c = calloc(1, sizeof(*c));
-    if (!c)
-        return NULL;
-    c->fd = fd;
-    c->state = state;
-    c->peer = peer;
-    rd_list_init(&c->ready);
-    rd_list_init(&c->wait);
-    rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
-    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
-    if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
-        free(c);
-        return NULL;
-    }
-    rd_list_push_back(&rd_tcp.conns, &c->link);
-    rd_tcp.nconns++;
-    return c;
-}
-
-/* Closes c now; the memory goes at the end of progress (events of the
- * current batch may still point at it). */
-static void conn_close(conn_t *c)
-{
-    if (c->state == C_CLOSED)
-        return;
-    if (rd_tcp.lowat == c)
-        rd_tcp.lowat = NULL;
-    if (c->claimed && rd_tcp.env.claimed)
-        rd_tcp.env.claimed(c->token, RD_EPEER);
-    c->claimed = 0;
-    close(c->fd);   /* also leaves the epoll set */
-    c->fd = -1;
-    c->state = C_CLOSED;
-    if (c->peer >= 0 && rd_tcp.peers[c->peer].conn == c) {
-        tpeer_t *p = &rd_tcp.peers[c->peer];
-        p->conn = NULL;
-        if (p->bye || rd_tcp.finalizing) {
-            /* Finalizing, or the peer is: nothing queued will be read. */
-            p->bye = 1;
-            while (!rd_list_empty(&p->q)) {
-                out_t *o = rd_list_entry(p->q.next, out_t, link);
-                rd_list_remove(&o->link);
-                free(o);
-            }
-            p->qbytes = 0;
-        }
-    }
-    if (!rd_list_empty(&c->ready)) {
-        rd_list_remove(&c->ready);
-        rd_list_init(&c->ready);
-    }
-    if (!rd_list_empty(&c->wait)) {
-        rd_list_remove(&c->wait);
-        rd_tcp.npending--;
-    }
-    rd_list_remove(&c->link);
-    rd_list_push_back(&rd_tcp.dead, &c->link);
-    rd_tcp.nconns--;
-}
-
-static void free_dead(void)
-{
-    while (!rd_list_empty(&rd_tcp.dead)) {
-        conn_t *c = rd_list_entry(rd_tcp.dead.next, conn_t, link);
-        rd_list_remove(&c->link);
-        free(c->asm_buf);
-        free(c);
-    }
-}
-
-/* Connects to p again after RD_TCP_RETRY_MS unless a connection comes first. */
-static void arm_retry(tpeer_t *p)
-{
-    if (rd_list_empty(&p->retry) && !p->conn && !p->failed) {
-        p->retry_at = rd_clock_ms() + RD_TCP_RETRY_MS;
-        rd_list_push_back(&rd_tcp.retry, &p->retry);
-    }
-}
-
-static void unretry(tpeer_t *p)
-{
-    if (!rd_list_empty(&p->retry)) {
-        rd_list_remove(&p->retry);
-        rd_list_init(&p->retry);
-    }
-}
-
-/* peer is gone before finalizing (what says how): nothing queued for it
- * will leave, sends to it fail, and p2p hears of it at the end of this
- * progress call. Without that upcall the job ends here, naming both ranks. */
-static void fail_peer(int peer, const char *what)
-{
-    tpeer_t *p = &rd_tcp.peers[peer];
-    if (p->failed || p->bye || rd_tcp.finalizing)
-        return;
-    if (!rd_tcp.env.peer_failed) {
-        char msg[256];
-        snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
-                 "before rank %d finalized", rd_tcp.rank, peer, what, peer);
-        rd_boot_abort(1, msg);
-    }
-    p->failed = 1;
-    p->fail_report = 1;
-    rd_tcp.nfail_report++;
-    unretry(p);
-    if (p->conn)
-        conn_close(p->conn);
-    while (!rd_list_empty(&p->q)) {
-        out_t *o = rd_list_entry(p->q.next, out_t, link);
-        rd_list_remove(&o->link);
-        free(o);
-    }
-    p->qbytes = 0;
-}
-
-/* Tells p2p about the peers that failed since the last call (outside any
- * parse loop, so the upcall may send). */
-static void report_failures(void)
-{
-    for (int i = 0; i < rd_tcp.size && rd_tcp.nfail_report; i++)
-        if (rd_tcp.peers[i].fail_report) {
-            rd_tcp.peers[i].fail_report = 0;
-            rd_tcp.nfail_report--;
-            rd_tcp.env.peer_failed(i, RD_EPEER);
-        }
-}
-
-/* The connection to peer ended (what says how). Before finalize that is a
- * dead rank, unless it ended before the peer answered our HELLO: then the
- * peer dropped it unread (we were too slow to send the HELLO, see
- * RD_TCP_HELLO_TIMEOUT_MS, or too many were waiting) and we connect again;
- * a dead peer then refuses. */
-static void peer_lost(conn_t *c, const char *what)
-{
-    int peer = c->peer;
-    /* Only the connection carrying the peer's traffic matters; a losing
-     * duplicate or an unauthenticated one just goes. */
-    int current = peer >= 0 && rd_tcp.peers[peer].conn == c;
-    int dialing = c->state == C_HELLO_SENT;
-    conn_close(c);
-    if (current && dialing)
-        arm_retry(&rd_tcp.peers[peer]);
-    else if (current)
-        fail_peer(peer, what);
-}
-
-static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
-{
-    rd_tcp_frame_t f = { .type = (uint8_t)type, .version = RD_TCP_WIRE_VERSION,
-                         .hdrlen = htole16((uint16_t)bodylen), .len = 0 };
-    memcpy(c->ctl, &f, sizeof(f));
-    if (bodylen)
-        memcpy(c->ctl + sizeof(f), body, bodylen);
-    c->ctl_len = sizeof(f) + bodylen;
-    c->ctl_off = 0;
-}
-
 /* After a write to c's socket failed: 1 to write again at once (EINTR), 0
- * when the socket is full (conn_flush runs again on EPOLLOUT), -1 when c
+ * when the socket is full (rd_tcp_conn_flush runs again on EPOLLOUT), -1 when c
  * failed (the peer is lost). */
 static int write_failed(conn_t *c)
 {
@@ -437,13 +198,13 @@ static int write_failed(conn_t *c)
         return 1;
     if (errno == EAGAIN || errno == EWOULDBLOCK)
         return 0;
-    peer_lost(c, strerror(errno));
+    rd_tcp_peer_lost(c, strerror(errno));
     return -1;
 }
 
 /* Writes what c has to write: its control frame, then (once UP) the peer's
  * queue, until done or the socket is full. Returns -1 if c failed. */
-static int conn_flush(conn_t *c)
+int rd_tcp_conn_flush(conn_t *c)
 {
     while (c->ctl_off < c->ctl_len) {
         ssize_t n = send(c->fd, c->ctl + c->ctl_off, c->ctl_len - c->ctl_off, MSG_NOSIGNAL);
@@ -492,87 +253,11 @@ static int conn_flush(conn_t *c)
     return 0;
 }
 
-static int fetch_addr(int peer)
-{
-    tpeer_t *p = &rd_tcp.peers[peer];
-    if (p->have_addr)
-        return 1;
-    size_t len = sizeof(p->addr);
-    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK ||
-        len < RD_TCP_ADDR_LEN(1) || p->addr.version != RD_TCP_WIRE_VERSION ||
-        p->addr.count < 1 || p->addr.count > RD_TCP_ADDRS_MAX ||
-        len != RD_TCP_ADDR_LEN(p->addr.count))
-        return 0;
-    for (int i = 0; i < p->addr.count; i++)
-        if (p->addr.ent[i].family != 4 && p->addr.ent[i].family != 6)
-            return 0;
-    p->have_addr = 1;
-    return 1;
-}
-
-/* Does peer run on our node? */
-static int same_node(int peer)
-{
-    const rd_boot_info_t *b = rd_tcp.env.boot;
-    for (int i = 0; i < b->local_size; i++)
-        if (b->local_ranks[i] == peer)
-            return 1;
-    return 0;
-}
-
-/* Opens the connection to peer and queues its HELLO. */
-static int start_connect(int peer)
-{
-    tpeer_t *p = &rd_tcp.peers[peer];
-    if (!fetch_addr(peer))
-        return RD_EPEER;
-    struct sockaddr_storage ss;
-    int k = rd_tcp_addr_pick(rd_tcp.me.ent, rd_tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
-    socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
-    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return RD_ESYS;
-    set_nodelay(fd);
-    int state = C_HELLO_SENT;
-    if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
-        if (errno != EINPROGRESS) {
-            /* Refused: its listening socket is gone, so is it. */
-            fail_peer(peer, strerror(errno));
-            close(fd);
-            return RD_EPEER;
-        }
-        state = C_CONNECTING;
-    }
-    conn_t *c = conn_new(fd, state, peer);
-    if (!c) {
-        close(fd);
-        return RD_ENOMEM;
-    }
-    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC), .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
-                         .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
-    memcpy(h.key, rd_tcp.me.key, sizeof(h.key));
-    ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
-    p->conn = c;
-    unretry(p);
-    if (state == C_HELLO_SENT)
-        conn_flush(c);
-    return RD_OK;
-}
-
-/* Constant-time comparison: a wrong key takes as long however much matched. */
-static int key_equal(const uint8_t *a, const uint8_t *b)
-{
-    unsigned d = 0;
-    for (int i = 0; i < RD_TCP_KEY_LEN; i++)
-        d |= (unsigned)(a[i] ^ b[i]);
-    return d == 0;
-}
-
 /* Queues a frame for peer (copying header and payload, all but its first
  * skip bytes, which went out already), bypassing the bound. A frame that
  * fits in the room left in the last chunk is appended to it (one iovec
  * for a burst of small frames); else a new chunk is made. */
-static int enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
+int rd_tcp_enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
                    const void *payload, size_t len, size_t skip)
 {
     size_t total = sizeof(*f) + hdrlen + len;
@@ -612,7 +297,7 @@ static void flush_peer(tpeer_t *p)
     rd_list_remove(&p->held_link);
     p->held = 0;
     if (p->conn && p->conn->state == C_UP)
-        conn_flush(p->conn);
+        rd_tcp_conn_flush(p->conn);
 }
 
 static void flush_held(void)
@@ -621,102 +306,26 @@ static void flush_held(void)
         flush_peer(rd_list_entry(rd_tcp.held.next, tpeer_t, held_link));
 }
 
-/* HELLO on an incoming connection: authenticate, then settle which of the
- * pair's connections carries the traffic (tcp_wire.h). */
-static void on_hello(conn_t *c)
-{
-    rd_tcp_hello_t h;
-    memcpy(&h, rd_tcp_parser_hdr(&c->ps), sizeof(h));
-    int src = (int32_t)le32toh((uint32_t)h.src);
-    int dst = (int32_t)le32toh((uint32_t)h.dst);
-    if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != rd_tcp.rank || src < 0 ||
-        src >= rd_tcp.size || src == rd_tcp.rank || !fetch_addr(src) ||
-        !key_equal(h.key, rd_tcp.peers[src].addr.key)) {
-        conn_close(c);   /* not one of ours: no answer */
-        return;
-    }
-    tpeer_t *p = &rd_tcp.peers[src];
-    if (!rd_list_empty(&c->wait)) {
-        rd_list_remove(&c->wait);
-        rd_list_init(&c->wait);
-        rd_tcp.npending--;
-    }
-    if (p->failed) {
-        conn_close(c);   /* too late: p2p has failed what needed it */
-        return;
-    }
-    conn_t *old = p->conn;
-    if (old && (old->state == C_UP || src > rd_tcp.rank)) {
-        /* Ours wins: tell the peer so it waits for ours instead. */
-        ctl_frame(c, RD_TCP_F_NACK, NULL, 0);
-        (void)send(c->fd, c->ctl, c->ctl_len, MSG_NOSIGNAL | MSG_DONTWAIT);
-        conn_close(c);
-        return;
-    }
-    if (old)
-        conn_close(old);   /* the lower rank's connection wins */
-    c->peer = src;
-    c->state = C_UP;
-    p->conn = c;
-    unretry(p);
-    ctl_frame(c, RD_TCP_F_ACK, NULL, 0);
-    if (rd_tcp.finalizing && !p->bye_queued) {
-        rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
-        if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK) {
-            conn_close(c);
-            return;
-        }
-        p->bye_queued = 1;
-    }
-    conn_flush(c);
-}
-
 /* A whole frame is in. Returns -1 if c was closed. */
 static int on_frame(conn_t *c, const void *payload)
 {
     const rd_tcp_parser_t *ps = &c->ps;
-    switch (c->state) {
-    case C_WAIT_HELLO:
-        if (ps->type != RD_TCP_F_HELLO) {
-            conn_close(c);
-            return -1;
+    if (c->state != C_UP)
+        return rd_tcp_on_handshake(c);
+    if (ps->type == RD_TCP_F_MSG) {
+        if (c->claimed) {
+            c->claimed = 0;
+            rd_tcp.env.claimed(c->token, RD_OK);
+        } else if (!rd_tcp.finalizing) {
+            rd_tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
         }
-        on_hello(c);
         return c->state == C_CLOSED ? -1 : 0;
-    case C_HELLO_SENT:
-        if (ps->type == RD_TCP_F_ACK) {
-            c->state = C_UP;
-            return conn_flush(c);
-        }
-        if (ps->type == RD_TCP_F_NACK) {
-            /* The peer's own connection is on its way and will carry the
-             * queue; should it never come (the peer died first), connect
-             * again later: a dead peer then refuses. */
-            tpeer_t *p = &rd_tcp.peers[c->peer];
-            conn_close(c);
-            arm_retry(p);
-            return -1;
-        }
-        break;
-    case C_UP:
-        if (ps->type == RD_TCP_F_MSG) {
-            if (c->claimed) {
-                c->claimed = 0;
-                rd_tcp.env.claimed(c->token, RD_OK);
-            } else if (!rd_tcp.finalizing) {
-                rd_tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
-            }
-            return c->state == C_CLOSED ? -1 : 0;
-        }
-        if (ps->type == RD_TCP_F_BYE) {
-            rd_tcp.peers[c->peer].bye = 1;
-            return 0;
-        }
-        break;
-    default:
-        break;
     }
-    peer_lost(c, "protocol error");
+    if (ps->type == RD_TCP_F_BYE) {
+        rd_tcp.peers[c->peer].bye = 1;
+        return 0;
+    }
+    rd_tcp_peer_lost(c, "protocol error");
     return -1;
 }
 
@@ -734,7 +343,7 @@ static int payload_dst(conn_t *c)
         if (c->asm_cap < len) {
             void *b = realloc(c->asm_buf, len);
             if (!b) {
-                peer_lost(c, "out of memory");
+                rd_tcp_peer_lost(c, "out of memory");
                 return -1;
             }
             c->asm_buf = b;
@@ -759,7 +368,7 @@ static int parse_buf(conn_t *c, const unsigned char *rx, size_t n, int *events)
             break;
         case RD_TCP_PARSE_HEADER:
             if (c->state != C_UP) {
-                peer_lost(c, "protocol error");
+                rd_tcp_peer_lost(c, "protocol error");
                 return -1;
             }
             if (n - off >= c->ps.len) {
@@ -783,9 +392,9 @@ static int parse_buf(conn_t *c, const unsigned char *rx, size_t n, int *events)
             break;
         default:
             if (c->state == C_WAIT_HELLO)
-                conn_close(c);
+                rd_tcp_conn_close(c);
             else
-                peer_lost(c, "bad frame");
+                rd_tcp_peer_lost(c, "bad frame");
             return -1;
         }
     }
@@ -825,9 +434,9 @@ static int conn_read(conn_t *c)
             return events;
         if (n <= 0) {
             if (c->state == C_WAIT_HELLO || (c->state == C_UP && rd_tcp.peers[c->peer].bye))
-                conn_close(c);
+                rd_tcp_conn_close(c);
             else
-                peer_lost(c, n == 0 ? "end of file" : strerror(errno));
+                rd_tcp_peer_lost(c, n == 0 ? "end of file" : strerror(errno));
             return events;
         }
         size_t direct = (size_t)n < want ? (size_t)n : want;
@@ -858,57 +467,12 @@ static void on_writable(conn_t *c)
         if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l) != 0)
             err = errno;
         if (err) {
-            peer_lost(c, strerror(err));
+            rd_tcp_peer_lost(c, strerror(err));
             return;
         }
         c->state = C_HELLO_SENT;
     }
-    conn_flush(c);
-}
-
-static void accept_all(void)
-{
-    for (;;) {
-        int fd = accept4(rd_tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
-                continue;
-            return;   /* EAGAIN, or out of descriptors: try again later */
-        }
-        set_nodelay(fd);
-        if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
-            conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
-        conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
-        rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
-        rd_tcp.npending++;
-    }
-}
-
-/* Silent accepted connections past their deadline go; NACKed peers whose
- * connection never came are connected again. */
-static void run_timers(void)
-{
-    long now = rd_clock_ms();
-    while (!rd_list_empty(&rd_tcp.hello_wait)) {
-        conn_t *c = rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait);
-        if (c->deadline - now > 0)
-            break;
-        conn_close(c);
-    }
-    rd_list_t *pos, *tmp;
-    rd_list_for_each_safe(pos, tmp, &rd_tcp.retry) {
-        tpeer_t *p = rd_list_entry(pos, tpeer_t, retry);
-        if (p->retry_at - now > 0)
-            continue;
-        unretry(p);
-        if (!p->conn && !p->failed && !p->bye && !rd_tcp.finalizing)
-            (void)start_connect((int)(p - rd_tcp.peers));
-    }
+    rd_tcp_conn_flush(c);
 }
 
 /* After a direct read of c that completed n frames: c's SO_RCVLOWAT for
@@ -925,7 +489,7 @@ static void lowat_follow(conn_t *c, int n)
         want = rd_tcp.ack_lowat;
     }
     if (rd_tcp.lowat != c || rd_tcp.lowat_val != want)
-        set_lowat(c, want);
+        rd_tcp_set_lowat(c, want);
 }
 
 /* Reads c, which progress reads without epoll, and sets its SO_RCVLOWAT
@@ -975,13 +539,13 @@ static int poll_once(int timeout_ms)
         events += lowat_read(rd_tcp.lowat);
     int n = epoll_wait(rd_tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
     if (n <= 0) {
-        free_dead();
+        rd_tcp_free_dead();
         return events;
     }
     for (int i = 0; i < n; i++) {
         conn_t *c = evs[i].data.ptr;
         if (!c) {
-            accept_all();
+            rd_tcp_accept_all();
             continue;
         }
         if (c->state == C_CLOSED)
@@ -992,7 +556,7 @@ static int poll_once(int timeout_ms)
             (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
             events += conn_read(c);
     }
-    free_dead();
+    rd_tcp_free_dead();
     return events;
 }
 
@@ -1056,17 +620,17 @@ static int tcp_progress(void)
         if (!in_gap()) {
             rd_tcp.direct_polls++;
             n = direct_read(c);
-            free_dead();
+            rd_tcp_free_dead();
         }
     } else {
         rd_tcp.direct_polls = 0;
         n = poll_once(0);
     }
     if (__builtin_expect(rd_tcp.npending || !rd_list_empty(&rd_tcp.retry), 0))
-        run_timers();
+        rd_tcp_run_timers();
     if (__builtin_expect(rd_tcp.nfail_report, 0)) {
         n++;
-        report_failures();
+        rd_tcp_report_failures();
     }
     /* Sends the upcalls made (acknowledgements, CTS) go before we return;
      * p2p's own sends after this call start a new burst. */
@@ -1081,18 +645,6 @@ static void tcp_flush(void)
 {
     if (!rd_list_empty(&rd_tcp.held))
         flush_held();
-}
-
-/* p2p waits for a message from peer: make sure a connection exists, so a
- * peer that died before connecting to us is noticed (it refuses). */
-static void tcp_watch(int peer)
-{
-    if ((unsigned)peer >= (unsigned)rd_tcp.size || !rd_tcp.peers || peer == rd_tcp.rank)
-        return;
-    tpeer_t *p = &rd_tcp.peers[peer];
-    if (p->conn || p->failed || p->bye || rd_tcp.finalizing || !rd_list_empty(&p->retry))
-        return;
-    (void)start_connect(peer);
 }
 
 /* ---- the transport interface ---- */
@@ -1121,7 +673,7 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         if (small && p->gen == rd_tcp.gen) {
             /* Not the first since the last progress call: hold it back
              * for one writev with the rest of the burst. */
-            int rc = enqueue(p, &f, hdr, hdrlen, payload, len, 0);
+            int rc = rd_tcp_enqueue(p, &f, hdr, hdrlen, payload, len, 0);
             if (rc == RD_OK) {
                 p->held = 1;
                 rd_list_push_back(&rd_tcp.held, &p->held_link);
@@ -1140,7 +692,7 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
         if (n == (ssize_t)total)
             return RD_OK;
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-            peer_lost(c, strerror(errno));
+            rd_tcp_peer_lost(c, strerror(errno));
             return RD_EPEER;
         }
         if (n > 0)
@@ -1154,14 +706,14 @@ static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
     /* Connect first: a refused connection (a dead peer) takes nothing. A
      * peer whose connection we wait for after a NACK gets its queue later. */
     int rc;
-    if (!p->conn && rd_list_empty(&p->retry) && (rc = start_connect(peer)) != RD_OK)
+    if (!p->conn && rd_list_empty(&p->retry) && (rc = rd_tcp_connect(peer)) != RD_OK)
         return rc;
-    return enqueue(p, &f, hdr, hdrlen, payload, len, sent);
+    return rd_tcp_enqueue(p, &f, hdr, hdrlen, payload, len, sent);
 }
 
 static int tcp_reachable(int peer)
 {
-    return rd_tcp.peers && peer >= 0 && peer < rd_tcp.size && peer != rd_tcp.rank && fetch_addr(peer);
+    return rd_tcp.peers && peer >= 0 && peer < rd_tcp.size && peer != rd_tcp.rank && rd_tcp_fetch_addr(peer);
 }
 
 static int tcp_init(const rd_tp_env_t *env)
@@ -1213,7 +765,7 @@ static int tcp_init(const rd_tp_env_t *env)
         return RD_ESYS;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof(ss);
-    rd_tcp.lfd = listen_socket(&rd_tcp.me);
+    rd_tcp.lfd = rd_tcp_listen(&rd_tcp.me);
     if (rd_tcp.lfd < 0)
         return RD_ESYS;
     rc = RD_ESYS;
@@ -1264,15 +816,15 @@ static void tcp_finalize(void)
             if (!p->conn && rd_list_empty(&p->q))
                 continue;
             rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
-            if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK)
+            if (rd_tcp_enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK)
                 continue;
             p->bye_queued = 1;
             if (p->conn && p->conn->state == C_UP)
-                conn_flush(p->conn);
+                rd_tcp_conn_flush(p->conn);
         }
         long deadline = rd_clock_ms() + RD_TCP_FINALIZE_WAIT_MS;
         if (rd_tcp.lowat)   /* the wait below sleeps in epoll */
-            set_lowat(rd_tcp.lowat, 0);
+            rd_tcp_set_lowat(rd_tcp.lowat, 0);
         rd_list_init(&rd_tcp.held);   /* every queue is being written out */
         for (;;) {
             int busy = 0;
@@ -1284,8 +836,8 @@ static void tcp_finalize(void)
             poll_once(left < 100 ? (int)left : 100);
         }
         while (!rd_list_empty(&rd_tcp.conns))
-            conn_close(rd_list_entry(rd_tcp.conns.next, conn_t, link));
-        free_dead();
+            rd_tcp_conn_close(rd_list_entry(rd_tcp.conns.next, conn_t, link));
+        rd_tcp_free_dead();
         for (int i = 0; i < rd_tcp.size; i++)
             while (!rd_list_empty(&rd_tcp.peers[i].q)) {
                 out_t *o = rd_list_entry(rd_tcp.peers[i].q.next, out_t, link);

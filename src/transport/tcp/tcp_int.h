@@ -119,6 +119,47 @@ struct rd_tcp_state {
 /* The transport's state (tcp.c). */
 extern struct rd_tcp_state rd_tcp;
 
+/* tcp_conn.c: connections and a peer's failure. */
+/* The listening socket on our addresses; -1 on failure. */
+int rd_tcp_listen(const rd_tcp_addr_t *me);
+/* Accepts every pending connection (the listening socket is readable). */
+void rd_tcp_accept_all(void);
+/* Fetches what peer published; 0 if it published nothing usable. */
+int rd_tcp_fetch_addr(int peer);
+/* Opens the connection to peer and queues its HELLO. */
+int rd_tcp_connect(int peer);
+/* Closes c now; its memory goes at rd_tcp_free_dead(). */
+void rd_tcp_conn_close(conn_t *c);
+/* c ended (what says how): a retry, or its peer failed. */
+void rd_tcp_peer_lost(conn_t *c, const char *what);
+/* A whole frame on a connection that is not up; -1 if c was closed. */
+int rd_tcp_on_handshake(conn_t *c);
+/* HELLO deadlines and retries that are due (call while any is armed). */
+void rd_tcp_run_timers(void);
+/* Tells p2p about the peers that failed since the last call. */
+void rd_tcp_report_failures(void);
+/* The transport's watch(). */
+void rd_tcp_watch(int peer);
+
+/* Frees the connections closed since the last call (at the end of a
+ * progress pass, when no epoll event can point at them any more); on
+ * every progress call, so inline. */
+static inline void rd_tcp_free_dead(void)
+{
+    while (!rd_list_empty(&rd_tcp.dead)) {
+        conn_t *c = rd_list_entry(rd_tcp.dead.next, conn_t, link);
+        rd_list_remove(&c->link);
+        free(c->asm_buf);
+        free(c);
+    }
+}
+
+/* tcp.c, for now. */
+void rd_tcp_set_lowat(conn_t *c, int v);
+int rd_tcp_conn_flush(conn_t *c);
+int rd_tcp_enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
+                   const void *payload, size_t len, size_t skip);
+
 #pragma GCC visibility pop
 
 #endif
