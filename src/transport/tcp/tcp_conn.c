@@ -143,12 +143,7 @@ void rd_tcp_conn_close(conn_t *c)
         if (p->bye || rd_tcp.finalizing) {
             /* Finalizing, or the peer is: nothing queued will be read. */
             p->bye = 1;
-            while (!rd_list_empty(&p->q)) {
-                out_t *o = rd_list_entry(p->q.next, out_t, link);
-                rd_list_remove(&o->link);
-                free(o);
-            }
-            p->qbytes = 0;
+            rd_tcp_queue_drop(p);
         }
     }
     if (!rd_list_empty(&c->ready)) {
@@ -201,12 +196,7 @@ static void fail_peer(int peer, const char *what)
     unretry(p);
     if (p->conn)
         rd_tcp_conn_close(p->conn);
-    while (!rd_list_empty(&p->q)) {
-        out_t *o = rd_list_entry(p->q.next, out_t, link);
-        rd_list_remove(&o->link);
-        free(o);
-    }
-    p->qbytes = 0;
+    rd_tcp_queue_drop(p);
 }
 
 /* Tells p2p about the peers that failed since the last call (outside any

@@ -154,11 +154,23 @@ static inline void rd_tcp_free_dead(void)
     }
 }
 
-/* tcp.c, for now. */
-void rd_tcp_set_lowat(conn_t *c, int v);
+/* tcp_send.c: queues, held bursts, writev. */
+/* Writes c's control frame, then (once up) its peer's queue, until done
+ * or the socket is full; -1 if c failed. */
 int rd_tcp_conn_flush(conn_t *c);
+/* Queues a frame for p (all but its first skip bytes), bypassing the bound. */
 int rd_tcp_enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
                    const void *payload, size_t len, size_t skip);
+/* Drops what is queued for p. */
+void rd_tcp_queue_drop(tpeer_t *p);
+/* Writes out every held burst. */
+void rd_tcp_flush_held(void);
+/* The transport's send() and flush(). */
+int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+void rd_tcp_flush(void);
+
+/* tcp.c, for now. */
+void rd_tcp_set_lowat(conn_t *c, int v);
 
 #pragma GCC visibility pop
 
