@@ -57,9 +57,6 @@
 #define RD_TCP_FRAG_MAX_DEFAULT (256 * 1024)
 #define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
 #define RD_TCP_COALESCE_MAX_DEFAULT (16 * 1024)
-/* The read buffer's share of a read after a big frame: a frame header and
- * the largest upper header. */
-#define RD_TCP_PEEK (RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX)
 /* Acknowledgements off the round trip (the direct connection only).
  * Linux acknowledges a message of more than one segment at once, from the
  * softirq that delivers it, only if the advertised window would not shrink
@@ -86,8 +83,6 @@
 #define RD_TCP_READ_GAP_NS_DEFAULT 700
 /* epoll events taken per progress call. */
 #define RD_TCP_EVENTS 64
-/* Reads from one socket per pass before the others get their turn. */
-#define RD_TCP_READS_PER_PASS 8
 /* How long finalize waits for peers' BYEs (they are all finalizing after
  * MPI_Finalize's barrier, so this only bounds a failure). */
 #define RD_TCP_FINALIZE_WAIT_MS 10000
@@ -158,159 +153,6 @@ void rd_tcp_set_lowat(conn_t *c, int v)
     rd_tcp.lowat_val = v;
 }
 
-/* A whole frame is in. Returns -1 if c was closed. */
-static int on_frame(conn_t *c, const void *payload)
-{
-    const rd_tcp_parser_t *ps = &c->ps;
-    if (c->state != C_UP)
-        return rd_tcp_on_handshake(c);
-    if (ps->type == RD_TCP_F_MSG) {
-        if (c->claimed) {
-            c->claimed = 0;
-            rd_tcp.env.claimed(c->token, RD_OK);
-        } else if (!rd_tcp.finalizing) {
-            rd_tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
-        }
-        return c->state == C_CLOSED ? -1 : 0;
-    }
-    if (ps->type == RD_TCP_F_BYE) {
-        rd_tcp.peers[c->peer].bye = 1;
-        return 0;
-    }
-    rd_tcp_peer_lost(c, "protocol error");
-    return -1;
-}
-
-/* A MSG header whose payload is not all in the read buffer: claim it for a
- * posted receive, or assemble it. Returns -1 if c was closed. */
-static int payload_dst(conn_t *c)
-{
-    size_t len = c->ps.len;
-    void *dst = NULL;
-    if (rd_tcp.env.claim && !rd_tcp.finalizing) {
-        dst = rd_tcp.env.claim(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, len, &c->token);
-        c->claimed = dst != NULL;
-    }
-    if (!dst) {
-        if (c->asm_cap < len) {
-            void *b = realloc(c->asm_buf, len);
-            if (!b) {
-                rd_tcp_peer_lost(c, "out of memory");
-                return -1;
-            }
-            c->asm_buf = b;
-            c->asm_cap = len;
-        }
-        dst = c->asm_buf;
-    }
-    rd_tcp_parser_set_dst(&c->ps, dst);
-    return 0;
-}
-
-/* Runs the parser over rx[0, n). Returns -1 if c was closed. */
-static int parse_buf(conn_t *c, const unsigned char *rx, size_t n, int *events)
-{
-    size_t off = 0;
-    while (off < n) {
-        size_t used;
-        int ev = rd_tcp_parse(&c->ps, rx + off, n - off, &used);
-        off += used;
-        switch (ev) {
-        case RD_TCP_PARSE_MORE:
-            break;
-        case RD_TCP_PARSE_HEADER:
-            if (c->state != C_UP) {
-                rd_tcp_peer_lost(c, "protocol error");
-                return -1;
-            }
-            if (n - off >= c->ps.len) {
-                /* All there: p2p reads it from the buffer. */
-                if (!rd_tcp.finalizing)
-                    rd_tcp.env.recv(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, rx + off,
-                                 c->ps.len);
-                off += c->ps.len;
-                rd_tcp_parser_skip(&c->ps);
-                (*events)++;
-                if (c->state == C_CLOSED)
-                    return -1;   /* the upcall's send found the peer gone */
-            } else if (payload_dst(c) != 0) {
-                return -1;
-            }
-            break;
-        case RD_TCP_PARSE_FRAME:
-            (*events)++;
-            if (on_frame(c, c->ps.dst) != 0)
-                return -1;
-            break;
-        default:
-            if (c->state == C_WAIT_HELLO)
-                rd_tcp_conn_close(c);
-            else
-                rd_tcp_peer_lost(c, "bad frame");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Drains c: reads until the socket is empty, payloads that are still
- * missing going straight to their destination. */
-static int conn_read(conn_t *c)
-{
-    int events = 0;
-    for (int reads = 0;; reads++) {
-        if (reads == RD_TCP_READS_PER_PASS) {
-            /* Others' turn; edge-triggered epoll will not tell us again. */
-            if (rd_list_empty(&c->ready))
-                rd_list_push_back(&rd_tcp.ready, &c->ready);
-            return events;
-        }
-        struct iovec iov[2];
-        int k = 0;
-        void *where;
-        size_t want = rd_tcp_parser_want(&c->ps, &where);
-        if (want) {
-            iov[k].iov_base = where;
-            iov[k++].iov_len = want;
-        }
-        /* ps.len: the payload of the frame being read or, between frames,
-         * of the last one. */
-        size_t rxlen = c->ps.len >= RD_TCP_BIG ? RD_TCP_PEEK : sizeof(rd_tcp.rx);
-        iov[k].iov_base = rd_tcp.rx;
-        iov[k++].iov_len = rxlen;
-        size_t asked = want + rxlen;
-        ssize_t n = readv(c->fd, iov, k);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return events;
-        if (n <= 0) {
-            if (c->state == C_WAIT_HELLO || (c->state == C_UP && rd_tcp.peers[c->peer].bye))
-                rd_tcp_conn_close(c);
-            else
-                rd_tcp_peer_lost(c, n == 0 ? "end of file" : strerror(errno));
-            return events;
-        }
-        size_t direct = (size_t)n < want ? (size_t)n : want;
-        if (direct) {
-            if (rd_tcp_parser_wrote(&c->ps, direct) == RD_TCP_PARSE_FRAME) {
-                events++;
-                if (on_frame(c, c->ps.dst) != 0)
-                    return events;
-            }
-        }
-        if ((size_t)n > direct && parse_buf(c, rd_tcp.rx, (size_t)n - direct, &events) != 0)
-            return events;
-        if ((size_t)n < asked)
-            break;   /* short read: the socket is empty */
-    }
-    if (!rd_list_empty(&c->ready)) {
-        rd_list_remove(&c->ready);
-        rd_list_init(&c->ready);
-    }
-    return events;
-}
-
 static void on_writable(conn_t *c)
 {
     if (c->state == C_CONNECTING) {
@@ -348,7 +190,7 @@ static void lowat_follow(conn_t *c, int n)
  * for what it brought. Returns the frames completed. */
 static int lowat_read(conn_t *c)
 {
-    int n = conn_read(c);
+    int n = rd_tcp_conn_read(c);
     lowat_follow(c, n);
     return n;
 }
@@ -383,7 +225,7 @@ static int poll_once(int timeout_ms)
             rd_list_remove(&c->ready);
             rd_list_init(&c->ready);
             if (c->state != C_CLOSED)
-                events += conn_read(c);
+                events += rd_tcp_conn_read(c);
         }
         timeout_ms = 0;
     }
@@ -406,7 +248,7 @@ static int poll_once(int timeout_ms)
             on_writable(c);
         if (c->state != C_CLOSED && c->state != C_CONNECTING &&
             (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
-            events += conn_read(c);
+            events += rd_tcp_conn_read(c);
     }
     rd_tcp_free_dead();
     return events;

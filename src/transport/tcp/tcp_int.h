@@ -169,6 +169,11 @@ void rd_tcp_flush_held(void);
 int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 void rd_tcp_flush(void);
 
+/* tcp_recv.c: read, parse, claim. */
+/* Drains c (at most RD_TCP_READS_PER_PASS reads, then c waits in
+ * rd_tcp.ready); returns the frames completed. */
+int rd_tcp_conn_read(conn_t *c);
+
 /* tcp.c, for now. */
 void rd_tcp_set_lowat(conn_t *c, int v);
 
