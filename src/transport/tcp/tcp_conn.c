@@ -101,7 +101,7 @@ static void set_nodelay(int fd)
 
 static conn_t *conn_new(int fd, int state, int peer)
 {
-    /* A second connection: progress relies on epoll again (RD_TCP_ACK_LOWAT_DEFAULT). */
+    /* A second connection: progress relies on epoll again (tcp_poll.c). */
     if (rd_tcp.lowat)
         rd_tcp_set_lowat(rd_tcp.lowat, 0);
     conn_t *c = calloc(1, sizeof(*c));
@@ -276,7 +276,8 @@ int rd_tcp_connect(int peer)
     if (!rd_tcp_fetch_addr(peer))
         return RD_EPEER;
     struct sockaddr_storage ss;
-    int k = rd_tcp_addr_pick(rd_tcp.me.ent, rd_tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
+    int k = rd_tcp_addr_pick(rd_tcp.me.ent, rd_tcp.me.count, p->addr.ent, p->addr.count,
+                             same_node(peer));
     socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -297,7 +298,8 @@ int rd_tcp_connect(int peer)
         close(fd);
         return RD_ENOMEM;
     }
-    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC), .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
+    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC),
+                         .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
                          .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
     memcpy(h.key, rd_tcp.me.key, sizeof(h.key));
     ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));

@@ -111,15 +111,16 @@ struct rd_tcp_state {
 };
 
 /* The library is built with -fvisibility=hidden, which covers definitions
- * only: declared hidden here too, the state and the calls between the
- * transport's files compile to direct PC-relative accesses, not loads
- * through the GOT, as they did within one file. */
+ * only: declared hidden here too, the state and the functions the files
+ * share are reached directly (PC-relative, as static ones are), not
+ * through the GOT. */
 #pragma GCC visibility push(hidden)
 
-/* The transport's state (tcp.c). */
+/* The transport's state and ops table (tcp.c); send() reads frag_max. */
 extern struct rd_tcp_state rd_tcp;
+extern rd_transport_t rd_tcp_transport;
 
-/* tcp_conn.c: connections and a peer's failure. */
+/* ---- tcp_conn.c: connections and a peer's failure ---- */
 /* The listening socket on our addresses; -1 on failure. */
 int rd_tcp_listen(const rd_tcp_addr_t *me);
 /* Accepts every pending connection (the listening socket is readable). */
@@ -154,7 +155,7 @@ static inline void rd_tcp_free_dead(void)
     }
 }
 
-/* tcp_send.c: queues, held bursts, writev. */
+/* ---- tcp_send.c: queues, held bursts, writev ---- */
 /* Writes c's control frame, then (once up) its peer's queue, until done
  * or the socket is full; -1 if c failed. */
 int rd_tcp_conn_flush(conn_t *c);
@@ -169,13 +170,19 @@ void rd_tcp_flush_held(void);
 int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 void rd_tcp_flush(void);
 
-/* tcp_recv.c: read, parse, claim. */
+/* ---- tcp_recv.c: read, parse, claim ---- */
 /* Drains c (at most RD_TCP_READS_PER_PASS reads, then c waits in
  * rd_tcp.ready); returns the frames completed. */
 int rd_tcp_conn_read(conn_t *c);
 
-/* tcp.c, for now. */
+/* ---- tcp_poll.c: epoll, the direct connection, SO_RCVLOWAT, read gap ---- */
+/* SO_RCVLOWAT of c to v, a direct level, or back to 1 (v = 0). */
 void rd_tcp_set_lowat(conn_t *c, int v);
+/* One pass over the ready sockets; timeout_ms as for epoll_wait. Returns
+ * the frames completed. */
+int rd_tcp_poll_once(int timeout_ms);
+/* The transport's progress(). */
+int rd_tcp_progress(void);
 
 #pragma GCC visibility pop
 
