@@ -80,17 +80,3 @@ int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
     }
     return RD_OK;
 }
-
-int rd_coll_allreduce_max_u32(rd_comm_t *c, uint32_t *val)
-{
-    uint32_t *all = malloc((size_t)c->size * sizeof(uint32_t));
-    if (!all)
-        return RD_ENOMEM;
-    int rc = rd_coll_allgather_bytes(c, val, sizeof(uint32_t), all);
-    if (rc == RD_OK)
-        for (int i = 0; i < c->size; i++)
-            if (all[i] > *val)
-                *val = all[i];
-    free(all);
-    return rc;
-}

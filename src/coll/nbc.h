@@ -12,9 +12,10 @@
  * progress call, so a schedule never blocks the caller. The whole schedule
  * is built when the MPI_I* call is made, so the caller's count and
  * displacement arrays are not needed afterwards; a callback may append
- * further steps (used by the context-id agreement of MPI_Comm_idup). A
- * progress hook (rd_progress_hook_add) walks the active schedules; the last
- * round's completion completes the user's request through rd_req_complete.
+ * further steps (used by the context-id agreement of MPI_Comm_idup in
+ * coll/ctxid.c). A progress hook (rd_progress_hook_add) walks the active
+ * schedules; the last round's completion completes the user's request
+ * through rd_req_complete.
  *
  * Tags: every schedule gets tag RD_NBC_TAG_BASE + (n mod RD_NBC_TAG_SPAN),
  * where n counts the schedules started on the communicator. Collectives are
@@ -40,11 +41,6 @@
 #define RD_NBC_TAG_BASE (1 << 20)
 /* Schedules on one communicator that may be in flight at once. */
 #define RD_NBC_TAG_SPAN (1 << 20)
-
-/* Context ids of communicators made by MPI_Comm_idup start here, apart from
- * the ids the blocking constructors agree on (which must stay below; see
- * src/api/nbc.c). */
-#define RD_NBC_IDUP_CTX_BASE (1u << 16)
 
 /* The API layer passes this for MPI_IN_PLACE. */
 #define RD_NBC_IN_PLACE ((void *)-1)
