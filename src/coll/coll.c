@@ -1,9 +1,6 @@
-/* Collectives used by communicator management and MPI_Barrier (see coll.h).
- * Algorithms work for every process count, not only powers of two. */
+/* MPI_Barrier and the byte broadcast of communicator management (see
+ * coll.h). Algorithms work for every process count, not only powers of two. */
 #include "coll/coll.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 #include "coll/coll_util.h"
 #include "core/datatype.h"
@@ -37,37 +34,16 @@ int rd_coll_barrier(rd_comm_t *c)
     return RD_OK;
 }
 
-int rd_coll_allgather_bytes(rd_comm_t *c, const void *send, size_t n, void *recv)
-{
-    int size = c->size, me = c->rank;
-    char *out = recv;
-    memmove(out + (size_t)me * n, send, n);
-    /* Ring: in step s, pass on the block that came from rank me - s. */
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
-    for (int s = 0; s < size - 1; s++) {
-        int sblk = (me - s + size) % size, rblk = (me - s - 1 + size) % size;
-        int rc = sendrecv(c, out + (size_t)sblk * n, n, right, out + (size_t)rblk * n, n, left,
-                          RD_TAG_ALLGATHER_BYTES);
-        if (rc != RD_OK)
-            return rc;
-    }
-    return RD_OK;
-}
-
 int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
 {
-    int size = c->size, rel = (c->rank - root + size) % size;
-    int rc, mask = 1;
+    int size = c->size, rel = (c->rank - root + size) % size, rc;
+    int mask = rd_coll_tree_mask(rel, size);
     /* Receive from the parent (rel with its lowest set bit cleared)... */
-    while (mask < size) {
-        if (rel & mask) {
-            rc = rd_coll_recv(c, buf, n, &rd_dt_bytes, (rel - mask + root) % size,
-                              RD_TAG_BCAST_BYTES);
-            if (rc != RD_OK)
-                return rc;
-            break;
-        }
-        mask <<= 1;
+    if (rel) {
+        rc = rd_coll_recv(c, buf, n, &rd_dt_bytes, (rel - mask + root) % size,
+                          RD_TAG_BCAST_BYTES);
+        if (rc != RD_OK)
+            return rc;
     }
     /* ...then send to the children below that bit. */
     for (mask >>= 1; mask > 0; mask >>= 1) {

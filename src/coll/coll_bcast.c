@@ -22,22 +22,19 @@ static size_t chunk_off(size_t i, size_t cs, size_t n)
 
 static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, mask = 1, rc;
+    int size = c->size, rel = (c->rank - root + size) % size, rc;
+    int mask = rd_coll_tree_mask(rel, size);
     size_t cs = (n + (size_t)size - 1) / (size_t)size;
-    /* Binomial scatter: relative rank rel receives chunks [rel, rel + lowbit). */
-    while (mask < size) {
-        if (rel & mask) {
-            int hi = rel + mask < size ? rel + mask : size;
-            size_t lo_b = chunk_off((size_t)rel, cs, n), hi_b = chunk_off((size_t)hi, cs, n);
-            if (hi_b > lo_b) {
-                rc = rd_coll_recv(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
-                                  (rel - mask + root) % size, RD_TAG_BCAST_SCATTER);
-                if (rc != RD_OK)
-                    return rc;
-            }
-            break;
+    /* Binomial scatter: relative rank rel receives chunks [rel, rel + mask). */
+    if (rel) {
+        int hi = rel + mask < size ? rel + mask : size;
+        size_t lo_b = chunk_off((size_t)rel, cs, n), hi_b = chunk_off((size_t)hi, cs, n);
+        if (hi_b > lo_b) {
+            rc = rd_coll_recv(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
+                              (rel - mask + root) % size, RD_TAG_BCAST_SCATTER);
+            if (rc != RD_OK)
+                return rc;
         }
-        mask <<= 1;
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         int child = rel + mask;

@@ -8,7 +8,8 @@
  *
  * Allgather: recursive doubling on power-of-two sizes and Bruck's algorithm
  * otherwise while the data is small (log2 n rounds), a ring when large
- * (each byte crosses each link once). Allgatherv always uses the ring.
+ * (each byte crosses each link once). Allgatherv and the byte allgather of
+ * communicator management always use the ring.
  */
 #include "coll/coll.h"
 
@@ -19,19 +20,10 @@
 #include "util/scratch.h"
 #include "util/status.h"
 
-/* Lowest set bit of rel, or the first power of two >= size for the root. */
-static int subtree_mask(int rel, int size)
-{
-    int mask = 1;
-    while (mask < size && !(rel & mask))
-        mask <<= 1;
-    return mask;
-}
-
 /* Number of relative ranks in the subtree rooted at rel. */
 static int subtree_size(int rel, int size)
 {
-    int m = subtree_mask(rel, size);
+    int m = rd_coll_tree_mask(rel, size);
     return rel + m < size ? m : size - rel;
 }
 
@@ -39,7 +31,7 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
                            void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
     int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
-    int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
+    int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
         return RD_ENOMEM;
@@ -76,7 +68,7 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
                             void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
     int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
-    int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
+    int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
         return RD_ENOMEM;
@@ -255,14 +247,14 @@ static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
     return rc;
 }
 
-static int allgather_ring(rd_comm_t *c, char *work, size_t n)
+static int allgather_ring(rd_comm_t *c, char *work, size_t n, int tag)
 {
     int size = c->size, me = c->rank;
     int right = (me + 1) % size, left = (me - 1 + size) % size;
     for (int s = 0; s < size - 1; s++) {
         size_t sb = (size_t)((me - s + size) % size), rb = (size_t)((me - s - 1 + size) % size);
         int rc = rd_coll_sendrecv(c, work + sb * n, n, &rd_dt_bytes, right, work + rb * n, n,
-                                  &rd_dt_bytes, left, RD_TAG_ALLGATHER);
+                                  &rd_dt_bytes, left, tag);
         if (rc != RD_OK)
             return rc;
     }
@@ -293,7 +285,7 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
         rd_dt_pack(own, rcount, rtype, 0, work + (size_t)me * n, n);
     int rc;
     if (total >= rd_coll_tune()->allgather_ring_min)
-        rc = allgather_ring(c, work, n);
+        rc = allgather_ring(c, work, n, RD_TAG_ALLGATHER);
     else if ((size & (size - 1)) == 0)
         rc = allgather_recdbl(c, work, n);
     else
@@ -304,6 +296,13 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
         rd_scratch_put(work);
     }
     return rc;
+}
+
+int rd_coll_allgather_bytes(rd_comm_t *c, const void *send, size_t n, void *recv)
+{
+    char *out = recv;
+    memmove(out + (size_t)c->rank * n, send, n);
+    return allgather_ring(c, out, n, RD_TAG_ALLGATHER_BYTES);
 }
 
 int rd_coll_allgatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,

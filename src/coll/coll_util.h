@@ -92,4 +92,28 @@ static inline int rd_coll_pof2(int n)
     return p;
 }
 
+/* Rank i's block in a v-argument (buf, counts, displs; displacements in
+ * extents of dt): its address *p and count *cnt. NULL counts / displs mean
+ * count elements for every rank, at i * count. */
+static inline void rd_coll_block(const void *buf, const int *counts, const int *displs,
+                                 size_t count, const rd_datatype_t *dt, int i, void **p,
+                                 size_t *cnt)
+{
+    ptrdiff_t d = displs ? displs[i] : (ptrdiff_t)((size_t)i * count);
+    *cnt = counts ? (size_t)counts[i] : count;
+    *p = (char *)buf + d * rd_dt_extent(dt);
+}
+
+/* Binomial trees over relative ranks (0 the root): the lowest set bit of
+ * rel, which separates it from its parent (rel - mask), or for the root the
+ * first power of two >= n. Its children are rel + m for m = mask / 2, mask
+ * / 4, ... 1 with rel + m < n. */
+static inline int rd_coll_tree_mask(int rel, int n)
+{
+    int mask = 1;
+    while (mask < n && !(rel & mask))
+        mask <<= 1;
+    return mask;
+}
+
 #endif
