@@ -1,15 +1,17 @@
 /*
- * MPI_Bcast: a binomial tree for short messages (log2 n latency), and for
- * long ones van de Geijn's scatter + ring allgather, which moves about 2x the
- * message per rank instead of log2 n x. Both work on the packed bytes, so a
- * non-contiguous datatype is packed once at the root and unpacked once at
- * each receiver.
+ * MPI_Bcast: through the node-local shared areas (coll_shm.c) when they
+ * apply; else a binomial tree for short messages (log2 n latency; the one
+ * MPI_Ibcast builds too, coll_steps.c), and for long ones van de Geijn's
+ * scatter + ring allgather, which moves about 2x the message per rank
+ * instead of log2 n x. Both work on the packed bytes, so a non-contiguous
+ * datatype is packed once at the root and unpacked once at each receiver.
  */
 #include "coll/coll.h"
 
 #include <stdlib.h>
 
 #include "coll/coll_shm.h"
+#include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
@@ -66,6 +68,14 @@ static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
             return rc != RD_OK ? rc : rc2;
     }
     return RD_OK;
+}
+
+int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
+{
+    rd_coll_run_t run;
+    rd_coll_run_init(&run, c, RD_TAG_BCAST_BYTES);
+    rd_coll_steps_bcast(&run.steps, buf, n, &rd_dt_bytes, root);
+    return rd_coll_run_end(&run);
 }
 
 int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)

@@ -4,7 +4,9 @@
  * Gather / scatter: a binomial tree over packed blocks (relative to the root)
  * while the whole data is small, since it needs only log2 n message startups
  * at the root; above RDMPI_GATHER_BINOMIAL_MAX, and for the v variants whose
- * block sizes only the root knows, the root talks to every rank directly.
+ * block sizes only the root knows, the root talks to every rank directly
+ * (the linear algorithms MPI_Igather(v) and MPI_Iscatter(v) build too,
+ * coll_steps.c).
  *
  * Allgather: recursive doubling on power-of-two sizes and Bruck's algorithm
  * otherwise while the data is small (log2 n rounds), a ring when large
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
@@ -101,112 +104,64 @@ out:
     return rc;
 }
 
-/* The root receives (gather) or sends every other rank's block of count
- * elements directly. */
-static int rooted_linear(rd_comm_t *c, int gather, void *buf, size_t count, rd_datatype_t *dt,
-                         int root)
+/* The linear algorithms (coll_steps.c) run by the blocking sink; NULL
+ * counts: count elements for every rank. */
+static int gatherv_linear(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                          void *rbuf, const int *rcounts, const int *displs, size_t rcount,
+                          rd_datatype_t *rtype, int root)
 {
-    int size = c->size;
-    rd_request_t **r = calloc((size_t)size, sizeof(*r));
-    if (!r)
-        return RD_ENOMEM;
-    ptrdiff_t ext = rd_dt_extent(dt);
-    int rc = RD_OK;
-    for (int k = 1; k < size && rc == RD_OK; k++) {
-        int i = (root + k) % size;
-        char *p = (char *)buf + (ptrdiff_t)i * (ptrdiff_t)count * ext;
-        rc = gather ? rd_coll_irecv(c, p, count, dt, i, RD_TAG_GATHER, &r[i])
-                    : rd_coll_isend(c, p, count, dt, i, RD_TAG_SCATTER, &r[i]);
-    }
-    int rc2 = rd_coll_waitall(r, size);
-    free(r);
-    return rc != RD_OK ? rc : rc2;
+    rd_coll_run_t run;
+    rd_coll_run_init(&run, c, RD_TAG_GATHER);
+    rd_coll_steps_gatherv(&run.steps, sbuf, scount, stype, rbuf, rcounts, displs, rcount, rtype,
+                          root);
+    return rd_coll_run_end(&run);
+}
+
+static int scatterv_linear(rd_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
+                           size_t scount, rd_datatype_t *stype, void *rbuf, size_t rcount,
+                           rd_datatype_t *rtype, int root)
+{
+    rd_coll_run_t run;
+    rd_coll_run_init(&run, c, RD_TAG_SCATTER);
+    rd_coll_steps_scatterv(&run.steps, sbuf, scounts, displs, scount, stype, rbuf, rcount, rtype,
+                           root);
+    return rd_coll_run_end(&run);
 }
 
 int rd_coll_gather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                    void *rbuf, size_t rcount, rd_datatype_t *rtype, int root)
 {
-    int me = c->rank;
-    size_t n = me == root ? rcount * rtype->size : scount * stype->size;
+    size_t n = c->rank == root ? rcount * rtype->size : scount * stype->size;
     if (n == 0)
         return RD_OK;
     if ((size_t)c->size * n <= rd_coll_tune()->gather_binomial_max && c->size > 2)
         return gather_binomial(c, sbuf, scount, stype, rbuf, rcount, rtype, root, n);
-    if (me != root)
-        return rd_coll_send(c, sbuf, scount, stype, root, RD_TAG_GATHER);
-    if (sbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy(sbuf, scount, stype,
-                     (char *)rbuf + (ptrdiff_t)me * (ptrdiff_t)rcount * rd_dt_extent(rtype),
-                     rcount, rtype);
-    return rooted_linear(c, 1, rbuf, rcount, rtype, root);
+    return gatherv_linear(c, sbuf, scount, stype, rbuf, NULL, NULL, rcount, rtype, root);
 }
 
 int rd_coll_gatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                     void *rbuf, const int *rcounts, const int *displs, rd_datatype_t *rtype,
                     int root)
 {
-    int me = c->rank;
-    if (me != root)
-        return scount && stype->size ? rd_coll_send(c, sbuf, scount, stype, root, RD_TAG_GATHER)
-                                    : RD_OK;
-    if (sbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy(sbuf, scount, stype, (char *)rbuf + (ptrdiff_t)displs[me] * rd_dt_extent(rtype),
-                     (size_t)rcounts[me], rtype);
-    /* Ranks with nothing to send send nothing. */
-    int size = c->size, rc = RD_OK;
-    rd_request_t **r = calloc((size_t)size, sizeof(*r));
-    if (!r)
-        return RD_ENOMEM;
-    ptrdiff_t ext = rd_dt_extent(rtype);
-    for (int i = 0; i < size && rc == RD_OK; i++)
-        if (i != root && rcounts[i] && rtype->size)
-            rc = rd_coll_irecv(c, (char *)rbuf + (ptrdiff_t)displs[i] * ext, (size_t)rcounts[i],
-                               rtype, i, RD_TAG_GATHER, &r[i]);
-    int rc2 = rd_coll_waitall(r, size);
-    free(r);
-    return rc != RD_OK ? rc : rc2;
+    return gatherv_linear(c, sbuf, scount, stype, rbuf, rcounts, displs, 0, rtype, root);
 }
 
 int rd_coll_scatter(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                     void *rbuf, size_t rcount, rd_datatype_t *rtype, int root)
 {
-    int me = c->rank;
-    size_t n = me == root ? scount * stype->size : rcount * rtype->size;
+    size_t n = c->rank == root ? scount * stype->size : rcount * rtype->size;
     if (n == 0)
         return RD_OK;
     if ((size_t)c->size * n <= rd_coll_tune()->gather_binomial_max && c->size > 2)
         return scatter_binomial(c, sbuf, scount, stype, rbuf, rcount, rtype, root, n);
-    if (me != root)
-        return rd_coll_recv(c, rbuf, rcount, rtype, root, RD_TAG_SCATTER);
-    if (rbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy((const char *)sbuf + (ptrdiff_t)me * (ptrdiff_t)scount * rd_dt_extent(stype),
-                     scount, stype, rbuf, rcount, rtype);
-    return rooted_linear(c, 0, (void *)sbuf, scount, stype, root);
+    return scatterv_linear(c, sbuf, NULL, NULL, scount, stype, rbuf, rcount, rtype, root);
 }
 
 int rd_coll_scatterv(rd_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
                      rd_datatype_t *stype, void *rbuf, size_t rcount, rd_datatype_t *rtype,
                      int root)
 {
-    int me = c->rank, size = c->size;
-    if (me != root)
-        return rcount && rtype->size ? rd_coll_recv(c, rbuf, rcount, rtype, root, RD_TAG_SCATTER)
-                                    : RD_OK;
-    ptrdiff_t ext = rd_dt_extent(stype);
-    if (rbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy((const char *)sbuf + (ptrdiff_t)displs[me] * ext, (size_t)scounts[me], stype,
-                     rbuf, rcount, rtype);
-    rd_request_t **r = calloc((size_t)size, sizeof(*r));
-    if (!r)
-        return RD_ENOMEM;
-    int rc = RD_OK;
-    for (int i = 0; i < size && rc == RD_OK; i++)
-        if (i != root && scounts[i] && stype->size)
-            rc = rd_coll_isend(c, (const char *)sbuf + (ptrdiff_t)displs[i] * ext,
-                               (size_t)scounts[i], stype, i, RD_TAG_SCATTER, &r[i]);
-    int rc2 = rd_coll_waitall(r, size);
-    free(r);
-    return rc != RD_OK ? rc : rc2;
+    return scatterv_linear(c, sbuf, scounts, displs, 0, stype, rbuf, rcount, rtype, root);
 }
 
 /* The allgather algorithms on packed blocks of n bytes; work holds this

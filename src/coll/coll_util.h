@@ -72,6 +72,12 @@ int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int p
 int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
                      void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag);
 
+/* A send or receive (kind RD_REQ_SEND / RD_REQ_RECV) as rd_coll_isend and
+ * rd_coll_irecv, on request memory local (see rd_req_init_local) if not
+ * NULL: for a caller that waits for it before local goes away. */
+int rd_coll_post(int kind, rd_request_t *local, rd_comm_t *c, void *buf, size_t count,
+                 rd_datatype_t *dt, int peer, int tag, rd_request_t **out);
+
 /* A temporary buffer that holds count elements of dt in dt's layout:
  * returns the address to use as the buffer (it may point before the memory
  * when dt's true lower bound is positive) and sets *mem to what to give back

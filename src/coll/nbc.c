@@ -8,6 +8,7 @@
 
 #include "coll/coll.h"
 #include "coll/coll_shm.h"
+#include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "p2p/p2p.h"
 #include "util/list.h"
@@ -44,6 +45,7 @@ typedef struct step {
 #define POOL_MAX 8
 
 struct rd_nbc {
+    rd_coll_steps_t sink;      /* what the shared algorithms build into */
     rd_list_t link;            /* in active_scheds once started */
     struct rd_nbc *next_free;  /* in the pool */
     rd_comm_t *comm;
@@ -121,6 +123,41 @@ static int grow(void *arr, int *cap, size_t sz, const void *inline_arr)
     return RD_OK;
 }
 
+/* The step sink of the algorithms in coll_steps.c: they append to s. */
+static rd_nbc_t *sched_of(rd_coll_steps_t *p)
+{
+    return (rd_nbc_t *)((char *)p - offsetof(rd_nbc_t, sink));
+}
+
+static void sink_send(rd_coll_steps_t *p, const void *buf, size_t count, rd_datatype_t *dt,
+                      int peer)
+{
+    rd_nbc_send(sched_of(p), buf, count, dt, peer);
+}
+
+static void sink_recv(rd_coll_steps_t *p, void *buf, size_t count, rd_datatype_t *dt, int peer)
+{
+    rd_nbc_recv(sched_of(p), buf, count, dt, peer);
+}
+
+static void sink_copy(rd_coll_steps_t *p, const void *src, size_t scount, rd_datatype_t *sdt,
+                      void *dst, size_t dcount, rd_datatype_t *ddt)
+{
+    rd_nbc_copy(sched_of(p), src, scount, sdt, dst, dcount, ddt);
+}
+
+static void sink_fence(rd_coll_steps_t *p)
+{
+    rd_nbc_fence(sched_of(p));
+}
+
+static const rd_coll_steps_ops_t sink_ops = {
+    .send = sink_send,
+    .recv = sink_recv,
+    .copy = sink_copy,
+    .fence = sink_fence,
+};
+
 rd_nbc_t *rd_nbc_new(rd_comm_t *c)
 {
     int tag = next_tag(c);
@@ -144,6 +181,8 @@ rd_nbc_t *rd_nbc_new(rd_comm_t *c)
     rd_list_init(&s->link);
     s->comm = c;
     rd_comm_ref(c);
+    s->sink.ops = &sink_ops;
+    s->sink.comm = c;
     return s;
 }
 
@@ -466,8 +505,7 @@ int rd_nbc_start(rd_nbc_t *s, rd_request_t *req)
 
 void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root)
 {
-    int n = s->comm->size, rel = (s->comm->rank - root + n) % n;
-    if (n == 1)
+    if (s->comm->size == 1)
         return;
     int rc = rd_coll_shm_ibcast(s, buf, count, dt, root);
     if (rc != RD_ENOTSUP) {
@@ -475,28 +513,12 @@ void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int r
             s->err = rc;
         return;
     }
-    /* Receive from the parent (rel without its lowest set bit)... */
-    int mask = rd_coll_tree_mask(rel, n);
-    if (rel) {
-        rd_nbc_recv(s, buf, count, dt, (rel - mask + root) % n);
-        rd_nbc_fence(s);
-    }
-    /* ...then send to the children below that bit, all at once. */
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (rel + mask < n)
-            rd_nbc_send(s, buf, count, dt, (rel + mask + root) % n);
-    rd_nbc_fence(s);
+    rd_coll_steps_bcast(&s->sink, buf, count, dt, root);
 }
 
 void rd_nbc_barrier(rd_nbc_t *s)
 {
-    static char token;
-    int n = s->comm->size, me = s->comm->rank;
-    for (int d = 1; d < n; d <<= 1) {
-        rd_nbc_send(s, &token, 0, &rd_dt_bytes, (me + d) % n);
-        rd_nbc_recv(s, &token, 0, &rd_dt_bytes, (me - d + n) % n);
-        rd_nbc_fence(s);
-    }
+    rd_coll_steps_barrier(&s->sink);
 }
 
 /* acc = acc op tmp, where tmp holds the contribution of higher ranks. */
@@ -647,46 +669,15 @@ void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t 
                     const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
                     int root)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    if (me != root) {
-        rd_nbc_send(s, sbuf, scount, sdt, root);
-        rd_nbc_fence(s);
-        return;
-    }
-    for (int k = 1; k <= n; k++) {
-        int i = (me + k) % n;
-        void *p;
-        size_t cnt;
-        rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
-        if (i != me)
-            rd_nbc_recv(s, p, cnt, rdt, i);
-        else if (sbuf != RD_NBC_IN_PLACE)
-            rd_nbc_copy(s, sbuf, scount, sdt, p, cnt, rdt);
-    }
-    rd_nbc_fence(s);
+    rd_coll_steps_gatherv(&s->sink, sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt, root);
 }
 
 void rd_nbc_scatterv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
                      size_t scount, rd_datatype_t *sdt, void *rbuf, size_t rcount,
                      rd_datatype_t *rdt, int root)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    if (me != root) {
-        rd_nbc_recv(s, rbuf, rcount, rdt, root);
-        rd_nbc_fence(s);
-        return;
-    }
-    for (int k = 1; k <= n; k++) {
-        int i = (me + k) % n;
-        void *p;
-        size_t cnt;
-        rd_coll_block(sbuf, scounts, sdispls, scount, sdt, i, &p, &cnt);
-        if (i != me)
-            rd_nbc_send(s, p, cnt, sdt, i);
-        else if (rbuf != RD_NBC_IN_PLACE)
-            rd_nbc_copy(s, p, cnt, sdt, rbuf, rcount, rdt);
-    }
-    rd_nbc_fence(s);
+    rd_coll_steps_scatterv(&s->sink, sbuf, scounts, sdispls, scount, sdt, rbuf, rcount, rdt,
+                           root);
 }
 
 void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,

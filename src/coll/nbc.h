@@ -106,7 +106,9 @@ void rd_nbc_fini(void);
 /* ---- algorithm builders: append one collective's rounds to s ----
  * Counts are in elements of the given types; displacements of the v-variants
  * in extents of the type. Root-only and send-side arguments are ignored where
- * MPI ignores them. */
+ * MPI ignores them. The broadcast's tree, the barrier and the linear
+ * gather(v) / scatter(v) are the algorithms the blocking collectives run
+ * too (coll_steps.h). */
 
 /* Node-local: through the ranks' shared areas (rd_coll_shm_ibcast) up to
  * RDMPI_IBCAST_SHM_MAX bytes; else a binomial tree. */
@@ -125,7 +127,8 @@ void rd_nbc_scan(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_dat
                  const rd_op_t *op, int excl);
 /* Linear: the root exchanges with every other rank directly. scounts /
  * sdispls (gatherv: rcounts / rdispls) are per rank; NULL means every rank
- * has scount (rcount) elements at rank * count * extent. */
+ * has scount (rcount) elements at rank * count * extent. Empty blocks send
+ * nothing. */
 void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt, void *rbuf,
                     const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
                     int root);
