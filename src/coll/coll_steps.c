@@ -135,54 +135,58 @@ void rd_coll_steps_barrier(rd_coll_steps_t *p)
     }
 }
 
-void rd_coll_steps_gatherv(rd_coll_steps_t *p, const void *sbuf, size_t scount,
-                           rd_datatype_t *sdt, void *rbuf, const int *rcounts,
-                           const int *rdispls, size_t rcount, rd_datatype_t *rdt, int root)
+/* A message of the linear algorithms below: received if in, else sent. */
+static void message(rd_coll_steps_t *p, int in, void *buf, size_t count, rd_datatype_t *dt,
+                    int peer)
+{
+    if (in)
+        p->ops->recv(p, buf, count, dt, peer);
+    else
+        p->ops->send(p, buf, count, dt, peer);
+}
+
+/* Gather (gather = 1) or scatter between the per-rank side (mine: gather's
+ * send, scatter's receive buffer) and the root side (all: one block per
+ * rank). */
+static void linear(rd_coll_steps_t *p, int gather, void *mine, size_t mcount, rd_datatype_t *mdt,
+                   void *all, const int *counts, const int *displs, size_t count,
+                   rd_datatype_t *dt, int root)
 {
     int n = p->comm->size, me = p->comm->rank;
     void *b;
     size_t cnt;
     if (me != root) {
-        if (scount && sdt->size)
-            p->ops->send(p, sbuf, scount, sdt, root);
+        if (mcount && mdt->size)
+            message(p, !gather, mine, mcount, mdt, root);
         p->ops->fence(p);
         return;
     }
-    if (sbuf != RD_COLL_IN_PLACE) {
-        rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, me, &b, &cnt);
-        p->ops->copy(p, sbuf, scount, sdt, b, cnt, rdt);
+    if (mine != RD_COLL_IN_PLACE) {
+        rd_coll_block(all, counts, displs, count, dt, me, &b, &cnt);
+        if (gather)
+            p->ops->copy(p, mine, mcount, mdt, b, cnt, dt);
+        else
+            p->ops->copy(p, b, cnt, dt, mine, mcount, mdt);
     }
     for (int k = 1; k < n; k++) {
         int i = (root + k) % n;
-        rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, i, &b, &cnt);
-        if (cnt && rdt->size)
-            p->ops->recv(p, b, cnt, rdt, i);
+        rd_coll_block(all, counts, displs, count, dt, i, &b, &cnt);
+        if (cnt && dt->size)
+            message(p, gather, b, cnt, dt, i);
     }
     p->ops->fence(p);
+}
+
+void rd_coll_steps_gatherv(rd_coll_steps_t *p, const void *sbuf, size_t scount,
+                           rd_datatype_t *sdt, void *rbuf, const int *rcounts,
+                           const int *rdispls, size_t rcount, rd_datatype_t *rdt, int root)
+{
+    linear(p, 1, (void *)sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt, root);
 }
 
 void rd_coll_steps_scatterv(rd_coll_steps_t *p, const void *sbuf, const int *scounts,
                             const int *sdispls, size_t scount, rd_datatype_t *sdt, void *rbuf,
                             size_t rcount, rd_datatype_t *rdt, int root)
 {
-    int n = p->comm->size, me = p->comm->rank;
-    void *b;
-    size_t cnt;
-    if (me != root) {
-        if (rcount && rdt->size)
-            p->ops->recv(p, rbuf, rcount, rdt, root);
-        p->ops->fence(p);
-        return;
-    }
-    if (rbuf != RD_COLL_IN_PLACE) {
-        rd_coll_block(sbuf, scounts, sdispls, scount, sdt, me, &b, &cnt);
-        p->ops->copy(p, b, cnt, sdt, rbuf, rcount, rdt);
-    }
-    for (int k = 1; k < n; k++) {
-        int i = (root + k) % n;
-        rd_coll_block(sbuf, scounts, sdispls, scount, sdt, i, &b, &cnt);
-        if (cnt && sdt->size)
-            p->ops->send(p, b, cnt, sdt, i);
-    }
-    p->ops->fence(p);
+    linear(p, 0, rbuf, rcount, rdt, (void *)sbuf, scounts, sdispls, scount, sdt, root);
 }
