@@ -147,6 +147,14 @@ int rd_api_comm_free(rd_comm_t *c)
     return MPI_SUCCESS;
 }
 
+int rd_api_comm_out(rd_comm_t *c, int rc, rd_comm_t *nc, MPI_Comm *newcomm, const char *fn)
+{
+    if (rc != RD_OK)
+        return rd_api_status_error(c, rc, fn);
+    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
 int rd_api_check_intra(rd_comm_t *c, const char *fn)
 {
     if (!c->rgroup)
@@ -518,10 +526,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     rd_api_lock();
     int rc = rd_api_comm_create_from(c, g, &nc);
     rd_api_unlock();
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    return rd_api_comm_out(c, rc, nc, newcomm, fn);
 }
 
 /* Only the members of group take part: the context agreement runs among
@@ -549,10 +554,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (rc == RD_OK)
         rc = rd_api_comm_build(c, g, ctx, &nc);
     rd_api_unlock();
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *newcomm = nc->handle;
-    return MPI_SUCCESS;
+    return rd_api_comm_out(c, rc, nc, newcomm, fn);
 }
 
 /* ---- destruction ---- */

@@ -28,6 +28,11 @@ rd_comm_t *rd_api_comm_local(const rd_comm_t *c);
  * construction failed, or one being freed). */
 void rd_api_comm_destroy(rd_comm_t *c);
 
+/* The end of a constructor, without the lock: the error handler's code for
+ * a failed status rc, else MPI_SUCCESS with *newcomm = nc's handle
+ * (MPI_COMM_NULL for a NULL nc: a rank not in the new communicator). */
+int rd_api_comm_out(rd_comm_t *c, int rc, rd_comm_t *nc, MPI_Comm *newcomm, const char *fn);
+
 /* Checks without the lock: newcomm not NULL; c an intracommunicator (split
  * and create on an intercommunicator are not implemented). MPI_SUCCESS or
  * the error handler's code. */

@@ -63,26 +63,46 @@ out:
     return rc;
 }
 
+/* MPI initialized, comm an intracommunicator, newcomm not NULL. */
+static int check_split(MPI_Comm comm, MPI_Comm *newcomm, rd_comm_t **c, const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_newcomm(*c, newcomm, fn)) ||
+        (err = rd_api_check_intra(*c, fn)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* Splits c and hands this rank's part to *newcomm. With whole_is_null, a
+ * part that is all of c gives MPI_COMM_NULL: every member sees the same
+ * sizes, so all of them drop it or none. */
+static int split_out(rd_comm_t *c, int color, int key, int whole_is_null, MPI_Comm *newcomm,
+                     const char *fn)
+{
+    rd_comm_t *nc;
+    rd_api_lock();
+    int rc = split(c, color, key, &nc);
+    if (rc == RD_OK && nc && whole_is_null && nc->size == c->size) {
+        rd_comm_release(nc);
+        nc = NULL;
+    }
+    rd_api_unlock();
+    return rd_api_comm_out(c, rc, nc, newcomm, fn);
+}
+
 RD_WEAK_ALIAS(MPI_Comm_split)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_split";
-    rd_comm_t *c, *nc;
+    rd_comm_t *c;
     int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, &c, fn)) || (err = rd_api_check_newcomm(c, newcomm, fn)) ||
-        (err = rd_api_check_intra(c, fn)))
+    if ((err = check_split(comm, newcomm, &c, fn)))
         return err;
     if (color < 0 && color != MPI_UNDEFINED)
         return rd_api_error(c, MPI_ERR_ARG, fn,
                             "invalid color %d: colors are >= 0 or MPI_UNDEFINED", color);
-    rd_api_lock();
-    int rc = split(c, color, key, &nc);
-    rd_api_unlock();
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    return split_out(c, color, key, 0, newcomm, fn);
 }
 
 /* MPI_COMM_TYPE_SHARED: the ranks of my node, named by the lowest job rank
@@ -95,11 +115,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                          MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_split_type";
-    rd_comm_t *c, *nc;
+    rd_comm_t *c;
     int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, &c, fn)) || (err = rd_api_check_newcomm(c, newcomm, fn)) ||
-        (err = rd_api_check_intra(c, fn)))
+    if ((err = check_split(comm, newcomm, &c, fn)))
         return err;
     int node = rd_api.boot.local_ranks ? rd_api.boot.local_ranks[0] : rd_api.boot.rank;
     int color;
@@ -118,17 +136,6 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                             "MPI_COMM_TYPE_HW_GUIDED, MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED",
                             split_type);
     }
-    rd_api_lock();
-    int rc = split(c, color, key, &nc);
-    /* Every member sees the same sizes, so all of them drop it or none. */
-    if (rc == RD_OK && nc && split_type == MPI_COMM_TYPE_HW_UNGUIDED && nc->size == c->size) {
-        rd_comm_release(nc);
-        nc = NULL;
-    }
-    rd_api_unlock();
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    return split_out(c, color, key, split_type == MPI_COMM_TYPE_HW_UNGUIDED, newcomm, fn);
 }
 

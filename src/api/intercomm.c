@@ -101,9 +101,6 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     }
     rd_api_unlock();
     free(world);
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *newintracomm = nc->handle;
-    return MPI_SUCCESS;
+    return rd_api_comm_out(c, rc, nc, newintracomm, fn);
 }
 

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/comm.h"
+
 rd_api_topo_t *rd_api_topo_new(int kind, int a, int b, size_t nints)
 {
     size_t bytes = sizeof(rd_api_topo_t) + nints * sizeof(int);
@@ -110,10 +112,7 @@ int rd_api_topo_create_first(rd_comm_t *c, int n, rd_api_topo_t *t, MPI_Comm *ou
         free(t);
     }
     rd_api_unlock();
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *out = nc ? nc->handle : MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    return rd_api_comm_out(c, rc, nc, out, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Topo_test)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/comm.h"
+
 /* ---- MPI_Dims_create ----
  * The free dimensions get the factorization of nnodes / (product of the
  * fixed ones) that is most balanced: smallest difference between the largest
@@ -362,10 +364,7 @@ out:
     free(sub);
     free(mine);
     free(world);
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *newcomm = nc->handle;
-    return MPI_SUCCESS;
+    return rd_api_comm_out(c, rc, nc, newcomm, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Cart_map)

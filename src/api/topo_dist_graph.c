@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/comm.h"
 #include "api/info.h"
 #include "coll/dist_graph.h"
 
@@ -172,10 +173,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     }
     rd_api_unlock();
     free(edges);
-    if (rc != RD_OK)
-        return rd_api_status_error(c, rc, fn);
-    *comm_dist_graph = nc->handle;
-    return MPI_SUCCESS;
+    return rd_api_comm_out(c, rc, nc, comm_dist_graph, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Dist_graph_neighbors_count)

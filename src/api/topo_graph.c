@@ -97,15 +97,19 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     return MPI_SUCCESS;
 }
 
-/* The neighbours of rank in a graph topology: *first and *count. */
-static int graph_node(rd_comm_t *c, rd_api_topo_t *t, int rank, int *first, int *count,
-                      const char *fn)
+/* comm carries a graph topology (*t) with node rank, whose neighbours are
+ * edges [*first, *first + *count). */
+static int check_node(MPI_Comm comm, int rank, rd_comm_t **c, rd_api_topo_t **t, int *first,
+                      int *count, const char *fn)
 {
-    if (rank < 0 || rank >= t->a)
-        return rd_api_error(c, MPI_ERR_RANK, fn, "rank %d is not a node (0..%d)", rank,
-                            t->a - 1);
-    *first = rank ? graph_index(t)[rank - 1] : 0;
-    *count = graph_index(t)[rank] - *first;
+    int err;
+    if ((err = rd_api_topo_check(comm, MPI_GRAPH, c, t, fn)))
+        return err;
+    if (rank < 0 || rank >= (*t)->a)
+        return rd_api_error(*c, MPI_ERR_RANK, fn, "rank %d is not a node (0..%d)", rank,
+                            (*t)->a - 1);
+    *first = rank ? graph_index(*t)[rank - 1] : 0;
+    *count = graph_index(*t)[rank] - *first;
     return MPI_SUCCESS;
 }
 
@@ -116,8 +120,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     rd_comm_t *c;
     rd_api_topo_t *t;
     int err, first, count;
-    if ((err = rd_api_topo_check(comm, MPI_GRAPH, &c, &t, fn)) ||
-        (err = graph_node(c, t, rank, &first, &count, fn)))
+    if ((err = check_node(comm, rank, &c, &t, &first, &count, fn)))
         return err;
     if (!nneighbors)
         return rd_api_topo_null_arg(c, "nneighbors", fn);
@@ -133,8 +136,7 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
     rd_comm_t *c;
     rd_api_topo_t *t;
     int err, first, count;
-    if ((err = rd_api_topo_check(comm, MPI_GRAPH, &c, &t, fn)) ||
-        (err = graph_node(c, t, rank, &first, &count, fn)))
+    if ((err = check_node(comm, rank, &c, &t, &first, &count, fn)))
         return err;
     if (maxneighbors < 0)
         return rd_api_error(c, MPI_ERR_ARG, fn, "maxneighbors = %d is negative", maxneighbors);
