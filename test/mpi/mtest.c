@@ -3,10 +3,12 @@
  */
 #include "mtest.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 int MTest_rank;
@@ -197,4 +199,26 @@ void *MTest_Malloc(size_t len)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     return p;
+}
+
+void MTest_Close_tcp_sockets(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    int fds[256], n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < 256) {
+        int fd = atoi(de->d_name);
+        int dom = 0, type = 0;
+        socklen_t l1 = sizeof(dom), l2 = sizeof(type);
+        if (fd > 2 && fd != dirfd(d) &&
+            getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l1) == 0 &&
+            getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l2) == 0 &&
+            (dom == AF_INET || dom == AF_INET6) && type == SOCK_STREAM)
+            fds[n++] = fd;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
 }
