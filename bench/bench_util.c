@@ -183,6 +183,7 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
     o->window = info->window;
     o->check = 0;
     o->csv = 0;
+    o->decimals = info->decimals > 0 ? info->decimals : 2;
     o->sync = BENCH_SYNC_FLUSH;
     o->win_kind = BENCH_WIN_ALLOCATE;
 
@@ -430,9 +431,9 @@ void bench_print_header(const bench_info_t *info, const bench_opts_t *o)
 void bench_print_row(const bench_opts_t *o, size_t size, double value)
 {
     if (o->csv)
-        printf("%zu,%.2f\n", size, value);
+        printf("%zu,%.*f\n", size, o->decimals, value);
     else
-        printf("%-12zu%18.2f\n", size, value);
+        printf("%-12zu%18.*f\n", size, o->decimals, value);
     fflush(stdout);
 }
 

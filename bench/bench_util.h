@@ -52,6 +52,9 @@ typedef struct bench_info {
                               * the one-sided programs */
     int rma;                 /* 1: one-sided; -s and -w (window kind) apply */
     int fixed_size;          /* 1: min_size is the only size; no -m */
+    int decimals;            /* digits after the point in a row; 0: 2
+                              * (one-sided latencies take 3: a put can cost
+                              * a few hundredths of a microsecond) */
     size_t min_size, max_size;
     int iters, iters_large, warmup, warmup_large, window;
     size_t elem_size;        /* 0, or the element size the sizes must reach
@@ -84,6 +87,7 @@ typedef struct bench_opts {
     int iters, iters_large, warmup, warmup_large, window;
     int check;               /* -c: verify the payload once per size */
     int csv;                 /* --csv: print size,value lines */
+    int decimals;            /* of the values printed */
     enum bench_sync sync;          /* -s (one-sided programs) */
     enum bench_win_kind win_kind;  /* -w (one-sided programs) */
 } bench_opts_t;

@@ -24,6 +24,7 @@ static const bench_info_t info = {
     .column = "latency(us)",
     .csv_column = "latency_us",
     .rma = 1,
+    .decimals = 3,
     .fixed_size = 1,
     .min_size = sizeof(long long),
     .max_size = sizeof(long long),

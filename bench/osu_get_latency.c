@@ -17,6 +17,7 @@ static const bench_info_t info = {
     .column = "latency(us)",
     .csv_column = "latency_us",
     .rma = 1,
+    .decimals = 3,
     .min_size = 1,
     .max_size = 4u << 20,
     .iters = 10000, .iters_large = 1000,
