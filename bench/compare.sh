@@ -162,7 +162,9 @@ rma_wins=()
 for x in ${rma_win//,/ }; do
     case "$x" in allocate|create|dynamic) rma_wins+=("$x") ;; *) die "--rma-win: allocate, create or dynamic, not '$x'" ;; esac
 done
-[ ${#rma_syncs[@]} -gt 0 ] && [ ${#rma_wins[@]} -gt 0 ] || die "--rma-sync and --rma-win want at least one value"
+if [ ${#rma_syncs[@]} -eq 0 ] || [ ${#rma_wins[@]} -eq 0 ]; then
+    die "--rma-sync and --rma-win want at least one value"
+fi
 # The collectives share bench_util's process-count rule with osu_mr: an even
 # number of processes.
 np_list=()
@@ -457,16 +459,16 @@ for b in "${bench_list[@]}"; do
                 rc=$?
                 run_seconds=$(( run_seconds + $(date +%s) - t_run ))
                 rows=$(awk -v nf="$(fields_of "$b")" '$1 ~ /^[0-9]+$/ && NF == nf' "$f" | wc -l)
-                na=
-                [ $rc -ne 0 ] && na=$(unsupported_line "$raw/$key-$l-$r.err" $rc)
-                if [ -n "$na" ]; then
+                unsup=
+                [ $rc -ne 0 ] && unsup=$(unsupported_line "$raw/$key-$l-$r.err" $rc)
+                if [ -n "$unsup" ]; then
                     # Not a failure of the run: the library lacks the call.
-                    run_unsupported[$l.$key]=$na
+                    run_unsupported[$l.$key]=$unsup
                     run_failed[$l.$key]=1
                     unsupported_cases[$l]="${unsupported_cases[$l]:-}${unsupported_cases[$l]:+, }$what"
                     if [ -z "${unsupported_first[$l]:-}" ]; then
-                        unsupported_first[$l]=$na
-                        echo "compare.sh: $(lib_title "$l"): n/a for $what: $na" >&2
+                        unsupported_first[$l]=$unsup
+                        echo "compare.sh: $(lib_title "$l"): n/a for $what: $unsup" >&2
                     fi
                     rm -f "$f"
                 elif [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
@@ -474,7 +476,7 @@ for b in "${bench_list[@]}"; do
                     [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
                     [ $rc -eq 1 ] && grep -q 'check: FAILED' "$raw/$key-$l-$r.err" &&
                         why="payload check failed"
-                    failures+=("$(lib_title "$l") $what run $r: $why; $(tail -n 3 "$raw/$key-$l-$r.err" | tr '\n' ' ')")
+                    failures+=("$(lib_title "$l") $what run $r: $why; $(err_summary "$raw/$key-$l-$r.err")")
                     run_failed[$l.$key]=1
                     rm -f "$f"
                 fi
@@ -531,7 +533,8 @@ report() {
     else
         local last=${kinds[${#kinds[@]} - 1]} head
         unset "kinds[${#kinds[@]} - 1]"
-        head=$(IFS=,; echo "${kinds[*]}" | sed 's/,/, /g')
+        head=$(IFS=,; echo "${kinds[*]}")
+        head=${head//,/, }
         echo "## ${head^} and $last comparison, one node"
     fi
     echo

@@ -43,6 +43,15 @@ unsupported_line() {
     fi
 }
 
+# err_summary <stderr file>: what a failed run said: the benchmark's own
+# error line when it printed one (the launchers' closing words follow it),
+# and the last lines.
+err_summary() {
+    local own
+    own=$(grep -m1 -E '^osu_[a-z_]+: rank [0-9]+: ' "$1" 2>/dev/null)
+    { [ -n "$own" ] && echo "$own; ..."; tail -n 3 "$1"; } | tr '\n' ' '
+}
+
 lib_title() { case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac; }
 
 # check_repeat_settle: --repeat and --settle are numbers, --stat is known.
@@ -279,7 +288,9 @@ table() {
         }'
     echo
     if [ ${#na[@]} -gt 0 ]; then
-        echo "n/a: $(IFS=,; echo "${na[*]}" | sed 's/,/, /g') reported MPI_ERR_UNSUPPORTED_OPERATION for a call this benchmark needs (the first such error is under \"Not supported\" below)."
+        local who
+        who=$(IFS=,; echo "${na[*]}")
+        echo "n/a: ${who//,/, } reported MPI_ERR_UNSUPPORTED_OPERATION for a call this benchmark needs (the first such error is under \"Not supported\" below)."
         echo
     fi
     if [ "$cmp" = diff ]; then
