@@ -309,8 +309,8 @@ done
 # Open MPI's one-sided runs: osc/rdma needs a BTL with RDMA, which tcp is
 # not, and Debian's openmpi-mca-params.conf leaves out osc/ucx and
 # osc/pt2pt, so MPI_Win_allocate fails with MPI_ERR_WIN. osc/ucx over UCX
-# tcp, as MPICH runs, only for those runs: the UCX context it opens at
-# MPI_Init stays out of the point-to-point ones.
+# tcp, as MPICH runs, only for those runs, so the point-to-point ones load
+# no UCX component next to ob1 and measure what they did before.
 declare -A launcher_rma
 launcher_rma[openmpi]=$work/run-openmpi-rma
 sed 's|--mca pml ob1|--mca osc ucx -x UCX_TLS=tcp -x UCX_NET_DEVICES=eth0 --mca pml ob1|' \
