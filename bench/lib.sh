@@ -364,12 +364,18 @@ chart_data() {
 
 # chart <dir> <name> <chart_data arguments...>: writes dir/name.dat and
 # draws dir/name.png with bench/chart.sh. A missing gnuplot that cannot be
-# installed costs the chart, not the run.
+# installed costs the chart, not the run; so does a benchmark without any
+# ratio to draw (rdmpi or both others without values: failed, n/a).
 chart() {
     local dir=$1 name=$2
     shift 2
     mkdir -p "$dir" || return 1
     chart_data "$@" >"$dir/$name.dat"
+    if ! awk '$1 ~ /^[0-9]+$/ && ($5 != "-" || $6 != "-") { found = 1 } END { exit !found }' \
+            "$dir/$name.dat"; then
+        echo "$bench_prog: no chart $dir/$name.png: no ratio to draw (the data is in $dir/$name.dat)" >&2
+        return 0
+    fi
     "$bench_dir/chart.sh" "$dir/$name.dat" ||
         echo "$bench_prog: no chart $dir/$name.png (the data is in $dir/$name.dat)" >&2
 }
