@@ -60,7 +60,11 @@ static void usage(const bench_info_t *info, FILE *f)
         "Usage: mpirun -np %s %s [options]\n"
         "%s.\n\n",
         info->multi_pair ? "2 (or any even N)" : "2", info->name, info->what);
-    if (!info->fixed_size)
+    if (info->fixed_size)
+        fprintf(f,
+        "  -m, --sizes [MIN:]MAX   accepted if the range holds %zu, the only size\n",
+        info->min_size);
+    else
         fprintf(f,
         "  -m, --sizes [MIN:]MAX   message sizes in bytes, powers of two from MIN\n"
         "                          to MAX; suffixes K, M, G (default %zu:%zu)\n",
@@ -191,7 +195,7 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
     while (!bad && (c = getopt_long(argc, argv, "m:i:I:x:X:w:W:s:ch",
                                     long_opts, NULL)) != -1) {
         switch (c) {
-        case 'm': bad = info->fixed_size || parse_sizes(optarg, o); break;
+        case 'm': bad = parse_sizes(optarg, o); break;
         case 'i': bad = parse_count(optarg, 1, &o->iters); break;
         case 'I': bad = parse_count(optarg, 1, &o->iters_large); break;
         case 'x': bad = parse_count(optarg, 0, &o->warmup); break;
@@ -253,6 +257,17 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
         if (rank == 0)
             usage(info, stderr);
         return BENCH_EXIT_USAGE;
+    }
+    /* A range that holds the one size runs it, so a common -m (compare.sh
+     * --args) does not stop these programs. */
+    if (info->fixed_size) {
+        if (o->min_size > info->min_size || o->max_size < info->min_size) {
+            if (rank == 0)
+                fprintf(stderr, "%s: the size is fixed at %zu bytes; -m "
+                        "must include it\n", info->name, info->min_size);
+            return BENCH_EXIT_USAGE;
+        }
+        o->min_size = o->max_size = info->min_size;
     }
     if (o->max_size < info->elem_size) {
         if (rank == 0)

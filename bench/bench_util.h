@@ -51,7 +51,8 @@ typedef struct bench_info {
     int uses_window;         /* 1 if a window count applies: -w, or -W in
                               * the one-sided programs */
     int rma;                 /* 1: one-sided; -s and -w (window kind) apply */
-    int fixed_size;          /* 1: min_size is the only size; no -m */
+    int fixed_size;          /* 1: min_size is the only size; -m only
+                              * has to include it */
     int decimals;            /* digits after the point in a row; 0: 2
                               * (one-sided latencies take 3: a put can cost
                               * a few hundredths of a microsecond) */
