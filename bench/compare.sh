@@ -557,6 +557,8 @@ report() {
     for l in "${libs[@]}"; do
         if [ "${status[$l]}" = ok ]; then
             lib=$(lib_version "$l")
+            [ -z "$lib" ] && [ -n "${unsupported_first[$l]:-}" ] &&
+                lib="unknown (no benchmark ran: see \"Not supported\")"
             # An rdmpi-built binary that loaded another MPI (no rpath, say)
             # would fill the rdmpi column with someone else's numbers.
             if [ "$l" = rdmpi ] && grep -qE '^(MPICH|Open MPI)' <<<"$lib"; then
