@@ -23,7 +23,7 @@ usage() {
 Usage: bench/compare.sh [options]
 
   --prefix DIR     rdmpi install prefix with bin/mpicc and bin/mpirun
-                   (default /work/main/_install)
+                   (default: _install at the top of this checkout)
   --only LIST      libraries, comma separated: rdmpi,mpich,openmpi (default all)
   --bench LIST     benchmarks, comma separated: point-to-point latency,bw,bibw,
                    mr; collectives allreduce,bcast,alltoall,ibcast; one-sided
@@ -86,7 +86,7 @@ printed), 2 on usage errors or missing peer MPI packages.
 EOF
 }
 
-prefix=/work/main/_install
+prefix=$(cd "$(dirname "$0")/.." && pwd)/_install
 only=rdmpi,mpich,openmpi
 benches=p2p
 np_arg=2
