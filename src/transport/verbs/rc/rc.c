@@ -40,12 +40,29 @@
 #define RC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RC_CM_KEY "rd.rc.cm"
 
-enum rc_state {
+/*
+ * The connection of a pair, one state per peer (cm.state); every event of
+ * the connection manager is a switch on it (on_req, on_rep):
+ *
+ *   IDLE --(send, get or put: REQ)--> CONNECTING --(REP: RTU)--> READY
+ *   CONNECTING --(the peer's REQ crossed ours: REP)--> CROSSED --(REP)--> READY
+ *   IDLE --(the peer's REQ: REP)--> WAIT_RTU --(anything on the QP)--> READY
+ *   any --(connection timeout, a failed WR, a bad CM message)--> FAILED
+ */
+enum rc_conn {
     RC_IDLE,                     /* no QP yet */
-    RC_CONNECTING,               /* REQ sent, waiting for REP */
+    RC_CONNECTING,               /* REQ sent, waiting for REP; QP not connected */
+    RC_CROSSED,                  /* REQ sent, the peer's REQ answered: QP in RTS, waiting for REP */
     RC_WAIT_RTU,                 /* QP in RTS, the peer's may not be in RTR yet */
     RC_READY,
     RC_FAILED,
+};
+
+/* Whether the peer's CM address has been looked up (cm.addr_state). */
+enum rc_addr {
+    RC_ADDR_UNKNOWN,             /* not looked up yet */
+    RC_ADDR_OK,                  /* published and compatible with our device */
+    RC_ADDR_NONE,                /* no device there, or not one we can reach */
 };
 
 /* Our ring for a peer (the receiving side of RDMA-Write eager). */
@@ -78,56 +95,84 @@ typedef struct rc_op {
     void *ctx;
 } rc_op_t;
 
-typedef struct rc_peer {
-    uint8_t state;               /* enum rc_state */
-    uint8_t addr_known;          /* 1: addr looked up, 2: lookup failed */
-    uint8_t qp_ready;            /* QP connected (in RTS) */
-    uint8_t credit_due;          /* in rc.due */
-    uint8_t flush_out;           /* a FLUSH is in flight */
+/* Connection manager: the peer's address, the handshake and its timers. */
+typedef struct rc_peer_cm {
+    uint8_t state;               /* enum rc_conn */
+    uint8_t addr_state;          /* enum rc_addr */
+    uint8_t fail_report;         /* FAILED; p2p not told yet */
     rd_vb_addr_t addr;           /* the peer's CM address */
     struct ibv_ah *ah;
-    struct ibv_qp *qp;
     uint32_t my_psn, remote_qpn;
-    int tx_credits;              /* messages we may send */
-    int rx_unreported;           /* buffers reposted for this peer, not yet returned */
-    int reads;                   /* RDMA Reads outstanding */
-    uint32_t sq_used;            /* WRs posted, completion not yet seen */
+    rd_list_t link;              /* in rc.connecting (CONNECTING, CROSSED) */
+    double next_retry, deadline;
+    unsigned backoff_ms;
+} rc_peer_cm_t;
+
+/* Send queue of the pair's QP: posted WRs by sequence number and the
+ * get/put operations waiting for room. */
+typedef struct rc_peer_sq {
+    struct ibv_qp *qp;
+    uint32_t used;               /* WRs posted, completion not yet seen */
     uint32_t unsignaled;         /* WRs since the last signalled one */
     uint32_t slots_held;         /* send buffers held by unsignalled WRs */
     uint32_t post_seq, done_seq; /* next WR number; first not known complete */
     rc_pend_t *pend;             /* sq_depth entries, by seq % sq_depth */
+    int reads;                   /* RDMA Reads outstanding */
     rd_list_t ops;               /* rc_op_t waiting */
-    rd_list_t conn_link;         /* in rc.connecting */
-    double next_retry, deadline;
-    unsigned backoff_ms;
-    /* RDMA-Write eager, writing side: the peer's ring for us */
-    uint8_t ring_tx;             /* the peer offered a ring */
-    uint8_t ring_ack_owed;       /* RING_ACK still to send */
+    uint8_t flush_out;           /* a FLUSH is in flight */
+    uint8_t msg_lost;            /* a message to the peer completed in error */
+} rc_peer_sq_t;
+
+/* Send/recv flow control (rc.h): credits both ways. */
+typedef struct rc_peer_credit {
+    int tx;                      /* messages we may send */
+    int unreported;              /* buffers reposted for the peer, not yet returned */
+    uint8_t due;                 /* in rc.due */
+} rc_peer_credit_t;
+
+/* RDMA-Write eager, writing side: the peer's ring for us. */
+typedef struct rc_ring_tx {
+    uint8_t on;                  /* the peer offered a ring */
+    uint8_t ack_owed;            /* RING_ACK still to send */
     uint16_t srq_sent;           /* messages sent over send/recv (mod 2^16) */
-    uint16_t tx_nslots;
-    uint32_t tx_slot_bytes;
-    uint32_t tx_rkey;
-    uint64_t tx_raddr;
-    uint32_t ring_written;       /* messages written into the peer's ring */
-    uint32_t ring_freed;         /* of those, known consumed by the peer */
-    /* receiving side: our ring for the peer */
-    uint8_t ring_rx;             /* enum rc_ring */
+    uint16_t nslots;
+    uint32_t slot_bytes;
+    uint32_t rkey;
+    uint64_t raddr;
+    uint32_t written;            /* messages written into the peer's ring */
+    uint32_t freed;              /* of those, known consumed by the peer */
+} rc_ring_tx_t;
+
+/* RDMA-Write eager, receiving side: our ring for the peer. */
+typedef struct rc_ring_rx {
+    uint8_t state;               /* enum rc_ring */
     uint8_t ack_known;           /* the peer's counter (RING_ACK) is known */
     uint16_t srq_rcvd;           /* send/recv messages delivered (mod 2^16) */
-    uint32_t rx_msgs;            /* send/recv messages received, towards the threshold */
-    uint32_t ring_rcvd;          /* messages consumed from our ring */
-    uint32_t ring_reported;      /* ring_rcvd as last told to the peer */
+    uint32_t msgs;               /* send/recv messages received, towards the threshold */
+    uint32_t rcvd;               /* messages consumed from our ring */
+    uint32_t reported;           /* rcvd as last told to the peer */
     uint32_t ack_rkey;
     uint64_t ack_raddr;
-    char *ring;
-    struct ibv_mr *ring_mr;
+    char *mem;
+    struct ibv_mr *mr;
     struct rc_rxbuf *held, *held_tail; /* send/recv messages waiting for earlier ring ones */
-    uint8_t fail_report;         /* failed; p2p not told yet */
+} rc_ring_rx_t;
+
+/* The goodbye of rc.h, in finalize. */
+typedef struct rc_peer_bye {
+    uint8_t out;                 /* our BYE is posted (its WR: seq) */
+    uint8_t in;                  /* the peer's BYE has arrived: it sends nothing more */
+    uint32_t seq;
+} rc_peer_bye_t;
+
+typedef struct rc_peer {
+    rc_peer_cm_t cm;
+    rc_peer_sq_t sq;
+    rc_peer_credit_t credit;
+    rc_ring_tx_t ring_tx;
+    rc_ring_rx_t ring_rx;
+    rc_peer_bye_t bye;
     uint32_t fault_msgs;         /* messages sent (RDMPI_RC_FAULT's count) */
-    uint8_t msg_lost;            /* a message to it completed in error */
-    uint8_t bye_out;             /* finalize: our BYE is posted (its WR: bye_seq) */
-    uint8_t bye_in;              /* the peer's BYE has arrived: it sends nothing more */
-    uint32_t bye_seq;
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -420,8 +465,8 @@ static int rc_init(const rd_tp_env_t *env)
     for (uint32_t i = 0; i < q; i++)
         rc.qtab_peer[i] = -1;
     for (int i = 0; i < rc.size; i++) {
-        rd_list_init(&rc.peers[i].ops);
-        rd_list_init(&rc.peers[i].conn_link);
+        rd_list_init(&rc.peers[i].sq.ops);
+        rd_list_init(&rc.peers[i].cm.link);
     }
     srand48((long)getpid() ^ (long)rc.rank * 7919);
     if ((err = cm_setup()) != RD_OK)
@@ -537,11 +582,11 @@ static int poll_recv(void);
  * READY and counts). */
 static int bye_pending(const rc_peer_t *p)
 {
-    if (p->state == RC_WAIT_RTU)
+    if (p->cm.state == RC_WAIT_RTU)
         return 1;
-    if (p->state != RC_READY)
+    if (p->cm.state != RC_READY)
         return 0;
-    return !p->bye_out || (int32_t)(p->done_seq - p->bye_seq) <= 0 || !p->bye_in;
+    return !p->bye.out || (int32_t)(p->sq.done_seq - p->bye.seq) <= 0 || !p->bye.in;
 }
 
 /* Before the QPs go (the goodbye of rc.h): posts a signalled BYE to every
@@ -572,11 +617,11 @@ static void goodbye(void)
         int busy = 0;
         for (int i = 0; i < rc.size; i++) {
             rc_peer_t *p = &rc.peers[i];
-            if (p->state == RC_READY && !p->bye_out) {
-                uint32_t seq = p->post_seq;
+            if (p->cm.state == RC_READY && !p->bye.out) {
+                uint32_t seq = p->sq.post_seq;
                 if (post_hdr_only(i, RD_RC_IMM_BYE, 1) == RD_OK) {
-                    p->bye_out = 1;
-                    p->bye_seq = seq;
+                    p->bye.out = 1;
+                    p->bye.seq = seq;
                     events++;
                 }
             }
@@ -596,7 +641,7 @@ static void goodbye(void)
 static void check_lost(void)
 {
     for (int i = 0; i < rc.size; i++) {
-        if (!rc.peers[i].msg_lost)
+        if (!rc.peers[i].sq.msg_lost)
             continue;
         char msg[256];
         snprintf(msg, sizeof(msg), "rdmpi: rank %d: MPI_Finalize: messages to rank %d were not "
@@ -617,25 +662,25 @@ static void rc_finalize(void)
     check_lost();
     for (int i = 0; rc.peers && i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
-        if (p->qp)
-            ibv_destroy_qp(p->qp);
-        if (p->ah)
-            ibv_destroy_ah(p->ah);
-        while (!rd_list_empty(&p->ops)) {
-            rc_op_t *op = rd_list_entry(p->ops.next, rc_op_t, link);
+        if (p->sq.qp)
+            ibv_destroy_qp(p->sq.qp);
+        if (p->cm.ah)
+            ibv_destroy_ah(p->cm.ah);
+        while (!rd_list_empty(&p->sq.ops)) {
+            rc_op_t *op = rd_list_entry(p->sq.ops.next, rc_op_t, link);
             rd_list_remove(&op->link);
             rd_vb_mr_release(rc.dev, op->mr);
             free(op);
         }
-        if (p->pend) {
-            for (uint32_t s = p->done_seq; s != p->post_seq; s++)
-                if (p->pend[s % (uint32_t)rc.sq_depth].mr)
-                    rd_vb_mr_release(rc.dev, p->pend[s % (uint32_t)rc.sq_depth].mr);
-            free(p->pend);
+        if (p->sq.pend) {
+            for (uint32_t s = p->sq.done_seq; s != p->sq.post_seq; s++)
+                if (p->sq.pend[s % (uint32_t)rc.sq_depth].mr)
+                    rd_vb_mr_release(rc.dev, p->sq.pend[s % (uint32_t)rc.sq_depth].mr);
+            free(p->sq.pend);
         }
-        if (p->ring_mr)
-            ibv_dereg_mr(p->ring_mr);
-        free(p->ring);
+        if (p->ring_rx.mr)
+            ibv_dereg_mr(p->ring_rx.mr);
+        free(p->ring_rx.mem);
     }
     while (!rd_list_empty(&rc.expos)) {
         rc_expo_t *x = rd_list_entry(rc.expos.next, rc_expo_t, link);
@@ -685,12 +730,12 @@ static void rc_finalize(void)
 
 static int lookup_addr(rc_peer_t *p, int peer)
 {
-    if (!p->addr_known) {
-        int ok = rd_vb_addr_lookup(peer, RC_CM_KEY, &p->addr) == RD_OK &&
-                 rd_vb_addr_compatible(rc.dev, &p->addr);
-        p->addr_known = ok ? 1 : 2;
+    if (p->cm.addr_state == RC_ADDR_UNKNOWN) {
+        int ok = rd_vb_addr_lookup(peer, RC_CM_KEY, &p->cm.addr) == RD_OK &&
+                 rd_vb_addr_compatible(rc.dev, &p->cm.addr);
+        p->cm.addr_state = ok ? RC_ADDR_OK : RC_ADDR_NONE;
     }
-    return p->addr_known == 1;
+    return p->cm.addr_state == RC_ADDR_OK;
 }
 
 static int rc_reachable(int peer)
@@ -707,7 +752,7 @@ static void cm_send(int peer, int type)
     rc_peer_t *p = &rc.peers[peer];
     if (rc.cm_busy >= RD_RC_CM_SLOTS)
         return;   /* all CM buffers in flight: the REQ timer or the peer's retry covers it */
-    if (!p->ah && !(p->ah = rd_vb_ah_create(rc.dev, &p->addr)))
+    if (!p->cm.ah && !(p->cm.ah = rd_vb_ah_create(rc.dev, &p->cm.addr)))
         return;
     unsigned slot = rc.cm_next++ % RD_RC_CM_SLOTS;
     char *buf = rc.cm_mem + (size_t)(RD_RC_CM_RECVS + slot) * 128;
@@ -716,8 +761,8 @@ static void cm_send(int peer, int type)
         .version = RD_RC_VERSION,
         .src = rc.rank,
         .dst = peer,
-        .qpn = p->qp->qp_num,
-        .psn = p->my_psn,
+        .qpn = p->sq.qp->qp_num,
+        .psn = p->cm.my_psn,
         .credits = (uint16_t)rc.credits,
         .msg_max64 = (uint16_t)(rd_rc_transport.eager_max / 64),
     };
@@ -729,7 +774,7 @@ static void cm_send(int peer, int type)
         .num_sge = 1,
         .opcode = IBV_WR_SEND,
         .send_flags = IBV_SEND_SIGNALED,
-        .wr.ud = { .ah = p->ah, .remote_qpn = p->addr.qpn, .remote_qkey = RD_RC_QKEY },
+        .wr.ud = { .ah = p->cm.ah, .remote_qpn = p->cm.addr.qpn, .remote_qkey = RD_RC_QKEY },
     }, *bad;
     if (ibv_post_send(rc.cm_qp, &wr, &bad) == 0)
         rc.cm_busy++;
@@ -742,8 +787,8 @@ static int create_qp(int peer)
     int err;
     if (!rc.data_ready && (err = data_setup()) != RD_OK)
         return err;
-    p->pend = calloc((size_t)rc.sq_depth, sizeof(*p->pend));
-    if (!p->pend)
+    p->sq.pend = calloc((size_t)rc.sq_depth, sizeof(*p->sq.pend));
+    if (!p->sq.pend)
         return RD_ENOMEM;
     struct ibv_qp_init_attr a = {
         .send_cq = rc.scq,
@@ -752,15 +797,15 @@ static int create_qp(int peer)
         .cap = { .max_send_wr = (uint32_t)rc.sq_depth, .max_send_sge = 4, .max_recv_sge = 1 },
         .qp_type = IBV_QPT_RC,
     };
-    p->qp = rd_vb_qp_create(rc.dev, &a, rc.max_inline);
-    if (!p->qp)
+    p->sq.qp = rd_vb_qp_create(rc.dev, &a, rc.max_inline);
+    if (!p->sq.qp)
         return RD_ESYS;
     if (a.cap.max_inline_data < rc.max_inline || rc.max_inline == 0)
         rc.max_inline = a.cap.max_inline_data;
     if ((err = add_rx_chunk()) != RD_OK)
         return err;
-    qtab_put(p->qp->qp_num, peer);
-    p->my_psn = (uint32_t)lrand48() & 0xffffff;
+    qtab_put(p->sq.qp->qp_num, peer);
+    p->cm.my_psn = (uint32_t)lrand48() & 0xffffff;
     return RD_OK;
 }
 
@@ -773,29 +818,27 @@ static void start_connect(int peer)
         fail_peer(peer, RD_EPEER);
         return;
     }
-    p->state = RC_CONNECTING;
+    p->cm.state = RC_CONNECTING;
     double t = rd_clock_s();
-    p->deadline = t + rc.connect_timeout;
-    p->backoff_ms = RD_RC_CM_RETRY_MS;
-    p->next_retry = t + p->backoff_ms * 1e-3;
-    rd_list_push_back(&rc.connecting, &p->conn_link);
+    p->cm.deadline = t + rc.connect_timeout;
+    p->cm.backoff_ms = RD_RC_CM_RETRY_MS;
+    p->cm.next_retry = t + p->cm.backoff_ms * 1e-3;
+    rd_list_push_back(&rc.connecting, &p->cm.link);
     cm_send(peer, RD_RC_CM_REQ);
 }
 
+/* Connects our QP to the one the peer's REQ or REP names (INIT -> RTR -> RTS). */
 static int connect_qp(int peer, const rd_rc_cm_msg_t *m)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->qp_ready)
-        return p->remote_qpn == m->qpn ? RD_OK : RD_EINVAL;
     if (m->msg_max64 != rd_rc_transport.eager_max / 64)
         return RD_EINVAL;   /* RDMPI_RC_EAGER_MAX differs between the ranks */
-    int err = rd_vb_rc_connect(rc.dev, p->qp, &p->addr, m->qpn, m->psn & 0xffffff,
-                               p->my_psn, rc.rd_atom);
+    int err = rd_vb_rc_connect(rc.dev, p->sq.qp, &p->cm.addr, m->qpn, m->psn & 0xffffff,
+                               p->cm.my_psn, rc.rd_atom);
     if (err != RD_OK)
         return err;
-    p->qp_ready = 1;
-    p->remote_qpn = m->qpn;
-    p->tx_credits = m->credits;
+    p->cm.remote_qpn = m->qpn;
+    p->credit.tx = m->credits;
     return RD_OK;
 }
 
@@ -804,10 +847,76 @@ static void issue_ops(int peer);
 static void set_ready(int peer)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->state == RC_CONNECTING)
-        rd_list_remove(&p->conn_link);
-    p->state = RC_READY;
+    if (p->cm.state == RC_CONNECTING || p->cm.state == RC_CROSSED)
+        rd_list_remove(&p->cm.link);
+    p->cm.state = RC_READY;
     issue_ops(peer);
+}
+
+/* The peer's REQ: connect (on first sight, or when both sides asked at
+ * once) and answer REP; a repeated REQ (our REP was lost) gets the same
+ * REP again. */
+static void on_req(int peer, const rd_rc_cm_msg_t *m)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    switch ((enum rc_conn)p->cm.state) {
+    case RC_IDLE:
+        if (rc.finalizing)
+            return;   /* no new connections in finalize (goodbye would wait for it) */
+        if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK || connect_qp(peer, m) != RD_OK) {
+            fail_peer(peer, RD_EPEER);
+            return;
+        }
+        p->cm.state = RC_WAIT_RTU;
+        break;
+    case RC_CONNECTING:
+        if (connect_qp(peer, m) != RD_OK) {
+            fail_peer(peer, RD_EPEER);
+            return;
+        }
+        p->cm.state = RC_CROSSED;   /* the REP to our REQ makes us READY */
+        break;
+    case RC_CROSSED:
+    case RC_WAIT_RTU:
+    case RC_READY:
+        if (m->qpn != p->cm.remote_qpn) {
+            fail_peer(peer, RD_EPEER);   /* not the QP we connected to */
+            return;
+        }
+        break;
+    case RC_FAILED:
+        return;
+    }
+    cm_send(peer, RD_RC_CM_REP);
+}
+
+/* The peer's REP to our REQ: connect unless its crossing REQ did, then
+ * READY, and RTU tells the peer that we are in RTS. A repeated REP is
+ * ignored. */
+static void on_rep(int peer, const rd_rc_cm_msg_t *m)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    switch ((enum rc_conn)p->cm.state) {
+    case RC_CONNECTING:
+        if (connect_qp(peer, m) != RD_OK) {
+            fail_peer(peer, RD_EPEER);
+            return;
+        }
+        break;
+    case RC_CROSSED:
+        if (m->qpn != p->cm.remote_qpn) {
+            fail_peer(peer, RD_EPEER);
+            return;
+        }
+        break;
+    case RC_IDLE:
+    case RC_WAIT_RTU:
+    case RC_READY:
+    case RC_FAILED:
+        return;
+    }
+    set_ready(peer);
+    post_hdr_only(peer, RD_RC_IMM_RTU, 0);
 }
 
 static void on_cm(const rd_rc_cm_msg_t *m)
@@ -815,33 +924,10 @@ static void on_cm(const rd_rc_cm_msg_t *m)
     if (m->version != RD_RC_VERSION || m->dst != rc.rank || m->src < 0 ||
         m->src >= rc.size || m->src == rc.rank)
         return;
-    int peer = m->src;
-    rc_peer_t *p = &rc.peers[peer];
-    if (p->state == RC_FAILED)
-        return;
-    if (m->type == RD_RC_CM_REQ) {
-        if (p->state == RC_IDLE && rc.finalizing)
-            return;   /* no new connections in finalize (goodbye would wait for it) */
-        if (p->state == RC_IDLE) {
-            if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK) {
-                fail_peer(peer, RD_EPEER);
-                return;
-            }
-            p->state = RC_WAIT_RTU;
-        }
-        if (connect_qp(peer, m) != RD_OK) {
-            fail_peer(peer, RD_EPEER);
-            return;
-        }
-        cm_send(peer, RD_RC_CM_REP);
-    } else if (m->type == RD_RC_CM_REP && p->state == RC_CONNECTING) {
-        if (connect_qp(peer, m) != RD_OK) {
-            fail_peer(peer, RD_EPEER);
-            return;
-        }
-        set_ready(peer);
-        post_hdr_only(peer, RD_RC_IMM_RTU, 0);
-    }
+    if (m->type == RD_RC_CM_REQ)
+        on_req(m->src, m);
+    else if (m->type == RD_RC_CM_REP)
+        on_rep(m->src, m);
 }
 
 static int poll_cm(void)
@@ -870,15 +956,15 @@ static void cm_timers(void)
     double t = rd_clock_s();
     rd_list_t *pos, *tmp;
     rd_list_for_each_safe(pos, tmp, &rc.connecting) {
-        rc_peer_t *p = rd_list_entry(pos, rc_peer_t, conn_link);
+        rc_peer_t *p = rd_list_entry(pos, rc_peer_t, cm.link);
         int peer = (int)(p - rc.peers);
-        if (t >= p->deadline) {
+        if (t >= p->cm.deadline) {
             fail_peer(peer, RD_EPEER);
-        } else if (t >= p->next_retry) {
+        } else if (t >= p->cm.next_retry) {
             cm_send(peer, RD_RC_CM_REQ);
-            if (p->backoff_ms < 1000)
-                p->backoff_ms *= 2;
-            p->next_retry = t + p->backoff_ms * 1e-3;
+            if (p->cm.backoff_ms < 1000)
+                p->cm.backoff_ms *= 2;
+            p->cm.next_retry = t + p->cm.backoff_ms * 1e-3;
         }
     }
 }
@@ -890,17 +976,17 @@ static void cm_timers(void)
 static void fail_peer(int peer, int status)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->state == RC_FAILED)
+    if (p->cm.state == RC_FAILED)
         return;
-    if (p->state == RC_CONNECTING)
-        rd_list_remove(&p->conn_link);
-    p->state = RC_FAILED;
+    if (p->cm.state == RC_CONNECTING || p->cm.state == RC_CROSSED)
+        rd_list_remove(&p->cm.link);
+    p->cm.state = RC_FAILED;
     if (!rc.finalizing) {
-        p->fail_report = 1;
+        p->cm.fail_report = 1;
         rc.nfail_report++;
     }
-    while (!rd_list_empty(&p->ops)) {
-        rc_op_t *op = rd_list_entry(p->ops.next, rc_op_t, link);
+    while (!rd_list_empty(&p->sq.ops)) {
+        rc_op_t *op = rd_list_entry(p->sq.ops.next, rc_op_t, link);
         rd_list_remove(&op->link);
         rd_vb_mr_release(rc.dev, op->mr);
         op->done(op->ctx, status);
@@ -912,10 +998,10 @@ static void fail_peer(int peer, int status)
 
 static inline unsigned take_credits(rc_peer_t *p)
 {
-    unsigned c = (unsigned)p->rx_unreported;
+    unsigned c = (unsigned)p->credit.unreported;
     if (c > RD_RC_IMM_CREDITS_MAX)
         c = RD_RC_IMM_CREDITS_MAX;
-    p->rx_unreported -= (int)c;
+    p->credit.unreported -= (int)c;
     return c;
 }
 
@@ -923,9 +1009,9 @@ static inline unsigned take_credits(rc_peer_t *p)
 static inline uint32_t make_imm(rc_peer_t *p, unsigned kind)
 {
     uint32_t imm = rd_rc_imm(kind, take_credits(p));
-    if (p->ring_rx == RING_ON) {
-        imm = rd_rc_imm_ring(imm, p->ring_rcvd);
-        p->ring_reported = p->ring_rcvd;
+    if (p->ring_rx.state == RING_ON) {
+        imm = rd_rc_imm_ring(imm, p->ring_rx.rcvd);
+        p->ring_rx.reported = p->ring_rx.rcvd;
     }
     return imm;
 }
@@ -935,16 +1021,16 @@ static inline uint32_t make_imm(rc_peer_t *p, unsigned kind)
  * count that advances and that we have written counts). */
 static inline void ring_freed_to(rc_peer_t *p, uint32_t count)
 {
-    if ((int32_t)(count - p->ring_freed) > 0 && (int32_t)(p->ring_written - count) >= 0)
-        p->ring_freed = count;
+    if ((int32_t)(count - p->ring_tx.freed) > 0 && (int32_t)(p->ring_tx.written - count) >= 0)
+        p->ring_tx.freed = count;
 }
 
 /* Same from the low 8 bits in an immediate: the true count is at most
  * RD_RING_SLOTS_MAX behind what we wrote. */
 static inline void ring_freed8(rc_peer_t *p, unsigned low)
 {
-    if (p->ring_tx)
-        ring_freed_to(p, rd_rc_ring_count(p->ring_written, low));
+    if (p->ring_tx.on)
+        ring_freed_to(p, rd_rc_ring_count(p->ring_tx.written, low));
 }
 
 /* Posts a chain of nwr WRs on peer's QP (one doorbell), recording each in
@@ -954,26 +1040,26 @@ static int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *pe, int
     rc_peer_t *p = &rc.peers[peer];
     uint32_t depth = (uint32_t)rc.sq_depth;
     for (int i = 0; i < nwr; i++) {
-        uint32_t seq = p->post_seq + (uint32_t)i;
+        uint32_t seq = p->sq.post_seq + (uint32_t)i;
         int sig = (wr[i].send_flags & IBV_SEND_SIGNALED) ||
-                  p->unsignaled + 1 >= (uint32_t)rc.signal_every ||
+                  p->sq.unsignaled + 1 >= (uint32_t)rc.signal_every ||
                   (pe[i].slot >= 0 && rc.nsfree < rc.signal_every);
         if (sig) {
             wr[i].send_flags |= IBV_SEND_SIGNALED;
-            p->unsignaled = 0;
-            p->slots_held = 0;
+            p->sq.unsignaled = 0;
+            p->sq.slots_held = 0;
         } else {
-            p->unsignaled++;
-            p->slots_held += pe[i].slot >= 0;
+            p->sq.unsignaled++;
+            p->sq.slots_held += pe[i].slot >= 0;
         }
         wr[i].wr_id = (uint64_t)(uint32_t)peer << 32 | seq;
-        p->pend[seq % depth] = pe[i];
+        p->sq.pend[seq % depth] = pe[i];
     }
     struct ibv_send_wr *bad;
-    if (RC_UNLIKELY(ibv_post_send(p->qp, wr, &bad) != 0))
+    if (RC_UNLIKELY(ibv_post_send(p->sq.qp, wr, &bad) != 0))
         return RD_EPEER;
-    p->post_seq += (uint32_t)nwr;
-    p->sq_used += (uint32_t)nwr;
+    p->sq.post_seq += (uint32_t)nwr;
+    p->sq.used += (uint32_t)nwr;
     return RD_OK;
 }
 
@@ -981,7 +1067,7 @@ static int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *pe, int
 static int post_hdr_only(int peer, unsigned kind, int signal)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->sq_used >= (uint32_t)rc.sq_depth)
+    if (p->sq.used >= (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
     struct ibv_send_wr wr = {
         .opcode = IBV_WR_SEND_WITH_IMM,
@@ -998,7 +1084,7 @@ static int post_hdr_only(int peer, unsigned kind, int signal)
 static int post_ctrl(int peer, unsigned kind, const rd_rc_ring_msg_t *m)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->sq_used + 2 > (uint32_t)rc.sq_depth)
+    if (p->sq.used + 2 > (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
     struct ibv_sge sge = { (uintptr_t)m, sizeof(*m), 0 };
     struct ibv_send_wr wr = { .opcode = IBV_WR_SEND_WITH_IMM, .sg_list = &sge, .num_sge = 1 };
@@ -1026,9 +1112,9 @@ static void reclaim_slots(void)
 {
     for (int i = 0; i < rc.size; i++) {
         rc_peer_t *p = &rc.peers[i];
-        if (p->slots_held && !p->flush_out && p->state == RC_READY &&
+        if (p->sq.slots_held && !p->sq.flush_out && p->cm.state == RC_READY &&
             post_hdr_only(i, RD_RC_IMM_FLUSH, 1) == RD_OK)
-            p->flush_out = 1;
+            p->sq.flush_out = 1;
     }
 }
 
@@ -1038,20 +1124,20 @@ static void reclaim_slots(void)
 static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->ring_written - p->ring_freed >= p->tx_nslots) {
+    if (p->ring_tx.written - p->ring_tx.freed >= p->ring_tx.nslots) {
         ring_freed_to(p, __atomic_load_n(&rc.ctl[2 * peer], __ATOMIC_ACQUIRE));
-        if (p->ring_written - p->ring_freed >= p->tx_nslots)
+        if (p->ring_tx.written - p->ring_tx.freed >= p->ring_tx.nslots)
             return RD_EAGAIN;
     }
-    if (p->sq_used + 2 > (uint32_t)rc.sq_depth)
+    if (p->sq.used + 2 > (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
-    uint32_t w = p->ring_written;
-    uint8_t seq = rd_rc_slot_seq(w, p->tx_nslots);
+    uint32_t w = p->ring_tx.written;
+    uint8_t seq = rd_rc_slot_seq(w, p->ring_tx.nslots);
     rd_rc_slot_t h = {
         .len = (uint32_t)len,
         .hdrlen = (uint8_t)hdrlen,
         .seq = seq,
-        .srq_sent = p->srq_sent,
+        .srq_sent = p->ring_tx.srq_sent,
         .version = RD_RC_VERSION,
     };
     size_t total = sizeof(h) + hdrlen + len + 1;
@@ -1059,8 +1145,8 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
     struct ibv_send_wr wr = {
         .opcode = IBV_WR_RDMA_WRITE,
         .sg_list = sge,
-        .wr.rdma = { .remote_addr = p->tx_raddr + (uint64_t)(w % p->tx_nslots) * p->tx_slot_bytes,
-                     .rkey = p->tx_rkey },
+        .wr.rdma = { .remote_addr = p->ring_tx.raddr + (uint64_t)(w % p->ring_tx.nslots) * p->ring_tx.slot_bytes,
+                     .rkey = p->ring_tx.rkey },
     };
     rc_pend_t pe = { .slot = -1, .msg = 1 };
     char *b = NULL;
@@ -1075,10 +1161,10 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
     /* Credits and our own ring position ride in the head (after the checks
      * above: nothing may be taken for a message that is not sent). */
     h.credits = (uint16_t)take_credits(p);
-    if (p->ring_rx == RING_ON) {
-        h.ack = p->ring_rcvd;
+    if (p->ring_rx.state == RING_ON) {
+        h.ack = p->ring_rx.rcvd;
         h.flags = RD_RING_F_ACK;
-        p->ring_reported = p->ring_rcvd;
+        p->ring_rx.reported = p->ring_rx.rcvd;
     }
     if (!b) {
         /* Inline: the CPU copies head, header, payload and tail in order. */
@@ -1106,7 +1192,7 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
             rc.sfree[rc.nsfree++] = pe.slot;
         return err;
     }
-    p->ring_written++;
+    p->ring_tx.written++;
     return RD_OK;
 }
 
@@ -1116,7 +1202,7 @@ static int ring_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
 static void inject_fault(int peer)
 {
     struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
-    if (ibv_modify_qp(rc.peers[peer].qp, &a, IBV_QP_STATE) != 0)
+    if (ibv_modify_qp(rc.peers[peer].sq.qp, &a, IBV_QP_STATE) != 0)
         fail_peer(peer, RD_EPEER);   /* not even that: fail it by hand */
 }
 
@@ -1127,14 +1213,14 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
                     len > rd_rc_transport.eager_max))
         return RD_EINVAL;
     rc_peer_t *p = &rc.peers[peer];
-    if (RC_UNLIKELY(p->state != RC_READY)) {
-        if (p->state == RC_IDLE)
+    if (RC_UNLIKELY(p->cm.state != RC_READY)) {
+        if (p->cm.state == RC_IDLE)
             start_connect(peer);
-        return p->state == RC_FAILED ? RD_EPEER : RD_EAGAIN;
+        return p->cm.state == RC_FAILED ? RD_EPEER : RD_EAGAIN;
     }
-    if (p->ring_tx) {
+    if (p->ring_tx.on) {
         size_t rtotal = sizeof(rd_rc_slot_t) + hdrlen + len + 1;
-        if (rtotal <= p->tx_slot_bytes && rtotal <= rc.buf_bytes) {
+        if (rtotal <= p->ring_tx.slot_bytes && rtotal <= rc.buf_bytes) {
             int err = ring_send(peer, hdr, hdrlen, payload, len);
             if (err != RD_EAGAIN)
                 return err;
@@ -1143,11 +1229,11 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
         }
     }
     /* One WR stays free for CREDIT/FLUSH/BYE messages. */
-    if (p->tx_credits <= 0 || p->sq_used + 2 > (uint32_t)rc.sq_depth)
+    if (p->credit.tx <= 0 || p->sq.used + 2 > (uint32_t)rc.sq_depth)
         return RD_EAGAIN;
 
     rd_rc_prefix_t pre = { .hdrlen = (uint8_t)hdrlen, .version = RD_RC_VERSION,
-                           .ring_sent = (uint16_t)p->ring_written };
+                           .ring_sent = (uint16_t)p->ring_tx.written };
     size_t total = sizeof(pre) + hdrlen + len;
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = { .opcode = IBV_WR_SEND_WITH_IMM, .sg_list = sge };
@@ -1180,8 +1266,8 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
             rc.sfree[rc.nsfree++] = pe.slot;
         return err;
     }
-    p->tx_credits--;
-    p->srq_sent++;
+    p->credit.tx--;
+    p->ring_tx.srq_sent++;
     return RD_OK;
 }
 
@@ -1191,7 +1277,7 @@ static int fault_send(int peer, const void *hdr, size_t hdrlen, const void *payl
                       size_t len)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->state == RC_READY && p->fault_msgs == (uint32_t)rc.fault_after)
+    if (p->cm.state == RC_READY && p->fault_msgs == (uint32_t)rc.fault_after)
         inject_fault(peer);
     int err = send_msg(peer, hdr, hdrlen, payload, len);
     if (err == RD_OK)
@@ -1212,17 +1298,17 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
 static void issue_ops(int peer)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->state != RC_READY || rd_list_empty(&p->ops))
+    if (p->cm.state != RC_READY || rd_list_empty(&p->sq.ops))
         return;
     struct ibv_send_wr wr[16];
     struct ibv_sge sge[16];
     rc_pend_t pe[16];
     rc_op_t *taken[16];
-    int n = 0, reads = p->reads;
+    int n = 0, reads = p->sq.reads;
     rd_list_t *pos, *tmp;
-    rd_list_for_each_safe(pos, tmp, &p->ops) {
+    rd_list_for_each_safe(pos, tmp, &p->sq.ops) {
         rc_op_t *op = rd_list_entry(pos, rc_op_t, link);
-        if (n == 16 || p->sq_used + (uint32_t)n + 2 > (uint32_t)rc.sq_depth)
+        if (n == 16 || p->sq.used + (uint32_t)n + 2 > (uint32_t)rc.sq_depth)
             break;
         if (!op->write && reads >= rc.rd_atom)
             break;   /* keep order: a read waits for a read slot */
@@ -1248,7 +1334,7 @@ static void issue_ops(int peer)
         fail_peer(peer, RD_EPEER);
         return;
     }
-    p->reads = reads;
+    p->sq.reads = reads;
     for (int i = 0; i < n; i++) {
         rd_list_remove(&taken[i]->link);
         free(taken[i]);
@@ -1267,7 +1353,7 @@ static int rc_rdma(int peer, int write, void *local, uint64_t raddr, const void 
         len > rc.dev->port_attr.max_msg_sz || len > UINT32_MAX)
         return RD_EINVAL;
     rc_peer_t *p = &rc.peers[peer];
-    if (p->state == RC_FAILED)
+    if (p->cm.state == RC_FAILED)
         return RD_EPEER;
     if (len == 0) {
         done(ctx, RD_OK);
@@ -1288,8 +1374,8 @@ static int rc_rdma(int peer, int write, void *local, uint64_t raddr, const void 
     op->len = (uint32_t)len;
     op->done = done;
     op->ctx = ctx;
-    rd_list_push_back(&p->ops, &op->link);
-    if (p->state == RC_IDLE)
+    rd_list_push_back(&p->sq.ops, &op->link);
+    if (p->cm.state == RC_IDLE)
         start_connect(peer);
     else
         issue_ops(peer);
@@ -1360,9 +1446,9 @@ static void flush_reposts(void)
         rc_rxbuf_t *b = rc.rbuf[i];
         if (b->credit && b->peer >= 0) {
             rc_peer_t *p = &rc.peers[b->peer];
-            p->rx_unreported++;
-            if (!p->credit_due && p->rx_unreported >= rc.credits / 2) {
-                p->credit_due = 1;
+            p->credit.unreported++;
+            if (!p->credit.due && p->credit.unreported >= rc.credits / 2) {
+                p->credit.due = 1;
                 rc.due[rc.ndue++] = b->peer;
             }
         }
@@ -1394,15 +1480,15 @@ static void ring_offer(int peer)
 {
     rc_peer_t *p = &rc.peers[peer];
     if (!rc.ring_on || rc.nrings >= rc.ring_max_peers) {
-        p->ring_rx = RING_OFF;
+        p->ring_rx.state = RING_OFF;
         return;
     }
-    if (p->state != RC_READY)
+    if (p->cm.state != RC_READY)
         return;   /* retried at the next message */
     size_t bytes = (size_t)rc.ring_nslots * rc.ring_slot_bytes;
     char *mem;
     if (posix_memalign((void **)&mem, 4096, bytes) != 0) {
-        p->ring_rx = RING_OFF;
+        p->ring_rx.state = RING_OFF;
         return;
     }
     memset(mem, 0, bytes);
@@ -1410,7 +1496,7 @@ static void ring_offer(int peer)
                                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
     if (!mr) {
         free(mem);
-        p->ring_rx = RING_OFF;
+        p->ring_rx.state = RING_OFF;
         return;
     }
     rd_rc_ring_msg_t m = {
@@ -1424,10 +1510,10 @@ static void ring_offer(int peer)
         free(mem);
         return;   /* send queue full: retried at the next message */
     }
-    p->ring = mem;
-    p->ring_mr = mr;
-    p->ring_rx = RING_ON;
-    p->ring_rcvd = p->ring_reported = 0;
+    p->ring_rx.mem = mem;
+    p->ring_rx.mr = mr;
+    p->ring_rx.state = RING_ON;
+    p->ring_rx.rcvd = p->ring_rx.reported = 0;
     rc.rings[rc.nrings++] = peer;
 }
 
@@ -1438,10 +1524,10 @@ static void deliver_srq(int peer, rc_rxbuf_t *b)
     rd_rc_prefix_t pre;
     memcpy(&pre, b->data, sizeof(pre));
     size_t off = sizeof(pre) + pre.hdrlen;
-    p->srq_rcvd++;
+    p->ring_rx.srq_rcvd++;
     rc.recv(peer, b->data + sizeof(pre), pre.hdrlen, b->data + off, b->len - off);
     repost(b, peer, 1);
-    if (p->ring_rx == RING_NONE && ++p->rx_msgs >= (uint32_t)rc.ring_threshold)
+    if (p->ring_rx.state == RING_NONE && ++p->ring_rx.msgs >= (uint32_t)rc.ring_threshold)
         ring_offer(peer);
 }
 
@@ -1457,8 +1543,8 @@ static void deliver_srq(int peer, rc_rxbuf_t *b)
 static int ring_take(int peer)
 {
     rc_peer_t *p = &rc.peers[peer];
-    uint32_t r = p->ring_rcvd;
-    char *slot = p->ring + (size_t)(r % (uint32_t)rc.ring_nslots) * rc.ring_slot_bytes;
+    uint32_t r = p->ring_rx.rcvd;
+    char *slot = p->ring_rx.mem + (size_t)(r % (uint32_t)rc.ring_nslots) * rc.ring_slot_bytes;
     uint8_t seq = rd_rc_slot_seq(r, (unsigned)rc.ring_nslots);
     if (__atomic_load_n((uint8_t *)(slot + offsetof(rd_rc_slot_t, seq)), __ATOMIC_ACQUIRE) != seq)
         return 0;
@@ -1470,15 +1556,15 @@ static int ring_take(int peer)
     size_t tail = sizeof(h) + h.hdrlen + h.len;
     if (__atomic_load_n((uint8_t *)(slot + tail), __ATOMIC_ACQUIRE) != seq)
         return 0;
-    if (h.srq_sent != p->srq_rcvd)
+    if (h.srq_sent != p->ring_rx.srq_rcvd)
         return 0;   /* a send/recv message sent before it is not delivered yet */
-    p->tx_credits += h.credits;
+    p->credit.tx += h.credits;
     if (h.flags & RD_RING_F_ACK)
         ring_freed_to(p, h.ack);
     rc.recv(peer, slot + sizeof(h), h.hdrlen, slot + sizeof(h) + h.hdrlen, h.len);
     /* Only now may the sender learn that the slot is free. */
     memset(slot, 0, tail + 1);
-    p->ring_rcvd = r + 1;
+    p->ring_rx.rcvd = r + 1;
     return 1;
 }
 
@@ -1490,22 +1576,22 @@ static int peer_advance(int peer)
     rc_peer_t *p = &rc.peers[peer];
     int n = 0;
     for (;;) {
-        rc_rxbuf_t *b = p->held;
+        rc_rxbuf_t *b = p->ring_rx.held;
         if (b) {
             rd_rc_prefix_t pre;
             memcpy(&pre, b->data, sizeof(pre));
-            if (pre.ring_sent == (uint16_t)p->ring_rcvd) {
-                p->held = b->next;
-                if (!p->held)
-                    p->held_tail = NULL;
+            if (pre.ring_sent == (uint16_t)p->ring_rx.rcvd) {
+                p->ring_rx.held = b->next;
+                if (!p->ring_rx.held)
+                    p->ring_rx.held_tail = NULL;
                 deliver_srq(peer, b);
                 n++;
                 continue;
             }
-            if (RC_UNLIKELY(p->ring_rx != RING_ON))
+            if (RC_UNLIKELY(p->ring_rx.state != RING_ON))
                 return RD_EINTERN;   /* waits for ring messages we never offered room for */
         }
-        if (p->ring_rx != RING_ON)
+        if (p->ring_rx.state != RING_ON)
             return n;
         int k = ring_take(peer);
         if (k <= 0)
@@ -1520,22 +1606,22 @@ static int on_ring(int peer, const char *data, uint32_t len)
 {
     rc_peer_t *p = &rc.peers[peer];
     rd_rc_ring_msg_t m;
-    if (len != sizeof(m) || p->ring_tx)
+    if (len != sizeof(m) || p->ring_tx.on)
         return RD_EINTERN;
     memcpy(&m, data, sizeof(m));
     if (m.nslots < 2 || m.nslots > RD_RING_SLOTS_MAX || m.slot_bytes % 64 ||
         m.slot_bytes < sizeof(rd_rc_slot_t) + RD_HDR_MAX + 1)
         return RD_EINTERN;
-    p->tx_raddr = m.addr;
-    p->tx_rkey = m.rkey;
-    p->tx_nslots = m.nslots;
-    p->tx_slot_bytes = m.slot_bytes;
-    p->ring_written = p->ring_freed = 0;
+    p->ring_tx.raddr = m.addr;
+    p->ring_tx.rkey = m.rkey;
+    p->ring_tx.nslots = m.nslots;
+    p->ring_tx.slot_bytes = m.slot_bytes;
+    p->ring_tx.written = p->ring_tx.freed = 0;
     rc.ctl[2 * peer] = 0;
-    p->ring_tx = 1;
-    p->ring_ack_owed = 1;   /* sent at the end of the pass */
-    if (!p->credit_due) {
-        p->credit_due = 1;
+    p->ring_tx.on = 1;
+    p->ring_tx.ack_owed = 1;   /* sent at the end of the pass */
+    if (!p->credit.due) {
+        p->credit.due = 1;
         rc.due[rc.ndue++] = peer;
     }
     return RD_OK;
@@ -1545,12 +1631,12 @@ static int on_ring_ack(int peer, const char *data, uint32_t len)
 {
     rc_peer_t *p = &rc.peers[peer];
     rd_rc_ring_msg_t m;
-    if (len != sizeof(m) || p->ring_rx != RING_ON)
+    if (len != sizeof(m) || p->ring_rx.state != RING_ON)
         return RD_EINTERN;
     memcpy(&m, data, sizeof(m));
-    p->ack_raddr = m.addr;
-    p->ack_rkey = m.rkey;
-    p->ack_known = 1;
+    p->ring_rx.ack_raddr = m.addr;
+    p->ring_rx.ack_rkey = m.rkey;
+    p->ring_rx.ack_known = 1;
     return RD_OK;
 }
 
@@ -1559,21 +1645,21 @@ static int on_ring_ack(int peer, const char *data, uint32_t len)
 static void ring_ack_write(int peer)
 {
     rc_peer_t *p = &rc.peers[peer];
-    if (p->sq_used + 2 > (uint32_t)rc.sq_depth)
+    if (p->sq.used + 2 > (uint32_t)rc.sq_depth)
         return;   /* retried next pass */
     uint32_t *src = &rc.ctl[2 * peer + 1];
-    *src = p->ring_rcvd;
+    *src = p->ring_rx.rcvd;
     struct ibv_sge sge = { (uintptr_t)src, sizeof(*src), rc.ctl_mr->lkey };
     struct ibv_send_wr wr = {
         .opcode = IBV_WR_RDMA_WRITE,
         .sg_list = &sge,
         .num_sge = 1,
         .send_flags = rc.max_inline >= sizeof(*src) ? IBV_SEND_INLINE : 0,
-        .wr.rdma = { .remote_addr = p->ack_raddr, .rkey = p->ack_rkey },
+        .wr.rdma = { .remote_addr = p->ring_rx.ack_raddr, .rkey = p->ring_rx.ack_rkey },
     };
     rc_pend_t pe = { .slot = -1 };
     if (post_chain(peer, &wr, &pe, 1) == RD_OK)
-        p->ring_reported = p->ring_rcvd;
+        p->ring_rx.reported = p->ring_rx.rcvd;
 }
 
 static int poll_rings(void)
@@ -1587,8 +1673,8 @@ static int poll_rings(void)
             status = k;
         else
             events += k;
-        if (p->ack_known && p->state == RC_READY &&
-            p->ring_rcvd - p->ring_reported >= (uint32_t)rc.ring_nslots / 2)
+        if (p->ring_rx.ack_known && p->cm.state == RC_READY &&
+            p->ring_rx.rcvd - p->ring_rx.reported >= (uint32_t)rc.ring_nslots / 2)
             ring_ack_write(peer);
     }
     flush_reposts();
@@ -1617,9 +1703,9 @@ static int poll_recv(void)
         }
         rc_peer_t *p = &rc.peers[peer];
         uint32_t imm = ntohl(wc[i].imm_data);
-        p->tx_credits += (int)rd_rc_imm_credits(imm);
+        p->credit.tx += (int)rd_rc_imm_credits(imm);
         ring_freed8(p, rd_rc_imm_ring_ack(imm));
-        if (p->state == RC_WAIT_RTU)
+        if (p->cm.state == RC_WAIT_RTU)
             set_ready(peer);   /* anything on the QP proves the peer is in RTS */
         unsigned kind = rd_rc_imm_kind(imm);
         if (RC_UNLIKELY(kind == RD_RC_IMM_BYE || rc.finalizing)) {
@@ -1628,7 +1714,7 @@ static int poll_recv(void)
              * goes nowhere (p2p is gone or going; its buffer carries no
              * credit back: we send nothing but BYE now). */
             if (kind == RD_RC_IMM_BYE)
-                p->bye_in = 1;
+                p->bye.in = 1;
             repost(b, peer, 0);
             continue;
         }
@@ -1642,7 +1728,7 @@ static int poll_recv(void)
                 continue;
             }
             b->len = wc[i].byte_len;
-            if (!p->held && pre.ring_sent == (uint16_t)p->ring_rcvd) {
+            if (!p->ring_rx.held && pre.ring_sent == (uint16_t)p->ring_rx.rcvd) {
                 deliver_srq(peer, b);
                 continue;
             }
@@ -1650,11 +1736,11 @@ static int poll_recv(void)
              * waits in order behind them (the buffer is not reposted, so
              * its credit is not returned meanwhile). */
             b->next = NULL;
-            if (p->held_tail)
-                p->held_tail->next = b;
+            if (p->ring_rx.held_tail)
+                p->ring_rx.held_tail->next = b;
             else
-                p->held = b;
-            p->held_tail = b;
+                p->ring_rx.held = b;
+            p->ring_rx.held_tail = b;
             int k = peer_advance(peer);
             if (k < 0)
                 status = k;
@@ -1675,15 +1761,15 @@ static int poll_recv(void)
 static void complete_sends(rc_peer_t *p, uint32_t upto, int status)
 {
     uint32_t depth = (uint32_t)rc.sq_depth;
-    while ((int32_t)(upto - p->done_seq) >= 0 && p->done_seq != p->post_seq) {
-        rc_pend_t *e = &p->pend[p->done_seq % depth];
+    while ((int32_t)(upto - p->sq.done_seq) >= 0 && p->sq.done_seq != p->sq.post_seq) {
+        rc_pend_t *e = &p->sq.pend[p->sq.done_seq % depth];
         if (e->slot >= 0)
             rc.sfree[rc.nsfree++] = e->slot;
         if (e->mr)
             rd_vb_mr_release(rc.dev, e->mr);
-        p->reads -= e->read;
-        p->done_seq++;
-        p->sq_used--;
+        p->sq.reads -= e->read;
+        p->sq.done_seq++;
+        p->sq.used--;
         rd_tp_done_fn done = e->done;
         void *ctx = e->ctx;
         *e = (rc_pend_t){ .slot = -1 };
@@ -1705,14 +1791,14 @@ static int poll_send(void)
             status = RD_EPEER;
             /* This WR failed (the ones before it completed, the ones after
              * it flush with their own completions): was it a message? */
-            if ((int32_t)(seq - p->done_seq) >= 0 && (int32_t)(p->post_seq - seq) > 0 &&
-                p->pend[seq % (uint32_t)rc.sq_depth].msg)
-                p->msg_lost = 1;
-            if (p->state != RC_FAILED)
+            if ((int32_t)(seq - p->sq.done_seq) >= 0 && (int32_t)(p->sq.post_seq - seq) > 0 &&
+                p->sq.pend[seq % (uint32_t)rc.sq_depth].msg)
+                p->sq.msg_lost = 1;
+            if (p->cm.state != RC_FAILED)
                 fail_peer(peer, RD_EPEER);
         }
-        if (wc[i].opcode == IBV_WC_SEND && p->flush_out)
-            p->flush_out = 0;
+        if (wc[i].opcode == IBV_WC_SEND && p->sq.flush_out)
+            p->sq.flush_out = 0;
         complete_sends(p, seq, st);
         issue_ops(peer);
     }
@@ -1727,26 +1813,26 @@ static void send_due_credits(void)
     for (int i = 0; i < rc.ndue; i++) {
         int peer = rc.due[i];
         rc_peer_t *p = &rc.peers[peer];
-        p->credit_due = 0;
-        if (p->state == RC_FAILED)
+        p->credit.due = 0;
+        if (p->cm.state == RC_FAILED)
             continue;
         int again = 0;
-        if (p->ring_ack_owed) {
+        if (p->ring_tx.ack_owed) {
             rd_rc_ring_msg_t m = {
                 .addr = (uint64_t)(uintptr_t)&rc.ctl[2 * peer],
                 .rkey = rc.ctl_mr->rkey,
             };
-            if (p->state == RC_READY && post_ctrl(peer, RD_RC_IMM_RING_ACK, &m) == RD_OK)
-                p->ring_ack_owed = 0;
+            if (p->cm.state == RC_READY && post_ctrl(peer, RD_RC_IMM_RING_ACK, &m) == RD_OK)
+                p->ring_tx.ack_owed = 0;
             else
                 again = 1;
         }
         /* Credits may have been piggybacked meanwhile. */
-        if (p->rx_unreported >= rc.credits / 2 &&
-            (p->state != RC_READY || post_hdr_only(peer, RD_RC_IMM_CREDIT, 0) != RD_OK))
+        if (p->credit.unreported >= rc.credits / 2 &&
+            (p->cm.state != RC_READY || post_hdr_only(peer, RD_RC_IMM_CREDIT, 0) != RD_OK))
             again = 1;
         if (again) {
-            p->credit_due = 1;
+            p->credit.due = 1;
             rc.due[keep++] = peer;
         }
     }
@@ -1758,9 +1844,9 @@ static void send_due_credits(void)
 static void report_failures(void)
 {
     for (int i = 0; i < rc.size && rc.nfail_report; i++) {
-        if (!rc.peers[i].fail_report)
+        if (!rc.peers[i].cm.fail_report)
             continue;
-        rc.peers[i].fail_report = 0;
+        rc.peers[i].cm.fail_report = 0;
         rc.nfail_report--;
         if (!rc.peer_failed) {
             char msg[256];
