@@ -1,0 +1,15 @@
+/*
+ * RC fault injection for tests (rc_fault.c): RDMPI_RC_FAULT breaks a QP the
+ * way a broken link would, so that the failure path can be tested.
+ */
+#ifndef RD_TRANSPORT_VERBS_RC_RC_FAULT_H
+#define RD_TRANSPORT_VERBS_RC_RC_FAULT_H
+
+#include <stddef.h>
+
+/* RDMPI_RC_FAULT=RANK:N: N on rank RANK, else -1. */
+long rd_rc_fault_knob(void);
+/* send() on that rank: breaks the QP before message N + 1 to a peer. */
+int rd_rc_fault_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+
+#endif
