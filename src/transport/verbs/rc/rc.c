@@ -49,7 +49,7 @@ static int rc_progress(void);
 rd_transport_t rd_rc_transport = {
     .name = "rc",
     .caps = 0,
-    .hdr_max = RD_HDR_MAX,
+    .hdr_max = RD_TP_HDR_MAX,
     .eager_max = RD_RC_EAGER_MAX_DEFAULT,
     .split_min = RD_RC_SPLIT_MIN,
     .fence_after_init = 1,
@@ -73,7 +73,7 @@ static void read_tunables(void)
         eager = RD_RC_EAGER_MAX_LIMIT;
     eager &= ~63LL;              /* the CM message carries it in 64-byte units */
     rd_rc_transport.eager_max = (size_t)eager;
-    rd_rc.buf_bytes = (sizeof(rd_rc_prefix_t) + RD_HDR_MAX + (size_t)eager + 63) & ~(size_t)63;
+    rd_rc.buf_bytes = (sizeof(rd_rc_prefix_t) + RD_TP_HDR_MAX + (size_t)eager + 63) & ~(size_t)63;
     rd_rc.credits = (int)rd_env_long("RDMPI_RC_CREDITS", RD_RC_CREDITS_DEFAULT);
     if (rd_rc.credits < 2)
         rd_rc.credits = 2;
@@ -106,8 +106,8 @@ static void read_tunables(void)
         rsz = 0;
     if (rsz > eager)
         rsz = eager;
-    rd_rc.ring_slot_bytes = (uint32_t)((sizeof(rd_rc_slot_t) + RD_HDR_MAX + (size_t)rsz + 1 + 63) &
-                                    ~(size_t)63);
+    rd_rc.ring_slot_bytes = (uint32_t)((sizeof(rd_rc_slot_t) + RD_TP_HDR_MAX + (size_t)rsz + 1 +
+                                        63) & ~(size_t)63);
     long mp = rd_env_long("RDMPI_RDMA_EAGER_PEERS", RD_RING_PEERS_DEFAULT);
     rd_rc.ring_max_peers = mp < 0 ? 0 : mp > rd_rc.size ? rd_rc.size : (int)mp;
     int atom = rd_rc.dev->attr.max_qp_rd_atom < rd_rc.dev->attr.max_qp_init_rd_atom

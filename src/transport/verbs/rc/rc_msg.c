@@ -158,8 +158,8 @@ void rd_rc_reclaim_slots(void)
 static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void *payload,
                            size_t len)
 {
-    if (RC_UNLIKELY((unsigned)peer >= (unsigned)rd_rc.size || !rd_rc.dev || hdrlen > RD_HDR_MAX ||
-                    len > rd_rc_transport.eager_max))
+    if (RC_UNLIKELY((unsigned)peer >= (unsigned)rd_rc.size || !rd_rc.dev ||
+                    hdrlen > RD_TP_HDR_MAX || len > rd_rc_transport.eager_max))
         return RD_EINVAL;
     rc_peer_t *p = &rd_rc.peers[peer];
     if (RC_UNLIKELY(p->cm.state != RC_READY)) {

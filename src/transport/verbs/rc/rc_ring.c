@@ -73,7 +73,7 @@ static int ring_take(int peer)
         return 0;
     rd_rc_slot_t h;
     memcpy(&h, slot, sizeof(h));
-    if (RC_UNLIKELY(h.version != RD_RC_VERSION || h.hdrlen > RD_HDR_MAX ||
+    if (RC_UNLIKELY(h.version != RD_RC_VERSION || h.hdrlen > RD_TP_HDR_MAX ||
                     h.len > rd_rc.ring_slot_bytes - sizeof(h) - 1 - h.hdrlen))
         return RD_EINTERN;
     size_t tail = sizeof(h) + h.hdrlen + h.len;
@@ -133,7 +133,7 @@ int rd_rc_on_ring(int peer, const char *data, uint32_t len)
         return RD_EINTERN;
     memcpy(&m, data, sizeof(m));
     if (m.nslots < 2 || m.nslots > RD_RING_SLOTS_MAX || m.slot_bytes % 64 ||
-        m.slot_bytes < sizeof(rd_rc_slot_t) + RD_HDR_MAX + 1)
+        m.slot_bytes < sizeof(rd_rc_slot_t) + RD_TP_HDR_MAX + 1)
         return RD_EINTERN;
     p->ring_tx.raddr = m.addr;
     p->ring_tx.rkey = m.rkey;

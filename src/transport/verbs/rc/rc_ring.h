@@ -42,7 +42,8 @@ static inline void ring_freed8(rc_peer_t *p, unsigned low)
 /* RDMA-Write eager: one RDMA Write of head, header, payload and tail byte
  * into the next slot of the peer's ring. RD_EAGAIN when every slot is still
  * unconsumed or the send queue is full. */
-static inline int ring_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+static inline int ring_send(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                            size_t len)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
     if (p->ring_tx.written - p->ring_tx.freed >= p->ring_tx.nslots) {
@@ -66,7 +67,8 @@ static inline int ring_send(int peer, const void *hdr, size_t hdrlen, const void
     struct ibv_send_wr wr = {
         .opcode = IBV_WR_RDMA_WRITE,
         .sg_list = sge,
-        .wr.rdma = { .remote_addr = p->ring_tx.raddr + (uint64_t)(w % p->ring_tx.nslots) * p->ring_tx.slot_bytes,
+        .wr.rdma = { .remote_addr = p->ring_tx.raddr +
+                                    (uint64_t)(w % p->ring_tx.nslots) * p->ring_tx.slot_bytes,
                      .rkey = p->ring_tx.rkey },
     };
     rc_pend_t pe = { .slot = -1, .msg = 1 };

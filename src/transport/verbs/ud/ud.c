@@ -25,7 +25,6 @@
 
 #include <infiniband/verbs.h>
 
-#include "p2p/proto.h"
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
 #include "transport/verbs/ud/rel.h"
@@ -78,7 +77,7 @@ static int ud_progress(void);
 rd_transport_t rd_ud_transport = {
     .name = "ud",
     .caps = 0,
-    .hdr_max = RD_HDR_MAX,
+    .hdr_max = RD_TP_HDR_MAX,
     .eager_max = RD_UD_EAGER_MAX_DEFAULT,
     .fence_after_init = 1,
     .init = ud_init,
@@ -239,7 +238,7 @@ static int setup(void)
         .self = ud.rank,
         .npeers = ud.size,
         .mtu = ud.pkt_max,
-        .msg_max = RD_HDR_MAX + rd_ud_transport.eager_max,
+        .msg_max = RD_TP_HDR_MAX + rd_ud_transport.eager_max,
         .window = window,
         .init_credits = window < RD_UD_CREDITS_INIT ? window : RD_UD_CREDITS_INIT,
         .ack_every = window / 4 ? window / 4 : 1,
