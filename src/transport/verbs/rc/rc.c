@@ -14,7 +14,8 @@
  *   rc_ring.c   RDMA-Write eager rings (writing side inline in rc_ring.h)
  *   rc_rdma.c   memory keys, get and put
  *   rc_bye.c    the goodbye in finalize
- *   rc_fault.c  test-only fault injection (RDMPI_RC_FAULT)
+ *   rc_fault.c  test-only fault injection (RDMPI_RC_FAULT; only with
+ *               --enable-fault-injection)
  *
  * Kalia et al.'s guidelines as applied here: sends that fit the QP's inline
  * limit are posted inline straight from the caller's buffers (no copy into
@@ -113,7 +114,9 @@ static void read_tunables(void)
     int atom = rd_rc.dev->attr.max_qp_rd_atom < rd_rc.dev->attr.max_qp_init_rd_atom
              ? rd_rc.dev->attr.max_qp_rd_atom : rd_rc.dev->attr.max_qp_init_rd_atom;
     rd_rc.rd_atom = (uint8_t)(atom > 16 ? 16 : atom < 1 ? 1 : atom);
+#ifdef RD_FAULT_INJECTION
     rd_rc.fault_after = rd_rc_fault_knob();
+#endif
 }
 
 /* Collective: every rank publishes its CM address (or "no device"). */

@@ -2,7 +2,8 @@
  * RC fault injection, for tests only: RDMPI_RC_FAULT=RANK:N moves the QP
  * to a peer into the error state when rank RANK sends message N + 1 to it,
  * as a broken link would leave it; everything after that is the ordinary
- * failure path (test/mpi/rc_fault.c checks it).
+ * failure path (test/mpi/rc_fault.c checks it). Compiled only with
+ * --enable-fault-injection (RD_FAULT_INJECTION).
  */
 #include "transport/verbs/rc/rc_fault.h"
 

@@ -158,7 +158,9 @@ typedef struct rc_peer {
     rc_ring_tx_t ring_tx;
     rc_ring_rx_t ring_rx;
     rc_peer_bye_t bye;
+#ifdef RD_FAULT_INJECTION
     uint32_t fault_msgs;         /* messages sent (RDMPI_RC_FAULT's count) */
+#endif
 } rc_peer_t;
 
 /* One receive buffer of the SRQ. */
@@ -193,7 +195,9 @@ typedef struct rd_rc_state {
     rd_tp_failed_fn peer_failed; /* p2p's upcall (NULL: abort the job) */
     int nfail_report;            /* peers with fail_report set */
     int finalizing;              /* errors now are the peers' own shutdown */
+#ifdef RD_FAULT_INJECTION
     long fault_after;            /* RDMPI_RC_FAULT on this rank: n, else -1 */
+#endif
     int rank, size;
     rc_peer_t *peers;
     /* tunables, settled at init */

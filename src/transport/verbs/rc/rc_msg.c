@@ -220,15 +220,19 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
     return RD_OK;
 }
 
+#ifdef RD_FAULT_INJECTION
 int rd_rc_send_msg(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     return send_msg(peer, hdr, hdrlen, payload, len);
 }
+#endif
 
 int rd_rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
+#ifdef RD_FAULT_INJECTION
     if (RC_UNLIKELY(rd_rc.fault_after >= 0) && (unsigned)peer < (unsigned)rd_rc.size)
         return rd_rc_fault_send(peer, hdr, hdrlen, payload, len);
+#endif
     return send_msg(peer, hdr, hdrlen, payload, len);
 }
 

@@ -20,8 +20,10 @@ int rd_rc_post_ctrl(int peer, unsigned kind, const rd_rc_ring_msg_t *m);
 void rd_rc_reclaim_slots(void);
 /* The ops table's send(). */
 int rd_rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+#ifdef RD_FAULT_INJECTION
 /* send() without the fault hook (rc_fault.c). */
 int rd_rc_send_msg(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+#endif
 /* Posts the receive buffers collected in this pass again, as one list. */
 void rd_rc_flush_reposts(void);
 /* Receive and send completions; the count, or a negative status. */

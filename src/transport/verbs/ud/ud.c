@@ -28,6 +28,7 @@
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
 #include "transport/verbs/ud/rel.h"
+#include "transport/verbs/ud/ud_fault.h"
 #include "transport/verbs/ud/ud.h"
 #include "util/clock.h"
 #include "util/env.h"
@@ -98,22 +99,6 @@ static uint64_t now_us(void *ctx)
 }
 
 /* ---- tunables ---- */
-
-static double drop_rate(void)
-{
-    const char *s = rd_env_str("RDMPI_UD_DROP_RATE", NULL);
-    if (!s)
-        return 0;
-    char *end;
-    errno = 0;
-    double r = strtod(s, &end);
-    if (errno || *end || end == s || !(r >= 0 && r < 1)) {
-        fprintf(stderr, "rdmpi: ignoring RDMPI_UD_DROP_RATE=\"%s\": not a fraction in [0, 1), "
-                "using 0\n", s);
-        return 0;
-    }
-    return r;
-}
 
 static long clamp(long v, long lo, long hi)
 {
@@ -197,7 +182,11 @@ static int setup(void)
     long ack_delay = clamp(rd_env_long("RDMPI_UD_ACK_DELAY", RD_UD_ACK_DELAY_DEFAULT), 0,
                            10000000);
     long timeout = clamp(rd_env_long("RDMPI_UD_TIMEOUT", RD_UD_TIMEOUT_DEFAULT), 0, 1000000);
-    double drop = drop_rate();
+#ifdef RD_FAULT_INJECTION
+    double drop = rd_ud_fault_drop_rate();
+#else
+    double drop = 0;
+#endif
 
     /* the receive queue holds data and acks from every peer's full window */
     uint32_t peers = ud.size > 1 ? (uint32_t)ud.size - 1 : 1;
