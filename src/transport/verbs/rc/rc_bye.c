@@ -19,17 +19,24 @@
 /* A peer finalize still waits for: one whose QP is connected (or about to
  * be: WAIT_RTU turns READY when the peer's RTU arrives, which it sent
  * before anything else) until our BYE has completed and its BYE has
- * arrived. IDLE and FAILED peers get no BYE; neither do CONNECTING ones (we
- * asked for a connection that no operation finished with, so the peer may
- * never have heard of it; if its REP comes during the wait, the peer is
- * READY and counts). */
+ * arrived. IDLE and FAILED peers get no BYE; neither do CONNECTING and
+ * CROSSED ones (we asked for a connection that no operation finished with,
+ * so the peer may never have heard of it; if its REP comes during the
+ * wait, the peer is READY and counts). */
 static int bye_pending(const rc_peer_t *p)
 {
-    if (p->cm.state == RC_WAIT_RTU)
+    switch ((enum rc_conn)p->cm.state) {
+    case RC_WAIT_RTU:
         return 1;
-    if (p->cm.state != RC_READY)
+    case RC_READY:
+        return !p->bye.out || (int32_t)(p->sq.done_seq - p->bye.seq) <= 0 || !p->bye.in;
+    case RC_IDLE:
+    case RC_CONNECTING:
+    case RC_CROSSED:
+    case RC_FAILED:
         return 0;
-    return !p->bye.out || (int32_t)(p->sq.done_seq - p->bye.seq) <= 0 || !p->bye.in;
+    }
+    return 0;
 }
 
 /* Before the QPs go (the goodbye of rc.h): posts a signalled BYE to every
