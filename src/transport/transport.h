@@ -72,6 +72,11 @@ enum {
 /* Largest key mem_key() may produce. */
 #define RD_TP_KEY_MAX 32
 
+/* Largest header any layer above passes to send(): every transport sets
+ * hdr_max to at least this, and sizes its buffers for it; p2p's largest
+ * header (rd_msg_hdr_t, p2p/proto.h) must fit. */
+#define RD_TP_HDR_MAX 80
+
 typedef struct rd_transport {
     const char *name;            /* "shm", "tcp", "rc", ... */
     /* caps and eager_max may depend on what init finds (a CMA probe, a

@@ -79,6 +79,8 @@ test_unit_test_tcp_addr_LDADD = $(CUNIT_LIBS)
 test_unit_test_ud_rel_SOURCES = test/unit/test_ud_rel.c src/transport/verbs/ud/rel.c \
 	src/transport/verbs/ud/rel.h src/util/list.h src/util/status.h
 test_unit_test_ud_rel_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+# the engine's drop_rate (its test knob) is compiled in for its own tests
+test_unit_test_ud_rel_CPPFLAGS = $(AM_CPPFLAGS) -DRD_FAULT_INJECTION=1
 test_unit_test_ud_rel_LDADD = $(CUNIT_LIBS)
 # --- end UD reliability layer ---
 

@@ -24,7 +24,6 @@
 
 #include <infiniband/verbs.h>
 
-#include "p2p/proto.h"
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
 #include "transport/verbs/ud/rel.h"
@@ -78,7 +77,7 @@ static int ud_progress(void);
 rd_transport_t rd_ud_transport = {
     .name = "ud",
     .caps = 0,
-    .hdr_max = RD_HDR_MAX,
+    .hdr_max = RD_TP_HDR_MAX,
     .eager_max = RD_UD_EAGER_MAX_DEFAULT,
     .fence_after_init = 1,
     .init = ud_init,
@@ -216,7 +215,18 @@ static int setup(void)
     ud.signal_every = (uint32_t)clamp((long)v.signal_every, 1, ud.depth / 2);
     ud.max_inline = (uint32_t)v.max_inline;
     long rto = (long)v.rto, ack_delay = (long)v.ack_delay, timeout = (long)v.timeout;
+#ifdef RD_FAULT_INJECTION
     double drop = v.drop;
+#else
+    /* The drop knob exists only in builds for fault tests: say so rather
+     * than ignore it. */
+    if (v.drop != 0) {
+        rd_err_detail("RDMPI_UD_DROP_RATE needs a library configured with "
+                      "--enable-fault-injection");
+        return RD_EINVAL;
+    }
+    double drop = 0;
+#endif
 
     /* the receive queue holds data and acks from every peer's full window */
     uint32_t peers = ud.size > 1 ? (uint32_t)ud.size - 1 : 1;
@@ -263,7 +273,7 @@ static int setup(void)
         .self = ud.rank,
         .npeers = ud.size,
         .mtu = ud.pkt_max,
-        .msg_max = RD_HDR_MAX + rd_ud_transport.eager_max,
+        .msg_max = RD_TP_HDR_MAX + rd_ud_transport.eager_max,
         .window = window,
         .init_credits = window < RD_UD_CREDITS_INIT ? window : RD_UD_CREDITS_INIT,
         .ack_every = window / 4 ? window / 4 : 1,
