@@ -53,6 +53,8 @@ void rd_self_set_recv(rd_tp_recv_fn fn, int rank);
 typedef struct qmsg {
     rd_list_t link;
     rd_request_t *req;      /* eager send to complete once sent, or NULL (control) */
+    rd_p2p_am_done_fn done; /* or an active message's owner to tell (rd_p2p_am_send) */
+    void *ctx;
     const void *payload;
     size_t len;
     size_t hdrlen;
@@ -109,6 +111,7 @@ static struct {
     int verbose;                       /* RDMPI_VERBOSE */
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
+    rd_p2p_am_fn am[RD_AM_TYPES];      /* handlers by message type (EAGER is inline) */
     int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
     int nhooks;
     int recv_check;                    /* a transport watches peers, or a peer failed */
@@ -219,7 +222,7 @@ static inline void finish(rd_request_t *r, int err)
  * otherwise queues a copy of the header (the payload stays the caller's until
  * req completes; control messages have none). Returns RD_OK when sent,
  * RD_EAGAIN when queued, or a negative status. */
-static int post(int dst, const rd_msg_hdr_t *hdr, size_t hdrlen, const void *payload,
+static int post(int dst, const void *hdr, size_t hdrlen, const void *payload,
                 size_t len, rd_request_t *req)
 {
     peer_t *p = &p2p.peers[dst];
@@ -236,6 +239,7 @@ static int post(int dst, const rd_msg_hdr_t *hdr, size_t hdrlen, const void *pay
     q->payload = payload;
     q->len = len;
     q->req = req;
+    q->done = NULL;
     rd_list_push_back(&p->sendq, &q->link);
     mark_busy(p);
     return RD_EAGAIN;
@@ -624,8 +628,10 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
     send_ctrl(peer, RD_MSG_CTS, sreq, (uint64_t)(uintptr_t)r);
 }
 
-static void on_data(const rd_msg_hdr_t *h, const void *payload, size_t len)
+static void on_data(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
+    const rd_msg_hdr_t *h = hdr;
+    (void)peer, (void)hdrlen;
     rd_request_t *r = (rd_request_t *)(uintptr_t)h->rreq;
     size_t off = h->len;
     if (off < r->st_bytes) {
@@ -654,82 +660,173 @@ static void __attribute__((noreturn)) out_of_memory(void)
     rd_boot_abort(1, "rdmpi: out of memory while storing an unexpected message");
 }
 
+/* An EAGER or RTS arrives: hand it to the posted receive it matches, or keep
+ * it as unexpected. */
+static inline void arrive(int peer, const rd_msg_hdr_t *h, const void *payload, size_t len)
+{
+    rd_match_q_t *q = queue_of(h->ctx);
+    if (!q)
+        out_of_memory();
+    rd_match_elem_t *e = rd_match_arrive(q, NULL, h->src, h->tag);
+    if (e) {
+        rd_request_t *r = rd_container_of(e, rd_request_t, match);
+        if (h->type == RD_MSG_EAGER)
+            deliver_eager(r, peer, h->src, h->tag, h->flags, h->sreq, payload, len);
+        else
+            start_rndv(r, peer, h->src, h->tag, h->flags, h->len, h->sreq, h->addr, h->key,
+                       h->keylen);
+        return;
+    }
+    size_t keep = h->type == RD_MSG_EAGER ? len : 0;
+    unexp_t *u = malloc(sizeof(*u) + keep);
+    if (!u)
+        out_of_memory();
+    u->peer = peer;
+    u->type = h->type;
+    u->flags = h->flags;
+    u->len = h->type == RD_MSG_EAGER ? len : h->len;
+    u->sreq = (h->flags & RD_MSG_F_SYNC) || h->type == RD_MSG_RTS ? h->sreq : 0;
+    u->keylen = 0;
+    u->addr = 0;
+    if (h->type == RD_MSG_RTS && (h->flags & RD_MSG_F_GET)) {
+        u->addr = h->addr;
+        u->keylen = h->keylen;
+        memcpy(u->key, h->key, h->keylen);
+    }
+    if (keep)
+        memcpy(u->data, payload, keep);
+    rd_match_arrive(q, &u->match, h->src, h->tag);
+}
+
+/* The transports' receive upcall. EAGER, the latency-critical type, is
+ * handled here; every other type goes to the handler its owner registered
+ * (one load and an indirect call, no search). */
 static void on_message(int peer, const void *hdrp, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdrp;
-    switch (h->type) {
-    case RD_MSG_EAGER:
-    case RD_MSG_RTS: {
-        rd_match_q_t *q = queue_of(h->ctx);
-        if (!q)
-            out_of_memory();
-        rd_match_elem_t *e = rd_match_arrive(q, NULL, h->src, h->tag);
-        if (e) {
-            rd_request_t *r = rd_container_of(e, rd_request_t, match);
-            if (h->type == RD_MSG_EAGER)
-                deliver_eager(r, peer, h->src, h->tag, h->flags, h->sreq, payload, len);
-            else
-                start_rndv(r, peer, h->src, h->tag, h->flags, h->len, h->sreq, h->addr, h->key,
-                           h->keylen);
-            break;
-        }
-        size_t keep = h->type == RD_MSG_EAGER ? len : 0;
-        unexp_t *u = malloc(sizeof(*u) + keep);
-        if (!u)
-            out_of_memory();
-        u->peer = peer;
-        u->type = h->type;
-        u->flags = h->flags;
-        u->len = h->type == RD_MSG_EAGER ? len : h->len;
-        u->sreq = (h->flags & RD_MSG_F_SYNC) || h->type == RD_MSG_RTS ? h->sreq : 0;
-        u->keylen = 0;
-        u->addr = 0;
-        if (h->type == RD_MSG_RTS && (h->flags & RD_MSG_F_GET)) {
-            u->addr = h->addr;
-            u->keylen = h->keylen;
-            memcpy(u->key, h->key, h->keylen);
-        }
-        if (keep)
-            memcpy(u->data, payload, keep);
-        rd_match_arrive(q, &u->match, h->src, h->tag);
-        break;
+    if (__builtin_expect(h->type == RD_MSG_EAGER, 1)) {
+        arrive(peer, h, payload, len);
+        return;
     }
-    case RD_MSG_CTS: {
-        rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
-        untrack(s);   /* stream() sees the peer's failure itself */
-        s->remote = h->rreq;
-        s->offset = 0;
-        s->state = RD_RS_STREAMING;
-        rd_list_push_back(&p2p.streaming, &s->link);
-        break;
-    }
-    case RD_MSG_DATA:
-        on_data(h, payload, len);
-        break;
-    case RD_MSG_FIN:
-        part_done((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
-        break;
-    case RD_MSG_ACK:
-        finish((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
-        break;
-    case RD_MSG_PUT: {
-        rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
-        const char *base = rd_dt_contig_ptr(s->buf, s->dt);
-        s->remote = h->rreq;
-        /* A split adds our put to the FIN we wait for; a whole put replaces it. */
-        if (!(h->flags & RD_MSG_F_WHOLE))
-            s->parts++;
-        int rc = p2p.peers[peer].tp->put(peer, base + h->len, h->addr, h->key, h->keylen,
-                                         s->bytes - h->len, put_done, s);
-        if (rc != RD_OK)
-            put_done(s, rc);
-        break;
-    }
-    case RD_MSG_PUT_FIN:
-        part_done((rd_request_t *)(uintptr_t)h->rreq, RD_OK);
-        break;
-    }
+    p2p.am[h->type](peer, hdrp, hdrlen, payload, len);
+}
+
+static void on_rts(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
     (void)hdrlen;
+    arrive(peer, hdr, payload, len);
+}
+
+static void on_cts(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdr;
+    rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
+    (void)peer, (void)hdrlen, (void)payload, (void)len;
+    untrack(s);   /* stream() sees the peer's failure itself */
+    s->remote = h->rreq;
+    s->offset = 0;
+    s->state = RD_RS_STREAMING;
+    rd_list_push_back(&p2p.streaming, &s->link);
+}
+
+static void on_fin(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdr;
+    (void)peer, (void)hdrlen, (void)payload, (void)len;
+    part_done((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+}
+
+static void on_ack(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdr;
+    (void)peer, (void)hdrlen, (void)payload, (void)len;
+    finish((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+}
+
+static void on_put(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdr;
+    rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
+    const char *base = rd_dt_contig_ptr(s->buf, s->dt);
+    (void)hdrlen, (void)payload, (void)len;
+    s->remote = h->rreq;
+    /* A split adds our put to the FIN we wait for; a whole put replaces it. */
+    if (!(h->flags & RD_MSG_F_WHOLE))
+        s->parts++;
+    int rc = p2p.peers[peer].tp->put(peer, base + h->len, h->addr, h->key, h->keylen,
+                                     s->bytes - h->len, put_done, s);
+    if (rc != RD_OK)
+        put_done(s, rc);
+}
+
+static void on_put_fin(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdr;
+    (void)peer, (void)hdrlen, (void)payload, (void)len;
+    part_done((rd_request_t *)(uintptr_t)h->rreq, RD_OK);
+}
+
+/* ---- the active-message registry ---- */
+
+_Static_assert(RD_HDR_MAX == RD_P2P_AM_HDR_MAX, "an active message's header fits every transport");
+_Static_assert((int)RD_MSG_PUT_FIN <= (int)RD_AM_P2P_LAST, "p2p's types stay in p2p's range");
+
+/* A type nobody registered: dropped, as the closed switch did before. */
+static void am_unknown(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    (void)peer, (void)hdr, (void)hdrlen, (void)payload, (void)len;
+}
+
+int rd_p2p_am_register(int type, rd_p2p_am_fn fn)
+{
+    if (type <= 0 || type >= RD_AM_TYPES || type == RD_MSG_EAGER || !fn)
+        return RD_EINVAL;
+    if (p2p.am[type] != am_unknown && p2p.am[type] != fn)
+        return RD_EINVAL;
+    p2p.am[type] = fn;
+    return RD_OK;
+}
+
+/* Every type unknown, then p2p's own protocols. */
+static void am_init(void)
+{
+    for (int t = 0; t < RD_AM_TYPES; t++)
+        p2p.am[t] = am_unknown;
+    rd_p2p_am_register(RD_MSG_ACK, on_ack);
+    rd_p2p_am_register(RD_MSG_RTS, on_rts);
+    rd_p2p_am_register(RD_MSG_CTS, on_cts);
+    rd_p2p_am_register(RD_MSG_DATA, on_data);
+    rd_p2p_am_register(RD_MSG_FIN, on_fin);
+    rd_p2p_am_register(RD_MSG_PUT, on_put);
+    rd_p2p_am_register(RD_MSG_PUT_FIN, on_put_fin);
+}
+
+int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *payload,
+                   size_t len, rd_p2p_am_done_fn done, void *ctx)
+{
+    if (peer_world < 0 || peer_world >= p2p.size || hdrlen < 1 || hdrlen > RD_P2P_AM_HDR_MAX)
+        return RD_EINVAL;
+    peer_t *p = &p2p.peers[peer_world];
+    if (!p->tp)
+        return RD_EPEER;
+    if (p->failed)
+        return p->failed;
+    if (len > p->tp->eager_max)
+        return RD_EINVAL;
+    int rc = post(peer_world, hdr, hdrlen, payload, len, NULL);
+    if (rc == RD_EAGAIN) {
+        qmsg_t *q = rd_list_entry(p->sendq.prev, qmsg_t, link);
+        q->done = done;
+        q->ctx = ctx;
+    }
+    return rc;
+}
+
+size_t rd_p2p_am_max(int peer_world)
+{
+    if (peer_world < 0 || peer_world >= p2p.size || !p2p.peers[peer_world].tp)
+        return 0;
+    return p2p.peers[peer_world].tp->eager_max;
 }
 
 /* ---- early arrival (transports that see a header before its payload) ---- */
@@ -863,6 +960,8 @@ static void on_peer_failed(int peer, int status)
         rd_list_remove(&q->link);
         if (q->req)
             finish(q->req, status);
+        else if (q->done)
+            q->done(q->ctx, status);
         free(q);
     }
     if (!rd_list_empty(&p->busy_link)) {
@@ -983,6 +1082,8 @@ static int push_queues(void)
                     eager_sent(q->req);
                 else
                     rd_req_complete(q->req, rc);
+            } else if (q->done) {
+                q->done(q->ctx, rc);
             }
             free(q);
             n++;
@@ -1298,6 +1399,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     }
     rd_list_init(&p2p.busy_peers);
     rd_list_init(&p2p.streaming);
+    am_init();
     p2p.peers = calloc(boot->size, sizeof(peer_t));
     if (!p2p.peers)
         return RD_ENOMEM;

@@ -56,6 +56,69 @@ int rd_p2p_mrecv(rd_request_t *r, void *msg);
 /* Cancels a posted receive; returns 1 if it was cancelled (r completes, cancelled). */
 int rd_p2p_cancel_recv(rd_request_t *r);
 
+/* ---- active messages ----
+ * Every message between two processes is an active message: a header whose
+ * first byte is its type, then an optional payload. Each layer owns a range
+ * of types, registers a handler for each type it uses, and lays out the
+ * rest of its headers itself (p2p's own: proto.h). On arrival p2p calls the
+ * handler registered for the type; a type nobody registered is dropped. */
+enum {
+    RD_AM_P2P_FIRST = 1,     /* p2p: eager and rendezvous protocols (proto.h) */
+    RD_AM_P2P_LAST = 31,
+    RD_AM_COLL_FIRST = 32,   /* src/coll */
+    RD_AM_COLL_LAST = 63,
+    RD_AM_RMA_FIRST = 64,    /* src/rma */
+    RD_AM_RMA_LAST = 127,
+    RD_AM_TYPES = 256,       /* types are one byte; 128 .. 255 are not assigned */
+};
+/* Largest header an active message may have: what every transport takes. */
+#define RD_P2P_AM_HDR_MAX 80
+
+/* The handler of one message type. The contract:
+ *  - peer is the sender's job rank; hdr is hdrlen bytes (hdr[0] is the
+ *    type), payload is len bytes (len may be 0, payload then NULL).
+ *  - hdr and payload belong to the transport and are valid only until the
+ *    handler returns: copy what is needed later. Neither is aligned beyond
+ *    what the sender's packed layout gives: use packed structs or memcpy.
+ *  - It runs inside transport progress: from rd_progress (and so from any
+ *    wait), and, for a message a rank sends to itself, inside the sender's
+ *    rd_p2p_am_send / rd_p2p_isend. It must not block, wait or call
+ *    rd_progress (that would re-enter the transport delivering it). It may
+ *    send (rd_p2p_am_send: RD_EAGAIN is fine, the message is queued),
+ *    complete requests (rd_req_complete), allocate memory and start a
+ *    transport get/put whose completion comes later from progress.
+ *  - Ids in the header come from the wire: validate them before use. */
+typedef void (*rd_p2p_am_fn)(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                             size_t len);
+/* Registers fn for type (in the caller's layer's range). Call after
+ * rd_p2p_init and before any peer may send that type (a layer registers at
+ * its own init, or in a collective call every peer makes before sending).
+ * Registering the same fn again is harmless. Returns RD_OK, or RD_EINVAL
+ * (type not in 1 .. RD_AM_TYPES-1, p2p's EAGER, or another fn holds it).
+ * rd_p2p_finalize drops every registration. */
+int rd_p2p_am_register(int type, rd_p2p_am_fn fn);
+
+/* Tells the owner of a queued active message that it left (RD_OK) or
+ * never will (the peer failed: a negative status). Called from progress. */
+typedef void (*rd_p2p_am_done_fn)(void *ctx, int status);
+/* Sends an active message to job rank peer_world: hdr (hdrlen bytes, 1 ..
+ * RD_P2P_AM_HDR_MAX, hdr[0] the type, filled by the caller) and payload
+ * (len bytes, at most rd_p2p_am_max(peer_world)). Messages to one peer
+ * leave in the order of rd_p2p_am_send and rd_p2p_isend calls. Returns
+ *  RD_OK      sent: hdr and payload may be reused; done is never called;
+ *  RD_EAGAIN  queued behind earlier messages or a full transport: hdr was
+ *             copied, payload must stay valid until done(ctx, status) is
+ *             called from a later rd_progress (done may be NULL);
+ *  < 0        not sent, done is never called: RD_EINVAL (bad rank or
+ *             sizes), RD_EPEER or the status the peer failed with, or a
+ *             transport error.
+ * The transport may hold a sent message until the next rd_progress. */
+int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *payload,
+                   size_t len, rd_p2p_am_done_fn done, void *ctx);
+/* The largest payload rd_p2p_am_send takes for peer_world (its transport's
+ * eager limit); 0 when peer_world is unreachable. */
+size_t rd_p2p_am_max(int peer_world);
+
 /* Polls every transport and pushes queued sends, then runs the registered
  * hooks (nonblocking collective schedules, ...). Returns events handled. */
 int rd_progress(void);
