@@ -49,6 +49,49 @@
 extern const rd_transport_t rd_self_transport;
 void rd_self_set_recv(rd_tp_recv_fn fn, int rank);
 
+/* p2p's state in a send or receive request (rd_request_t.priv). */
+enum p2p_req_state {
+    RD_RS_IDLE,
+    RD_RS_POSTED,        /* receive: queued in the matching engine */
+    RD_RS_WAIT_ACK,      /* sync eager send: sent, waiting for the match ack */
+    RD_RS_WAIT_CTS,      /* rendezvous send: RTS sent, waiting for CTS or FIN */
+    RD_RS_STREAMING,     /* rendezvous send: sending fragments after CTS */
+    RD_RS_RECV_DATA,     /* rendezvous receive: fragments or a get in flight */
+    RD_RS_QUEUED,        /* send: waiting in a per-peer queue for ring space */
+};
+
+typedef struct p2p_req {
+    uint8_t state;             /* enum p2p_req_state */
+    uint8_t keyed;             /* rendezvous: transport keys to release (RD_KEYED_*) */
+    uint8_t counted;           /* rendezvous send: counted in its peer's rndv_sends */
+    int parts;                 /* rendezvous: completions still awaited (get/put halves) */
+    rd_match_elem_t match;     /* posted receive */
+    size_t bytes;              /* packed message length (send) / capacity (recv) */
+    size_t offset;             /* rendezvous: bytes moved so far */
+    size_t key_off, key_len;   /* rendezvous: the part of buf keyed for a peer's put */
+    uint64_t remote;           /* rendezvous: the peer's request id */
+    rd_list_t link;            /* in p2p.streaming while streaming DATA */
+    rd_list_t wait_link;       /* waiting on a peer that may fail (next NULL: not) */
+} p2p_req_t;
+
+_Static_assert(sizeof(p2p_req_t) <= RD_REQ_PRIV_SIZE, "p2p's request state fits its area");
+_Static_assert(_Alignof(p2p_req_t) <= 8, "the request's private area is 8-byte aligned");
+
+static inline p2p_req_t *P(rd_request_t *r)
+{
+    return (p2p_req_t *)(void *)r->priv;
+}
+
+static inline rd_request_t *req_of(p2p_req_t *pr)
+{
+    return (rd_request_t *)(void *)((char *)pr - offsetof(rd_request_t, priv));
+}
+
+static inline rd_request_t *req_of_match(rd_match_elem_t *e)
+{
+    return req_of(rd_container_of(e, p2p_req_t, match));
+}
+
 /* A message queued for a peer whose transport has no room yet. */
 typedef struct qmsg {
     rd_list_t link;
@@ -64,7 +107,7 @@ typedef struct qmsg {
 /* Key bits in rd_request_t.keyed: which memory this side keyed for the peer. */
 enum {
     RD_KEYED_SEND = 1 << 0,     /* the sender's whole buffer (RTS with F_GET) */
-    RD_KEYED_PART = 1 << 1,     /* the receiver's part the sender writes (PUT): r->key_off, key_len */
+    RD_KEYED_PART = 1 << 1,     /* the receiver's part the sender writes (PUT): P(r)->key_off, key_len */
 };
 
 #define RD_TP_MAX 8   /* transports compiled in, at most */
@@ -189,23 +232,23 @@ static void mark_busy(peer_t *p)
 static inline void track(rd_request_t *r, int peer)
 {
     peer_t *p = &p2p.peers[peer];
-    if (__builtin_expect(p->track, 0) && !r->wait_link.next)
-        rd_list_push_back(&p->waiting, &r->wait_link);
+    if (__builtin_expect(p->track, 0) && !P(r)->wait_link.next)
+        rd_list_push_back(&p->waiting, &P(r)->wait_link);
 }
 
 static inline void untrack(rd_request_t *r)
 {
-    if (__builtin_expect(r->wait_link.next != NULL, 0)) {
-        rd_list_remove(&r->wait_link);
-        r->wait_link.next = NULL;
+    if (__builtin_expect(P(r)->wait_link.next != NULL, 0)) {
+        rd_list_remove(&P(r)->wait_link);
+        P(r)->wait_link.next = NULL;
     }
 }
 
 /* A rendezvous send is over (complete, or failed). */
 static inline void rndv_uncount(rd_request_t *r)
 {
-    if (r->counted) {
-        r->counted = 0;
+    if (P(r)->counted) {
+        P(r)->counted = 0;
         p2p.peers[r->peer_world].rndv_sends--;
     }
 }
@@ -257,7 +300,7 @@ static void send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
     (void)post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
 }
 
-static inline void fill_hdr(rd_msg_hdr_t *h, int type, const rd_request_t *r, int coll)
+static inline void fill_hdr(rd_msg_hdr_t *h, int type, rd_request_t *r, int coll)
 {
     h->type = (uint8_t)type;
     h->flags = 0;
@@ -266,7 +309,7 @@ static inline void fill_hdr(rd_msg_hdr_t *h, int type, const rd_request_t *r, in
     h->ctx = r->comm->ctx + (coll ? 1 : 0);
     h->src = r->comm->rank;
     h->tag = r->tag;
-    h->len = r->bytes;
+    h->len = P(r)->bytes;
 }
 
 /* The eager completion rule: a standard send is done once the transport took
@@ -274,7 +317,7 @@ static inline void fill_hdr(rd_msg_hdr_t *h, int type, const rd_request_t *r, in
 static void eager_sent(rd_request_t *r)
 {
     if (r->mode == RD_MODE_SYNC) {
-        r->state = RD_RS_WAIT_ACK;
+        P(r)->state = RD_RS_WAIT_ACK;
         track(r, r->peer_world);
     } else
         rd_req_complete(r, RD_OK);
@@ -319,16 +362,16 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     if (!tp)
         return RD_EPEER;
     r->peer_world = dst;
-    r->bytes = r->count * r->dt->size;
+    P(r)->bytes = r->count * r->dt->size;
     int contig = rd_dt_is_contig(r->dt, r->count);
 
-    if (r->bytes <= tp->eager_max) {
-        const void *payload = r->bytes ? rd_dt_contig_ptr(r->buf, r->dt) : NULL;
-        if (!contig && r->bytes) {
-            r->tmp = malloc(r->bytes);
+    if (P(r)->bytes <= tp->eager_max) {
+        const void *payload = P(r)->bytes ? rd_dt_contig_ptr(r->buf, r->dt) : NULL;
+        if (!contig && P(r)->bytes) {
+            r->tmp = malloc(P(r)->bytes);
             if (!r->tmp)
                 return RD_ENOMEM;
-            rd_dt_pack(r->buf, r->count, r->dt, 0, r->tmp, r->bytes);
+            rd_dt_pack(r->buf, r->count, r->dt, 0, r->tmp, P(r)->bytes);
             payload = r->tmp;
         }
         fill_hdr(&h, RD_MSG_EAGER, r, coll);
@@ -338,11 +381,11 @@ int rd_p2p_isend(rd_request_t *r, int coll)
             h.sreq = (uint64_t)(uintptr_t)r;
             hdrlen = RD_HDR_SYNC_LEN;
         }
-        rc = post(dst, &h, hdrlen, payload, r->bytes, r);
+        rc = post(dst, &h, hdrlen, payload, P(r)->bytes, r);
         if (rc == RD_OK)
             eager_sent(r);
         else if (rc == RD_EAGAIN)
-            r->state = RD_RS_QUEUED;
+            P(r)->state = RD_RS_QUEUED;
         else
             return rc;
         return RD_OK;
@@ -357,21 +400,21 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     } else if ((tp->caps & RD_TP_CAP_GET) && contig) {
         const void *base = rd_dt_contig_ptr(r->buf, r->dt);
         keylen = sizeof(h.key);
-        if (tp->mem_key(base, r->bytes, h.key, &keylen) == RD_OK) {
+        if (tp->mem_key(base, P(r)->bytes, h.key, &keylen) == RD_OK) {
             h.flags = RD_MSG_F_GET;
             h.keylen = (uint8_t)keylen;
-            r->keyed = RD_KEYED_SEND;
+            P(r)->keyed = RD_KEYED_SEND;
             h.addr = (uint64_t)(uintptr_t)base;
         } else {
             keylen = 0;
         }
     }
-    r->state = RD_RS_WAIT_CTS;
-    r->parts = 1; /* the FIN, or our whole put; a split adds our put of its half */
+    P(r)->state = RD_RS_WAIT_CTS;
+    P(r)->parts = 1; /* the FIN, or our whole put; a split adds our put of its half */
     rc = post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     if (rc < 0)
         return rc;
-    r->counted = 1;
+    P(r)->counted = 1;
     p2p.peers[dst].rndv_sends++;
     track(r, dst);
     return RD_OK;
@@ -394,7 +437,7 @@ static inline size_t frag_max(const rd_transport_t *tp)
  * transport failed it. */
 static void stream_end(rd_request_t *r, int status)
 {
-    rd_list_remove(&r->link);
+    rd_list_remove(&P(r)->link);
     release_keys(r);
     rndv_uncount(r);
     rd_req_complete(r, status);
@@ -417,37 +460,37 @@ static int stream(rd_request_t *r)
     memset(&h, 0, RD_HDR_CTRL_LEN);
     h.type = RD_MSG_DATA;
     h.version = RD_PROTO_VERSION;
-    h.rreq = r->remote;
-    size_t start = r->offset;
-    while (r->offset < r->bytes) {
+    h.rreq = P(r)->remote;
+    size_t start = P(r)->offset;
+    while (P(r)->offset < P(r)->bytes) {
         if (p->stream_pass != p2p.pass) {
             p->stream_pass = p2p.pass;
             p->stream_bytes = 0;
         } else if (p->stream_bytes >= RD_STREAM_PASS_MAX) {
             p->stream_full = p2p.pass;   /* its turn is over for this pass */
-            return r->offset != start;
+            return P(r)->offset != start;
         }
-        size_t n = r->bytes - r->offset;
+        size_t n = P(r)->bytes - P(r)->offset;
         if (n > fmax)
             n = fmax;
         const void *payload;
         if (contig) {
-            payload = (const char *)rd_dt_contig_ptr(r->buf, r->dt) + r->offset;
+            payload = (const char *)rd_dt_contig_ptr(r->buf, r->dt) + P(r)->offset;
         } else {
-            rd_dt_pack(r->buf, r->count, r->dt, r->offset, p2p.scratch, n);
+            rd_dt_pack(r->buf, r->count, r->dt, P(r)->offset, p2p.scratch, n);
             payload = p2p.scratch;
         }
-        h.len = r->offset;
+        h.len = P(r)->offset;
         int rc = tp->send(r->peer_world, &h, RD_HDR_CTRL_LEN, payload, n);
         if (rc == RD_EAGAIN) {
             p->stream_full = p2p.pass;
-            return r->offset != start;
+            return P(r)->offset != start;
         }
         if (rc != RD_OK) {
             stream_end(r, rc);
             return 1;
         }
-        r->offset += n;
+        P(r)->offset += n;
         p->stream_bytes += n;
     }
     stream_end(r, RD_OK);
@@ -460,8 +503,8 @@ static void set_status(rd_request_t *r, int src, int tag, size_t len)
 {
     r->st_source = src;
     r->st_tag = tag;
-    r->st_bytes = len < r->bytes ? len : r->bytes;
-    r->error = len > r->bytes ? RD_ETRUNC : RD_OK;
+    r->st_bytes = len < P(r)->bytes ? len : P(r)->bytes;
+    r->error = len > P(r)->bytes ? RD_ETRUNC : RD_OK;
 }
 
 /* A matched eager message: unpack what fits, acknowledge a synchronous send. */
@@ -481,17 +524,17 @@ static void deliver_eager(rd_request_t *r, int peer, int src, int tag, int flags
 /* The rendezvous is over: lets the transport drop what backs our keys. */
 static void release_keys(rd_request_t *r)
 {
-    if (!r->keyed)
+    if (!P(r)->keyed)
         return;
     const rd_transport_t *tp = p2p.peers[r->peer_world].tp;
     if (tp->mem_release) {
         char *base = rd_dt_contig_ptr(r->buf, r->dt);
-        if (r->keyed & RD_KEYED_SEND)
-            tp->mem_release(base, r->bytes);
-        if (r->keyed & RD_KEYED_PART)
-            tp->mem_release(base + r->key_off, r->key_len);
+        if (P(r)->keyed & RD_KEYED_SEND)
+            tp->mem_release(base, P(r)->bytes);
+        if (P(r)->keyed & RD_KEYED_PART)
+            tp->mem_release(base + P(r)->key_off, P(r)->key_len);
     }
-    r->keyed = 0;
+    P(r)->keyed = 0;
 }
 
 /* One part of a rendezvous finished (the receiver's get, the sender's put,
@@ -501,7 +544,7 @@ static void part_done(rd_request_t *r, int status)
 {
     if (status != RD_OK)
         r->error = status;
-    if (--r->parts <= 0) {
+    if (--P(r)->parts <= 0) {
         release_keys(r);
         finish(r, r->error);
     }
@@ -510,14 +553,14 @@ static void part_done(rd_request_t *r, int status)
 static void get_done(void *ctx, int status)
 {
     rd_request_t *r = ctx;
-    send_ctrl(r->peer_world, RD_MSG_FIN, r->remote, 0);
+    send_ctrl(r->peer_world, RD_MSG_FIN, P(r)->remote, 0);
     part_done(r, status);
 }
 
 static void put_done(void *ctx, int status)
 {
     rd_request_t *s = ctx;
-    send_ctrl(s->peer_world, RD_MSG_PUT_FIN, 0, s->remote);
+    send_ctrl(s->peer_world, RD_MSG_PUT_FIN, 0, P(s)->remote);
     part_done(s, status);
 }
 
@@ -543,15 +586,15 @@ static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t l
     h.sreq = sreq;
     h.rreq = (uint64_t)(uintptr_t)r;
     h.addr = (uint64_t)(uintptr_t)(base + off);
-    r->keyed |= RD_KEYED_PART;
-    r->key_off = off;
-    r->key_len = len - off;
+    P(r)->keyed |= RD_KEYED_PART;
+    P(r)->key_off = off;
+    P(r)->key_len = len - off;
     rc = post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     if (rc < 0) {
         release_keys(r);
         return rc;
     }
-    r->parts++;
+    P(r)->parts++;
     return RD_OK;
 }
 
@@ -592,8 +635,8 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
     const rd_transport_t *tp = p2p.peers[peer].tp;
     set_status(r, src, tag, len);
     r->peer_world = peer;
-    r->remote = sreq;
-    r->state = RD_RS_RECV_DATA;
+    P(r)->remote = sreq;
+    P(r)->state = RD_RS_RECV_DATA;
     track(r, peer);
     int contig = rd_dt_is_contig(r->dt, r->count);
     /* The sender writes the whole message if it offered to and we prefer
@@ -601,12 +644,12 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
      * buffer is shorter than what the sender would write. */
     if ((flags & RD_MSG_F_PUT) && contig && (tp->caps & RD_TP_CAP_PUT) && len == r->st_bytes &&
         (p2p.rndv == RNDV_PUT || !(flags & RD_MSG_F_GET))) {
-        r->parts = 0;
+        P(r)->parts = 0;
         if (ask_put(tp, r, peer, len, sreq, 0, RD_MSG_F_WHOLE) == RD_OK)
             return;
     }
     if ((flags & RD_MSG_F_GET) && contig) {
-        r->parts = 1;
+        P(r)->parts = 1;
         size_t mine = split_put(tp, r, peer, len, sreq);
         if (mine < r->st_bytes)
             p2p.reads_split++;
@@ -616,15 +659,15 @@ static void start_rndv(rd_request_t *r, int peer, int src, int tag, int flags, s
                          get_done, r);
         if (rc == RD_OK)
             return;
-        if (r->parts > 1) {
+        if (P(r)->parts > 1) {
             /* The sender is already writing its half: end with the error. */
             get_done(r, rc);
             return;
         }
         /* The transport refused this read: fall back to streaming. */
     }
-    r->offset = 0;
-    r->remote = len; /* total bytes the sender will stream */
+    P(r)->offset = 0;
+    P(r)->remote = len; /* total bytes the sender will stream */
     send_ctrl(peer, RD_MSG_CTS, sreq, (uint64_t)(uintptr_t)r);
 }
 
@@ -638,8 +681,8 @@ static void on_data(int peer, const void *hdr, size_t hdrlen, const void *payloa
         size_t n = r->st_bytes - off < len ? r->st_bytes - off : len;
         rd_dt_unpack(r->buf, r->count, r->dt, off, payload, n);
     }
-    r->offset += len;
-    if (r->offset >= r->remote)
+    P(r)->offset += len;
+    if (P(r)->offset >= P(r)->remote)
         finish(r, r->error);
 }
 
@@ -669,7 +712,7 @@ static inline void arrive(int peer, const rd_msg_hdr_t *h, const void *payload, 
         out_of_memory();
     rd_match_elem_t *e = rd_match_arrive(q, NULL, h->src, h->tag);
     if (e) {
-        rd_request_t *r = rd_container_of(e, rd_request_t, match);
+        rd_request_t *r = req_of_match(e);
         if (h->type == RD_MSG_EAGER)
             deliver_eager(r, peer, h->src, h->tag, h->flags, h->sreq, payload, len);
         else
@@ -723,10 +766,10 @@ static void on_cts(int peer, const void *hdr, size_t hdrlen, const void *payload
     rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
     (void)peer, (void)hdrlen, (void)payload, (void)len;
     untrack(s);   /* stream() sees the peer's failure itself */
-    s->remote = h->rreq;
-    s->offset = 0;
-    s->state = RD_RS_STREAMING;
-    rd_list_push_back(&p2p.streaming, &s->link);
+    P(s)->remote = h->rreq;
+    P(s)->offset = 0;
+    P(s)->state = RD_RS_STREAMING;
+    rd_list_push_back(&p2p.streaming, &P(s)->link);
 }
 
 static void on_fin(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
@@ -749,12 +792,12 @@ static void on_put(int peer, const void *hdr, size_t hdrlen, const void *payload
     rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
     const char *base = rd_dt_contig_ptr(s->buf, s->dt);
     (void)hdrlen, (void)payload, (void)len;
-    s->remote = h->rreq;
+    P(s)->remote = h->rreq;
     /* A split adds our put to the FIN we wait for; a whole put replaces it. */
     if (!(h->flags & RD_MSG_F_WHOLE))
-        s->parts++;
+        P(s)->parts++;
     int rc = p2p.peers[peer].tp->put(peer, base + h->len, h->addr, h->key, h->keylen,
-                                     s->bytes - h->len, put_done, s);
+                                     P(s)->bytes - h->len, put_done, s);
     if (rc != RD_OK)
         put_done(s, rc);
 }
@@ -852,7 +895,7 @@ static void *on_claim(int peer, const void *hdrp, size_t hdrlen, size_t len, voi
             return NULL;
         /* Counted now: the fragment is complete before the next header from
          * this peer is read, and on_claimed checks for the last one. */
-        r->offset += len;
+        P(r)->offset += len;
         *token = (void *)((uintptr_t)r | CLAIM_DATA);
         return (char *)rd_dt_contig_ptr(r->buf, r->dt) + h->len;
     }
@@ -864,13 +907,13 @@ static void *on_claim(int peer, const void *hdrp, size_t hdrlen, size_t len, voi
     rd_match_elem_t *e = rd_match_arrive(q, NULL, h->src, h->tag);
     if (!e)
         return NULL;
-    rd_request_t *r = rd_container_of(e, rd_request_t, match);
+    rd_request_t *r = req_of_match(e);
     set_status(r, h->src, h->tag, len);
-    r->state = RD_RS_RECV_DATA;
+    P(r)->state = RD_RS_RECV_DATA;
     r->peer_world = peer;
-    r->remote = (h->flags & RD_MSG_F_SYNC) ? h->sreq : 0;
+    P(r)->remote = (h->flags & RD_MSG_F_SYNC) ? h->sreq : 0;
     *token = r;
-    if (rd_dt_is_contig(r->dt, r->count) && len <= r->bytes)
+    if (rd_dt_is_contig(r->dt, r->count) && len <= P(r)->bytes)
         return rd_dt_contig_ptr(r->buf, r->dt);
     r->tmp = malloc(len);
     if (!r->tmp)
@@ -885,7 +928,7 @@ static void on_claimed(void *token, int status)
     if ((uintptr_t)token & CLAIM_DATA) {
         if (status != RD_OK)
             r->error = status;
-        if (r->offset >= r->remote)
+        if (P(r)->offset >= P(r)->remote)
             finish(r, r->error);
         return;
     }
@@ -894,8 +937,8 @@ static void on_claimed(void *token, int status)
         free(r->tmp);
         r->tmp = NULL;
     }
-    if (r->remote && status == RD_OK)
-        send_ctrl(r->peer_world, RD_MSG_ACK, r->remote, 0);
+    if (P(r)->remote && status == RD_OK)
+        send_ctrl(r->peer_world, RD_MSG_ACK, P(r)->remote, 0);
     rd_req_complete(r, status != RD_OK ? status : r->error);
 }
 
@@ -932,7 +975,7 @@ static void __attribute__((noinline)) recv_posted(rd_match_q_t *q, rd_request_t 
     if (p2p.nfailed) {
         int w = failed_sender(r->comm, r->peer);
         if (w >= 0) {
-            rd_match_cancel(q, &r->match);
+            rd_match_cancel(q, &P(r)->match);
             fail_recv(r, w, p2p.peers[w].failed);
             return;
         }
@@ -970,7 +1013,7 @@ static void on_peer_failed(int peer, int status)
     }
     /* Requests waiting for its ACK, CTS, FIN or DATA. */
     while (!rd_list_empty(&p->waiting)) {
-        rd_request_t *r = rd_container_of(p->waiting.next, rd_request_t, wait_link);
+        rd_request_t *r = req_of(rd_container_of(p->waiting.next, p2p_req_t, wait_link));
         release_keys(r);
         r->peer_world = peer;
         finish(r, status);
@@ -985,10 +1028,10 @@ static void on_peer_failed(int peer, int status)
             rd_list_t *head = src < 0 ? &q->posted_any : &q->posted[src];
             rd_list_t *pos, *tmp;
             rd_list_for_each_safe(pos, tmp, head) {
-                rd_request_t *r = rd_container_of(pos, rd_request_t, match.link);
-                if (failed_sender(r->comm, r->match.src) != peer)
+                rd_request_t *r = req_of(rd_container_of(pos, p2p_req_t, match.link));
+                if (failed_sender(r->comm, P(r)->match.src) != peer)
                     continue;
-                rd_match_cancel(q, &r->match);
+                rd_match_cancel(q, &P(r)->match);
                 fail_recv(r, peer, status);
             }
         }
@@ -998,9 +1041,9 @@ static void on_peer_failed(int peer, int status)
 int rd_p2p_irecv(rd_request_t *r, int coll)
 {
     rd_match_q_t *q = coll ? r->comm->mq_coll : r->comm->mq;
-    r->bytes = r->count * r->dt->size;
-    r->state = RD_RS_POSTED;
-    rd_match_elem_t *e = rd_match_post(q, &r->match, r->peer, r->tag);
+    P(r)->bytes = r->count * r->dt->size;
+    P(r)->state = RD_RS_POSTED;
+    rd_match_elem_t *e = rd_match_post(q, &P(r)->match, r->peer, r->tag);
     if (e)
         from_unexp(r, rd_container_of(e, unexp_t, match));
     else if (__builtin_expect(p2p.recv_check, 0))
@@ -1011,7 +1054,7 @@ int rd_p2p_irecv(rd_request_t *r, int coll)
 int rd_p2p_cancel_recv(rd_request_t *r)
 {
     rd_match_q_t *q = r->comm->mq;
-    if (r->state != RD_RS_POSTED || r->done || !rd_match_cancel(q, &r->match))
+    if (P(r)->state != RD_RS_POSTED || r->done || !rd_match_cancel(q, &P(r)->match))
         return 0;
     r->cancelled = 1;
     r->st_bytes = 0;
@@ -1057,7 +1100,7 @@ int rd_p2p_improbe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *s
 
 int rd_p2p_mrecv(rd_request_t *r, void *msg)
 {
-    r->bytes = r->count * r->dt->size;
+    P(r)->bytes = r->count * r->dt->size;
     from_unexp(r, msg);
     return RD_OK;
 }
@@ -1094,7 +1137,7 @@ static int push_queues(void)
     if (++p2p.pass == 0)
         p2p.pass = 1;   /* 0 is every peer's stream_full at init */
     rd_list_for_each_safe(pos, tmp, &p2p.streaming) {
-        n += stream(rd_list_entry(pos, rd_request_t, link));
+        n += stream(req_of(rd_list_entry(pos, p2p_req_t, link)));
     }
     return n;
 }

@@ -12,6 +12,7 @@
 #include "boot/boot.h"
 #include "core/comm.h"
 #include "core/request.h"
+#include "p2p/match.h"
 
 /* What a probe reports. */
 typedef struct rd_p2p_status {
