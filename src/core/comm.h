@@ -11,7 +11,6 @@
 
 #include "core/errhandler.h"
 #include "core/group.h"
-#include "p2p/match.h"
 #include "util/list.h"
 
 typedef struct rd_attr {
@@ -29,8 +28,9 @@ typedef struct rd_comm {
     rd_group_t *group;         /* local group */
     rd_group_t *rgroup;        /* intercommunicators: the remote group, else NULL */
     rd_errhandler_t *errh;
-    rd_match_q_t *mq;          /* matching queues of ctx and ctx + 1 (p2p owns them) */
-    rd_match_q_t *mq_coll;
+    /* matching queues of ctx and ctx + 1: p2p's (rd_p2p_attach), opaque here */
+    struct rd_match_q *mq;
+    struct rd_match_q *mq_coll;
     rd_list_t attrs;           /* rd_attr_t */
     int topo;                  /* topology kind, 0 = none */
     void *topo_data;
