@@ -72,6 +72,7 @@ static rd_list_t active_scheds = RD_LIST_INIT(active_scheds);
 static rd_nbc_t *pool;         /* freed schedules for reuse */
 static int npool;
 static int in_hook;            /* a callback's p2p call must not re-enter the hook */
+static int hook_id;            /* progress_hook's id, active while active_scheds is not empty */
 
 /* Schedules started per communicator, indexed by ctx / 2 (context ids are
  * even and never reused within a process). */
@@ -422,6 +423,8 @@ static int run_local(rd_nbc_t *s, int *events)
 static void finish(rd_nbc_t *s)
 {
     rd_list_remove(&s->link);
+    if (rd_list_empty(&active_scheds))
+        rd_progress_hook_deactivate(hook_id);
     rd_req_complete(s->req, s->err);
     rd_nbc_free(s);
 }
@@ -471,13 +474,15 @@ static int progress_hook(void)
 
 int rd_nbc_start(rd_nbc_t *s, rd_request_t *req)
 {
-    int rc = s->err != RD_OK ? s->err : rd_progress_hook_add(progress_hook);
-    if (rc != RD_OK) {
+    int rc = s->err != RD_OK ? s->err : rd_progress_hook_register(progress_hook);
+    if (rc < 0) {
         rd_nbc_free(s);
         return rc;
     }
+    hook_id = rc;
     s->req = req;
     rd_list_push_back(&active_scheds, &s->link);
+    rd_progress_hook_activate(hook_id);
     s->pos = 0;
     start_round(s);
     in_hook++;

@@ -155,8 +155,9 @@ static struct {
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     rd_p2p_am_fn am[RD_AM_TYPES];      /* handlers by message type (EAGER is inline) */
-    int (*hooks[RD_PROGRESS_HOOKS_MAX])(void);
-    int nhooks;
+    rd_progress_hook_fn hooks[RD_PROGRESS_HOOKS_MAX];
+    int nhooks;                        /* registered */
+    unsigned hooks_on;                 /* bit i: hooks[i] is active */
     int recv_check;                    /* a transport watches peers, or a peer failed */
     int nfailed;                       /* peers reported failed */
     unsigned pass;                     /* push_queues calls, for peer_t.stream_full */
@@ -1148,8 +1149,10 @@ static int __attribute__((noinline)) progress_more(void)
     int n = 0;
     if (!rd_list_empty(&p2p.busy_peers) || !rd_list_empty(&p2p.streaming))
         n += push_queues();
+    /* Reread the mask each time: a hook may switch itself or another off. */
     for (int i = 0; i < p2p.nhooks; i++)
-        n += p2p.hooks[i]();
+        if (p2p.hooks_on & (1u << i))
+            n += p2p.hooks[i]();
     return n;
 }
 
@@ -1161,21 +1164,31 @@ int rd_progress(void)
         if (k > 0)
             n += k;
     }
-    if (__builtin_expect(p2p.nhooks || !rd_list_empty(&p2p.busy_peers) ||
+    if (__builtin_expect(p2p.hooks_on || !rd_list_empty(&p2p.busy_peers) ||
                              !rd_list_empty(&p2p.streaming), 0))
         n += progress_more();
     return n;
 }
 
-int rd_progress_hook_add(int (*fn)(void))
+int rd_progress_hook_register(rd_progress_hook_fn fn)
 {
     for (int i = 0; i < p2p.nhooks; i++)
         if (p2p.hooks[i] == fn)
-            return RD_OK;
+            return i;
     if (p2p.nhooks == RD_PROGRESS_HOOKS_MAX)
         return RD_ENOMEM;
-    p2p.hooks[p2p.nhooks++] = fn;
-    return RD_OK;
+    p2p.hooks[p2p.nhooks] = fn;
+    return p2p.nhooks++;
+}
+
+void rd_progress_hook_activate(int id)
+{
+    p2p.hooks_on |= 1u << id;
+}
+
+void rd_progress_hook_deactivate(int id)
+{
+    p2p.hooks_on &= ~(1u << id);
 }
 
 void rd_p2p_idle(unsigned *idle)

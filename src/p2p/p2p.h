@@ -120,13 +120,27 @@ int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *p
  * eager limit); 0 when peer_world is unreachable. */
 size_t rd_p2p_am_max(int peer_world);
 
-/* Polls every transport and pushes queued sends, then runs the registered
- * hooks (nonblocking collective schedules, ...). Returns events handled. */
+/* Polls every transport and pushes queued sends, then runs the active
+ * progress hooks. Returns events handled. */
 int rd_progress(void);
-/* Registers fn to be called by every rd_progress; fn returns the events it
- * handled. Up to RD_PROGRESS_HOOKS_MAX hooks. Returns RD_OK or RD_ENOMEM. */
+
+/* Progress hooks: work of a higher layer (nonblocking collective
+ * schedules, ...) that rd_progress advances, switched on only while there
+ * is some, so that an idle engine costs rd_progress nothing. A hook returns
+ * the events it handled; it runs inside rd_progress, must not call
+ * rd_progress itself (nor wait), and may activate or deactivate any hook,
+ * itself included. */
 #define RD_PROGRESS_HOOKS_MAX 4
-int rd_progress_hook_add(int (*fn)(void));
+typedef int (*rd_progress_hook_fn)(void);
+/* Registers fn, inactive. Returns its id (>= 0; the same id again for an
+ * fn already registered) or RD_ENOMEM (RD_PROGRESS_HOOKS_MAX registered).
+ * rd_p2p_finalize drops every hook: a layer registers again after the
+ * next rd_p2p_init. */
+int rd_progress_hook_register(rd_progress_hook_fn fn);
+/* From the next rd_progress on, runs (activate) or stops running
+ * (deactivate) hook id. Both are cheap and idempotent. */
+void rd_progress_hook_activate(int id);
+void rd_progress_hook_deactivate(int id);
 /* Progresses until r->done. Spins RDMPI_SPIN_COUNT idle polls, then yields the CPU
  * between polls, so that more ranks than cores still make progress. */
 void rd_p2p_wait(rd_request_t *r);
