@@ -159,16 +159,8 @@ static int start_msg(rd_request_t **out, int kind, rd_comm_t *c, void *buf, size
     rd_request_t *r = rd_req_new(kind);
     if (!r)
         return RD_ENOMEM;
-    r->buf = buf;
-    r->count = n;
-    r->dt = &rd_dt_bytes;
-    r->comm = c;
-    r->peer = peer;
-    r->tag = tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = kind == RD_REQ_SEND ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    int rc = rd_p2p_start(r, buf, n, &rd_dt_bytes, c, peer, tag, RD_MODE_STANDARD, 1);
     if (rc != RD_OK) {
-        r->dt = NULL; /* rd_dt_bytes is static: not released */
         rd_req_free(r);
         return rc;
     }

@@ -356,15 +356,10 @@ static int post(rd_nbc_t *s, const step_t *st)
     rd_request_t *r = rd_req_new(send ? RD_REQ_SEND : RD_REQ_RECV);
     if (!r)
         return RD_ENOMEM;
-    r->buf = send ? (void *)st->src : st->dst;
-    r->count = send ? st->scount : st->dcount;
-    r->dt = send ? st->sdt : st->ddt;
-    rd_dt_ref(r->dt); /* released by rd_req_free */
-    r->comm = s->comm;
-    r->peer = st->peer;
-    r->tag = s->tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = send ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    int rc = send ? rd_p2p_start(r, st->src, st->scount, st->sdt, s->comm, st->peer, s->tag,
+                                 RD_MODE_STANDARD, 1)
+                  : rd_p2p_start(r, st->dst, st->dcount, st->ddt, s->comm, st->peer, s->tag,
+                                 RD_MODE_STANDARD, 1);
     if (rc != RD_OK) {
         rd_req_free(r);
         return rc;
