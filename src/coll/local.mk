@@ -4,3 +4,5 @@ libmpi_la_SOURCES += src/coll/coll.c src/coll/coll.h src/coll/nbc.c src/coll/nbc
 libmpi_la_SOURCES += src/coll/coll_util.c src/coll/coll_util.h src/coll/coll_bcast.c \
 	src/coll/coll_gather.c src/coll/coll_alltoall.c src/coll/coll_reduce.c \
 	src/coll/coll_shm.c src/coll/coll_shm.h
+# per-communicator state, the node barrier
+libmpi_la_SOURCES += src/coll/coll_comm.h src/coll/coll_node.c src/coll/coll_node.h

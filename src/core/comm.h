@@ -13,6 +13,9 @@
 #include "core/group.h"
 #include "util/list.h"
 
+/* Bytes rd_comm_t reserves for src/coll's per-communicator state. */
+#define RD_COMM_COLL_SIZE 16
+
 typedef struct rd_attr {
     rd_list_t link;
     int keyval;
@@ -35,7 +38,9 @@ typedef struct rd_comm {
     int topo;                  /* topology kind, 0 = none */
     void *topo_data;
     char name[128];
-    uint32_t shm_seq;          /* node-local collectives so far (src/coll/coll_shm.c) */
+    /* src/coll's state for this communicator (coll/coll_comm.h); zero in a
+     * new communicator, never interpreted here. */
+    _Alignas(8) unsigned char coll[RD_COMM_COLL_SIZE];
 } rd_comm_t;
 
 /* Job rank of rank r in the group messages go to (remote group for intercomms). */

@@ -1210,44 +1210,22 @@ void rd_p2p_wait(rd_request_t *r)
     }
 }
 
-/* ---- barrier through transport signals ---- */
+/* ---- node signals (src/coll's node barrier) ---- */
 
-static void wait_signal(const rd_transport_t *tp, int peer)
+int rd_p2p_signals(int peer)
 {
-    unsigned idle = 0;
-    while (!tp->signaled(peer)) {
-        /* Other traffic keeps moving while we wait (a peer may need this
-         * rank to drain its ring before it can reach the barrier). */
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
-    }
+    const rd_transport_t *tp = p2p.peers[peer].tp;
+    return tp && tp->signal;
 }
 
-int rd_p2p_signal_barrier(rd_comm_t *c)
+void rd_p2p_signal(int peer)
 {
-    int n = c->size, me = c->rank;
-    const int *world = c->group->world;
-    if (c->rgroup || n < 2)
-        return RD_ENOTSUP;
-    /* Every member decides alike: all on one node (shm) or not. */
-    for (int i = 0; i < n; i++) {
-        const rd_transport_t *tp = p2p.peers[world[i]].tp;
-        if (i != me && (!tp || !tp->signal))
-            return RD_ENOTSUP;
-    }
-    if (me != 0) {
-        const rd_transport_t *tp = p2p.peers[world[0]].tp;
-        tp->signal(world[0]);
-        wait_signal(tp, world[0]);
-        return RD_OK;
-    }
-    for (int i = 1; i < n; i++)
-        wait_signal(p2p.peers[world[i]].tp, world[i]);
-    for (int i = 1; i < n; i++)
-        p2p.peers[world[i]].tp->signal(world[i]);
-    return RD_OK;
+    p2p.peers[peer].tp->signal(peer);
+}
+
+int rd_p2p_signaled(int peer)
+{
+    return p2p.peers[peer].tp->signaled(peer);
 }
 
 /* ---- shared areas for node-local collectives ---- */

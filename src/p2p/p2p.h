@@ -169,16 +169,17 @@ void rd_p2p_wait(rd_request_t *r);
 /* Called on each idle poll of a wait loop: yields after enough idle polls. */
 void rd_p2p_idle(unsigned *idle);
 
-/* MPI_Barrier over intracommunicator c when every other member is reached
- * through a transport with signals (transport.h; shm: all on this node):
- * the members signal c's rank 0, which waits for all of them and then
- * signals each back, so rank 0 leaves first. Correct across communicators
- * because a signal is a counter per pair of processes and two processes
- * run their barriers on the communicators they share in the same order (any
- * other order deadlocks in every MPI). Returns RD_OK, or RD_ENOTSUP having
- * done nothing (some member elsewhere, an intercommunicator): every member
- * of c gets the same answer. */
-int rd_p2p_signal_barrier(rd_comm_t *c);
+/* Node signals, for src/coll's node barrier: a bare counter per ordered
+ * pair of processes that a transport with signals keeps (transport.h,
+ * signal; shm: processes on this node). rd_p2p_signals(peer) is 1 when job
+ * rank peer is reached through such a transport, else 0 (then the other
+ * two must not be called for it). rd_p2p_signal(peer) raises one signal
+ * towards peer; rd_p2p_signaled(peer) consumes one that peer raised towards
+ * this process and returns 1, or returns 0 when there is none. They carry
+ * no data and no order with messages, and never run handlers. */
+int rd_p2p_signals(int peer);
+void rd_p2p_signal(int peer);
+int rd_p2p_signaled(int peer);
 /* When every other member of intracommunicator c is reached through one
  * transport that shares memory (transport.h, area; shm: all on this node),
  * sets areas[i] to the shared area of c's rank i (this rank's included) and
