@@ -1,8 +1,9 @@
 /*
- * Point-to-point: protocols (eager, rendezvous by get or by copy), per-peer
+ * Point-to-point: protocols (eager, rendezvous by get, put or copy), per-peer
  * send queues, the receive path from the transports into the matching engine,
- * and the progress engine. The API layer fills a request (buffer, count,
- * datatype, communicator, peer, tag, mode) and hands it here.
+ * the active-message registry other layers send their own messages through,
+ * the progress engine with its hooks, and node services for src/coll. The
+ * API layer starts a request (rd_p2p_start) and waits for it here.
  */
 #ifndef RD_P2P_P2P_H
 #define RD_P2P_P2P_H
