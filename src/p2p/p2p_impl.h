@@ -79,7 +79,7 @@ typedef struct qmsg {
     rd_msg_hdr_t hdr;
 } qmsg_t;
 
-/* Key bits in rd_request_t.keyed: which memory this side keyed for the peer. */
+/* Key bits in p2p_req_t.keyed: which memory this side keyed for the peer. */
 enum {
     RD_KEYED_SEND = 1 << 0,     /* the sender's whole buffer (RTS with F_GET) */
     RD_KEYED_PART = 1 << 1,     /* the receiver's part the sender writes (PUT): key_off, key_len */
