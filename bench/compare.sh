@@ -37,6 +37,9 @@ Usage: bench/compare.sh [options]
                    repeated option wins), e.g. "-i 100 -I 20" for many short
                    runs on a busy machine
   --out DIR        keep raw outputs in DIR/raw and write DIR/results.md
+  --chart DIR      after the run, write per benchmark (and np) DIR/KEY.dat and
+                   draw DIR/KEY.png: rdmpi / MPICH and rdmpi / Open MPI per
+                   size (bench/chart.sh; needs gnuplot, installed as root)
   --timeout SEC    kill a run after SEC seconds (default 600; 120 with --quick)
   --settle SEC     before each run, wait up to SEC seconds for other processes
                    to leave the CPUs idle (default 30; 0: do not wait)
@@ -77,6 +80,7 @@ stat=best
 quick=0
 extra_args=
 out=
+chart_dir=
 timeout_s=
 settle=30
 tcp=0
@@ -93,6 +97,7 @@ while [ $# -gt 0 ]; do
     --quick)   quick=1; shift ;;
     --args)    extra_args=${2?--args needs benchmark options}; shift 2 ;;
     --out)     out=${2:?--out needs a directory}; shift 2 ;;
+    --chart)   chart_dir=${2:?--chart needs a directory}; shift 2 ;;
     --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)  settle=${2:?--settle needs seconds}; shift 2 ;;
     --tcp)     tcp=1; shift ;;
@@ -475,6 +480,19 @@ report | tee "$work/results.md"
 if [ -n "$out" ]; then
     cp "$work/results.md" "$out/results.md"
     echo "compare.sh: raw outputs in $raw, tables in $out/results.md" >&2
+fi
+
+# Charts of the tables' values (not of the ibcast overlap %).
+if [ -n "$chart_dir" ]; then
+    for b in "${bench_list[@]}"; do
+        for np in $(nps_of "$b"); do
+            mode=max sense=higher
+            case "$b" in latency|allreduce|bcast|alltoall|ibcast) mode=min sense=lower ;; esac
+            key=$(key_of "$b" "$np")
+            chart "$chart_dir" "$key" "$(bench_title "$b" "$np")" "$key" \
+                "$(fields_of "$b")" 2 "$(stat_mode $mode)" $sense
+        done
+    done
 fi
 
 rc=0

@@ -283,3 +283,57 @@ report_machine() {
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -n), $(uname -r)"
     echo "- CPU: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores online"
 }
+
+# --- charts --------------------------------------------------------------------
+# chart_data <title> <key> <fields> <column> <min|max|median> <lower|higher>:
+# a bench/chart.sh data file on stdout: per size the value of each library
+# (as the table takes it) and rdmpi's ratio to MPICH and to Open MPI.
+chart_data() {
+    local title=$1 key=$2 nf=$3 col=$4 mode=$5 sense=$6 l
+    echo "# title: $title"
+    if [ "$sense" = lower ]; then
+        echo "# ylabel: rdmpi / other library (below 1: rdmpi faster)"
+    else
+        echo "# ylabel: rdmpi / other library (above 1: rdmpi faster)"
+    fi
+    echo "# kind: sizes"
+    echo "# plot: 5 6"
+    echo "# $(stat_words) per size; $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n)"
+    {
+        for l in rdmpi mpich openmpi; do
+            selected $l && [ "${status[$l]}" = ok ] && [ -z "${run_failed[$l.$key]:-}" ] &&
+                best "$key" "$l" "$nf" "$col" "$mode" | sed "s/^/$l /"
+        done
+    } | awk '
+        { v[$1 "," $2] = $3; sizes[$2] = 1 }
+        function cell(k) { return (k in v) ? v[k] : "-" }
+        function ratio(o) {
+            if (!(("rdmpi," s) in v) || !((o "," s) in v) || v[o "," s] <= 0) return "-"
+            return sprintf("%.3f", v["rdmpi," s] / v[o "," s])
+        }
+        END {
+            print "size rdmpi MPICH \"Open MPI\" \"rdmpi / MPICH\" \"rdmpi / Open MPI\""
+            n = 0
+            for (x in sizes) order[n++] = x + 0
+            for (i = 0; i < n; i++)
+                for (j = i; j > 0 && order[j-1] > order[j]; j--) {
+                    t = order[j]; order[j] = order[j-1]; order[j-1] = t
+                }
+            for (i = 0; i < n; i++) {
+                s = order[i]
+                print s, cell("rdmpi," s), cell("mpich," s), cell("openmpi," s), ratio("mpich"), ratio("openmpi")
+            }
+        }'
+}
+
+# chart <dir> <name> <chart_data arguments...>: writes dir/name.dat and
+# draws dir/name.png with bench/chart.sh. A missing gnuplot that cannot be
+# installed costs the chart, not the run.
+chart() {
+    local dir=$1 name=$2
+    shift 2
+    mkdir -p "$dir" || return 1
+    chart_data "$@" >"$dir/$name.dat"
+    "$bench_dir/chart.sh" "$dir/$name.dat" ||
+        echo "$bench_prog: no chart $dir/$name.png (the data is in $dir/$name.dat)" >&2
+}

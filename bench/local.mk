@@ -40,4 +40,5 @@ bench_osu_ibcast_SOURCES = bench/osu_ibcast.c bench/bench_util.c bench/bench_uti
 bench_osu_ibcast_LDADD = $(RD_TEST_LDADD)
 bench_osu_ibcast_LDFLAGS = $(RD_TEST_LINKOPTS)
 
-EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/README.md bench/cg_latency.py
+EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/README.md bench/cg_latency.py \
+	bench/chart.sh bench/chart.gp

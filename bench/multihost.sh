@@ -1,11 +1,11 @@
 #!/bin/bash
-# multihost.sh: the between-hosts speed comparison of issue 5. Two network
-# namespaces on this machine act as two hosts joined by veth (through the
-# bridge of test/multihost/netns.sh); rdmpi, MPICH and Open MPI run
-# osu_latency and osu_bw with one rank in each namespace, talking TCP, in one
-# interleaved session, and optionally NPB IS with two ranks per namespace.
-# Prints markdown tables with the ratio rdmpi / best of MPICH and Open MPI.
-# Needs root (namespaces). See doc/performance.md, "Between hosts over TCP".
+# multihost.sh: the between-hosts speed comparison. Two network namespaces
+# on this machine act as two hosts joined by veth (through the bridge of
+# test/multihost/netns.sh); rdmpi, MPICH and Open MPI run osu_latency and
+# osu_bw with one rank in each namespace, talking TCP, interleaved, and
+# optionally NPB IS with two ranks per namespace. Prints markdown tables
+# with the ratio rdmpi / best of MPICH and Open MPI.
+# Needs root (namespaces). See doc/performance.md, "Between two hosts over TCP".
 
 set -u
 
@@ -36,6 +36,9 @@ Usage: bench/multihost.sh [options]          (as root)
   --npb-timeout SEC  kill one NPB run after SEC seconds (default 300)
   --out DIR        keep raw outputs in DIR/raw, NPB results in DIR/npb, and
                    write the tables to DIR/results.md
+  --chart DIR      after the run, write DIR/latency.dat and DIR/bw.dat and
+                   draw DIR/latency.png and DIR/bw.png: rdmpi / MPICH and
+                   rdmpi / Open MPI per size (bench/chart.sh; needs gnuplot)
   --timeout SEC    kill one run after SEC seconds (default 600, 120 --quick)
   --settle SEC     before each run wait up to SEC seconds for the CPUs to go
                    idle (default 10; 0: do not wait)
@@ -81,6 +84,7 @@ npb_class=A
 npb_np=4
 npb_timeout=300
 out=
+chart_dir=
 timeout_s=
 settle=10
 pin=auto
@@ -98,6 +102,7 @@ while [ $# -gt 0 ]; do
     --npb-np)    npb_np=${2:?--npb-np needs a number}; shift 2 ;;
     --npb-timeout) npb_timeout=${2:?--npb-timeout needs seconds}; shift 2 ;;
     --out)       out=${2:?--out needs a directory}; shift 2 ;;
+    --chart)     chart_dir=${2:?--chart needs a directory}; shift 2 ;;
     --timeout)   timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
     --settle)    settle=${2:?--settle needs seconds}; shift 2 ;;
     --pin)       pin=${2:?--pin needs auto or off}; shift 2 ;;
@@ -543,6 +548,16 @@ if [ -n "$out" ]; then
     report | tee "$out/results.md"
 else
     report
+fi
+if [ -n "$chart_dir" ]; then
+    for b in "${bench_list[@]}"; do
+        case $b in
+        latency) chart "$chart_dir" latency "osu_latency between two hosts over TCP, microseconds" \
+                     latency 2 2 "$(stat_mode min)" lower ;;
+        bw)      chart "$chart_dir" bw "osu_bw between two hosts over TCP, MB/s" \
+                     bw 2 2 "$(stat_mode max)" higher ;;
+        esac
+    done
 fi
 [ ${#failures[@]} -eq 0 ] || exit 1
 exit 0

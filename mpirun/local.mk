@@ -9,7 +9,12 @@ mpirun_mpirun_SOURCES = \
 	mpirun/server.c mpirun/server.h \
 	mpirun/procs.c mpirun/procs.h \
 	mpirun/iof.c mpirun/iof.h \
-	mpirun/job.c mpirun/job.h \
+	mpirun/job.c mpirun/job.h mpirun/job_state.c mpirun/job_state.h \
+	mpirun/loop.c mpirun/loop.h \
+	mpirun/ranks.c mpirun/ranks.h \
+	mpirun/fence.c mpirun/fence.h \
+	mpirun/head.c mpirun/head.h \
+	mpirun/uplink.c mpirun/uplink.h \
 	mpirun/hosts.c mpirun/hosts.h \
 	mpirun/wire.c mpirun/wire.h \
 	mpirun/launch.c mpirun/launch.h \

@@ -24,7 +24,14 @@ make -s check 2>&1 | tee "$top/_build-check/check.out" || true
 grep -q '^# FAIL: *0$' "$top/_build-check/check.out" && grep -q '^# ERROR: *0$' "$top/_build-check/check.out" || status=1
 if [ $status -ne 0 ]; then
   for f in $(find . -name '*.log' -newer Makefile | grep -v config.log); do
-    grep -qE '^:test-result: (FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null && { echo "---- $f"; tail -n 60 "$f"; }
+    grep -qE '^:test-result: (FAIL|ERROR)' "${f%.log}.trs" 2>/dev/null || continue
+    echo "---- $f"
+    # A testlist's log (TAP) holds every case: show the failed ones.
+    if grep -q '^not ok ' "$f"; then
+      grep -A 34 '^not ok ' "$f" | grep -E '^(not ok |#   )'
+    else
+      tail -n 60 "$f"
+    fi
   done
 fi
 
@@ -58,7 +65,10 @@ rm -rf _build-asan && mkdir _build-asan && cd _build-asan
 make -s -j"$jobs" check-unit 2>&1 | tee "$top/_build-asan/check.out" || true
 grep -q '^# FAIL: *0$' "$top/_build-asan/check.out" && grep -q '^# ERROR: *0$' "$top/_build-asan/check.out" || status=1
 cd "$top"
-# One closing line over every suite of both runs (automake's PASS:/FAIL: lines).
+# One closing line over both runs, counting automake's PASS:/FAIL: lines:
+# test cases (each MPI testlist case has its own line through TAP, each unit
+# test program one, the layer check one) plus one line per extra suite above
+# (fuzz, multihost, Slurm, rdma-ci), whatever number of cases each ran.
 # (grep -c exits 1 when it counts nothing; that is not an error here)
 passed=$(cat _build-check/check.out _build-asan/check.out | grep -c '^PASS: ' || true)
 failed=$(cat _build-check/check.out _build-asan/check.out | grep -cE '^(FAIL|ERROR|XPASS): ' || true)

@@ -37,7 +37,6 @@ typedef struct rd_api_state {
     pthread_t main_thread;
     rd_boot_info_t boot;
     rd_comm_t *world, *self;
-    uint32_t next_ctx;         /* lowest context id this process has not used */
     double wtime0;
 } rd_api_state_t;
 

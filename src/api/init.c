@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "coll/coll.h"
+#include "coll/ctxid.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
 #include "util/clock.h"
@@ -41,7 +42,7 @@ static int make_predefined_comms(void)
     rd_group_release(gs);
     if (!rd_api.world || !rd_api.self)
         return RD_ENOMEM;
-    rd_api.next_ctx = 4;
+    rd_coll_ctx_init(4); /* world has ids 0 and 1, self 2 and 3 */
     rd_errhandler_t *fatal = rd_api_errh(MPI_ERRORS_ARE_FATAL);
     rd_comm_t *cs[2] = { rd_api.world, rd_api.self };
     int hs[2] = { MPI_COMM_WORLD, MPI_COMM_SELF };

@@ -5,7 +5,7 @@
  * when the progress engine has run the schedule to its end. Intracommunicators
  * only; the large-count (_c) variants are not implemented.
  *
- * MPI_Comm_idup agrees on a context id without blocking: see idup_check.
+ * MPI_Comm_idup agrees on a context id without blocking (coll/ctxid.h).
  */
 #include "api/api.h"
 
@@ -13,8 +13,8 @@
 
 #include "api/attr.h"
 #include "api/op.h"
+#include "coll/ctxid.h"
 #include "coll/nbc.h"
-#include "p2p/p2p.h"
 
 /* ---- argument checks (error classes as MPICH reports them) ---- */
 
@@ -490,69 +490,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     recvtype, comm, request, 1, "MPI_Ialltoallv");
 }
 
-/* ---- MPI_Comm_idup ----
- *
- * The blocking constructors agree on a context id as the maximum of
- * rd_api.next_ctx over the members (comm.c). That read-agree-write runs
- * inside one blocking call; a nonblocking agreement cannot take part in it,
- * because the progress hook may run inside another constructor's wait,
- * between its read and its write of next_ctx. So idup ids come from their
- * own range, RD_NBC_IDUP_CTX_BASE and up, counted by idup_next, which only
- * the checks below touch (atomically, in the progress hook).
- *
- * Agreement, in rounds of an allgather of (candidate, rejected):
- *   round k: every rank sends its candidate v (idup_next when the round was
- *   built) and whether it rejected the previous round's result;
- *   check k: if k > 1 and nobody rejected, the result R of round k-1 is the
- *   id (every rank holds it reserved). Otherwise R = max of the candidates;
- *   a rank accepts if R >= idup_next (no id from R up is in use) and then
- *   reserves it (idup_next = R + 2); the next round carries its verdict.
- * Without concurrent idups this takes two rounds; a rank that lost the race
- * to another idup rejects, and the next round retries above it.
- */
-static uint32_t idup_next = RD_NBC_IDUP_CTX_BASE;
-
-typedef struct idup {
-    rd_comm_t *newc;           /* the user's handle; attached once the id is agreed */
-    uint32_t mine[2];          /* this round's (candidate, rejected previous) */
-    uint32_t *all;             /* every rank's pair */
-    uint32_t result;           /* the previous round's maximum */
-    int rounds;
-} idup_t;
-
-static int idup_check(rd_nbc_t *s, void *arg);
-
-static void idup_round(rd_nbc_t *s, idup_t *d)
-{
-    rd_nbc_allgatherv(s, d->mine, sizeof(d->mine), &rd_dt_bytes, d->all, NULL, NULL,
-                      sizeof(d->mine), &rd_dt_bytes);
-    rd_nbc_call(s, idup_check, d);
-    rd_nbc_fence(s);
-}
-
-static int idup_check(rd_nbc_t *s, void *arg)
-{
-    idup_t *d = arg;
-    int n = rd_nbc_comm(s)->size;
-    uint32_t max = 0, rejected = 0;
-    for (int i = 0; i < n; i++) {
-        if (d->all[2 * i] > max)
-            max = d->all[2 * i];
-        rejected |= d->all[2 * i + 1];
-    }
-    if (d->rounds++ > 0 && !rejected) {
-        d->newc->ctx = d->result;
-        return rd_p2p_attach(d->newc);
-    }
-    int ok = max >= idup_next;
-    if (ok)
-        idup_next = max + 2;
-    d->result = max;
-    d->mine[0] = idup_next;
-    d->mine[1] = !ok;
-    idup_round(s, d);
-    return RD_OK;
-}
+/* ---- MPI_Comm_idup: the context id is agreed by a schedule (coll/ctxid.h) ---- */
 
 /* The communicator object behind the new handle: same group and error
  * handler as c; its context id is set when the agreement completes. */
@@ -590,9 +528,7 @@ static int idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const ch
     if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS)
         return err;
     rd_nbc_t *s = begin(c);
-    idup_t *d = s ? rd_nbc_tmp(s, sizeof(*d)) : NULL;
-    uint32_t *all = d ? rd_nbc_tmp(s, (size_t)c->size * sizeof(d->mine)) : NULL;
-    if (!all) {
+    if (!s || rd_coll_ctx_idup(s, nc) != RD_OK) {
         if (s) {
             rd_nbc_free(s);
             rd_api_unlock();
@@ -600,12 +536,6 @@ static int idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const ch
         rd_api_comm_free(nc);
         return no_mem(c, fn);
     }
-    d->newc = nc;
-    d->all = all;
-    d->rounds = 0;
-    d->mine[0] = idup_next;
-    d->mine[1] = 0;
-    idup_round(s, d);
     *newcomm = nc->handle;
     rc = launch(c, s, request);
     rd_api_unlock();

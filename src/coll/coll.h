@@ -18,7 +18,6 @@
 #define RD_COLL_COLL_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "core/comm.h"
 #include "core/datatype.h"
@@ -33,8 +32,6 @@ int rd_coll_barrier(rd_comm_t *c);
 int rd_coll_allgather_bytes(rd_comm_t *c, const void *send, size_t n, void *recv);
 /* Broadcast of n bytes from root (binomial tree). */
 int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root);
-/* Maximum of one uint32 over the communicator (context id agreement). */
-int rd_coll_allreduce_max_u32(rd_comm_t *c, uint32_t *val);
 
 /* MPI-3.1 chapter 5, blocking, intracommunicators. */
 int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root);

@@ -1,15 +1,17 @@
 /*
- * MPI_Bcast: a binomial tree for short messages (log2 n latency), and for
- * long ones van de Geijn's scatter + ring allgather, which moves about 2x the
- * message per rank instead of log2 n x. Both work on the packed bytes, so a
- * non-contiguous datatype is packed once at the root and unpacked once at
- * each receiver.
+ * MPI_Bcast: through the node-local shared areas (coll_shm.c) when they
+ * apply; else a binomial tree for short messages (log2 n latency; the one
+ * MPI_Ibcast builds too, coll_steps.c), and for long ones van de Geijn's
+ * scatter + ring allgather, which moves about 2x the message per rank
+ * instead of log2 n x. Both work on the packed bytes, so a non-contiguous
+ * datatype is packed once at the root and unpacked once at each receiver.
  */
 #include "coll/coll.h"
 
 #include <stdlib.h>
 
 #include "coll/coll_shm.h"
+#include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
@@ -22,22 +24,19 @@ static size_t chunk_off(size_t i, size_t cs, size_t n)
 
 static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, mask = 1, rc;
+    int size = c->size, rel = (c->rank - root + size) % size, rc;
+    int mask = rd_coll_tree_mask(rel, size);
     size_t cs = (n + (size_t)size - 1) / (size_t)size;
-    /* Binomial scatter: relative rank rel receives chunks [rel, rel + lowbit). */
-    while (mask < size) {
-        if (rel & mask) {
-            int hi = rel + mask < size ? rel + mask : size;
-            size_t lo_b = chunk_off((size_t)rel, cs, n), hi_b = chunk_off((size_t)hi, cs, n);
-            if (hi_b > lo_b) {
-                rc = rd_coll_recv(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
-                                  (rel - mask + root) % size, RD_TAG_BCAST_SCATTER);
-                if (rc != RD_OK)
-                    return rc;
-            }
-            break;
+    /* Binomial scatter: relative rank rel receives chunks [rel, rel + mask). */
+    if (rel) {
+        int hi = rel + mask < size ? rel + mask : size;
+        size_t lo_b = chunk_off((size_t)rel, cs, n), hi_b = chunk_off((size_t)hi, cs, n);
+        if (hi_b > lo_b) {
+            rc = rd_coll_recv(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
+                              (rel - mask + root) % size, RD_TAG_BCAST_SCATTER);
+            if (rc != RD_OK)
+                return rc;
         }
-        mask <<= 1;
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         int child = rel + mask;
@@ -69,6 +68,14 @@ static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
             return rc != RD_OK ? rc : rc2;
     }
     return RD_OK;
+}
+
+int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
+{
+    rd_coll_run_t run;
+    rd_coll_run_init(&run, c, RD_TAG_BCAST_BYTES);
+    rd_coll_steps_bcast(&run.steps, buf, n, &rd_dt_bytes, root);
+    return rd_coll_run_end(&run);
 }
 
 int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)

@@ -4,34 +4,29 @@
  * Gather / scatter: a binomial tree over packed blocks (relative to the root)
  * while the whole data is small, since it needs only log2 n message startups
  * at the root; above RDMPI_GATHER_BINOMIAL_MAX, and for the v variants whose
- * block sizes only the root knows, the root talks to every rank directly.
+ * block sizes only the root knows, the root talks to every rank directly
+ * (the linear algorithms MPI_Igather(v) and MPI_Iscatter(v) build too,
+ * coll_steps.c).
  *
  * Allgather: recursive doubling on power-of-two sizes and Bruck's algorithm
  * otherwise while the data is small (log2 n rounds), a ring when large
- * (each byte crosses each link once). Allgatherv always uses the ring.
+ * (each byte crosses each link once). Allgatherv and the byte allgather of
+ * communicator management always use the ring.
  */
 #include "coll/coll.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "util/scratch.h"
 #include "util/status.h"
 
-/* Lowest set bit of rel, or the first power of two >= size for the root. */
-static int subtree_mask(int rel, int size)
-{
-    int mask = 1;
-    while (mask < size && !(rel & mask))
-        mask <<= 1;
-    return mask;
-}
-
 /* Number of relative ranks in the subtree rooted at rel. */
 static int subtree_size(int rel, int size)
 {
-    int m = subtree_mask(rel, size);
+    int m = rd_coll_tree_mask(rel, size);
     return rel + m < size ? m : size - rel;
 }
 
@@ -39,7 +34,7 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
                            void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
     int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
-    int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
+    int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
         return RD_ENOMEM;
@@ -76,7 +71,7 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
                             void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
     int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
-    int mask = subtree_mask(rel, size), nsub = subtree_size(rel, size);
+    int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
         return RD_ENOMEM;
@@ -109,112 +104,64 @@ out:
     return rc;
 }
 
-/* The root receives (gather) or sends every other rank's block of count
- * elements directly. */
-static int rooted_linear(rd_comm_t *c, int gather, void *buf, size_t count, rd_datatype_t *dt,
-                         int root)
+/* The linear algorithms (coll_steps.c) run by the blocking sink; NULL
+ * counts: count elements for every rank. */
+static int gatherv_linear(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                          void *rbuf, const int *rcounts, const int *displs, size_t rcount,
+                          rd_datatype_t *rtype, int root)
 {
-    int size = c->size;
-    rd_request_t **r = calloc((size_t)size, sizeof(*r));
-    if (!r)
-        return RD_ENOMEM;
-    ptrdiff_t ext = rd_dt_extent(dt);
-    int rc = RD_OK;
-    for (int k = 1; k < size && rc == RD_OK; k++) {
-        int i = (root + k) % size;
-        char *p = (char *)buf + (ptrdiff_t)i * (ptrdiff_t)count * ext;
-        rc = gather ? rd_coll_irecv(c, p, count, dt, i, RD_TAG_GATHER, &r[i])
-                    : rd_coll_isend(c, p, count, dt, i, RD_TAG_SCATTER, &r[i]);
-    }
-    int rc2 = rd_coll_waitall(r, size);
-    free(r);
-    return rc != RD_OK ? rc : rc2;
+    rd_coll_run_t run;
+    rd_coll_run_init(&run, c, RD_TAG_GATHER);
+    rd_coll_steps_gatherv(&run.steps, sbuf, scount, stype, rbuf, rcounts, displs, rcount, rtype,
+                          root);
+    return rd_coll_run_end(&run);
+}
+
+static int scatterv_linear(rd_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
+                           size_t scount, rd_datatype_t *stype, void *rbuf, size_t rcount,
+                           rd_datatype_t *rtype, int root)
+{
+    rd_coll_run_t run;
+    rd_coll_run_init(&run, c, RD_TAG_SCATTER);
+    rd_coll_steps_scatterv(&run.steps, sbuf, scounts, displs, scount, stype, rbuf, rcount, rtype,
+                           root);
+    return rd_coll_run_end(&run);
 }
 
 int rd_coll_gather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                    void *rbuf, size_t rcount, rd_datatype_t *rtype, int root)
 {
-    int me = c->rank;
-    size_t n = me == root ? rcount * rtype->size : scount * stype->size;
+    size_t n = c->rank == root ? rcount * rtype->size : scount * stype->size;
     if (n == 0)
         return RD_OK;
     if ((size_t)c->size * n <= rd_coll_tune()->gather_binomial_max && c->size > 2)
         return gather_binomial(c, sbuf, scount, stype, rbuf, rcount, rtype, root, n);
-    if (me != root)
-        return rd_coll_send(c, sbuf, scount, stype, root, RD_TAG_GATHER);
-    if (sbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy(sbuf, scount, stype,
-                     (char *)rbuf + (ptrdiff_t)me * (ptrdiff_t)rcount * rd_dt_extent(rtype),
-                     rcount, rtype);
-    return rooted_linear(c, 1, rbuf, rcount, rtype, root);
+    return gatherv_linear(c, sbuf, scount, stype, rbuf, NULL, NULL, rcount, rtype, root);
 }
 
 int rd_coll_gatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                     void *rbuf, const int *rcounts, const int *displs, rd_datatype_t *rtype,
                     int root)
 {
-    int me = c->rank;
-    if (me != root)
-        return scount && stype->size ? rd_coll_send(c, sbuf, scount, stype, root, RD_TAG_GATHER)
-                                    : RD_OK;
-    if (sbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy(sbuf, scount, stype, (char *)rbuf + (ptrdiff_t)displs[me] * rd_dt_extent(rtype),
-                     (size_t)rcounts[me], rtype);
-    /* Ranks with nothing to send send nothing. */
-    int size = c->size, rc = RD_OK;
-    rd_request_t **r = calloc((size_t)size, sizeof(*r));
-    if (!r)
-        return RD_ENOMEM;
-    ptrdiff_t ext = rd_dt_extent(rtype);
-    for (int i = 0; i < size && rc == RD_OK; i++)
-        if (i != root && rcounts[i] && rtype->size)
-            rc = rd_coll_irecv(c, (char *)rbuf + (ptrdiff_t)displs[i] * ext, (size_t)rcounts[i],
-                               rtype, i, RD_TAG_GATHER, &r[i]);
-    int rc2 = rd_coll_waitall(r, size);
-    free(r);
-    return rc != RD_OK ? rc : rc2;
+    return gatherv_linear(c, sbuf, scount, stype, rbuf, rcounts, displs, 0, rtype, root);
 }
 
 int rd_coll_scatter(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                     void *rbuf, size_t rcount, rd_datatype_t *rtype, int root)
 {
-    int me = c->rank;
-    size_t n = me == root ? scount * stype->size : rcount * rtype->size;
+    size_t n = c->rank == root ? scount * stype->size : rcount * rtype->size;
     if (n == 0)
         return RD_OK;
     if ((size_t)c->size * n <= rd_coll_tune()->gather_binomial_max && c->size > 2)
         return scatter_binomial(c, sbuf, scount, stype, rbuf, rcount, rtype, root, n);
-    if (me != root)
-        return rd_coll_recv(c, rbuf, rcount, rtype, root, RD_TAG_SCATTER);
-    if (rbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy((const char *)sbuf + (ptrdiff_t)me * (ptrdiff_t)scount * rd_dt_extent(stype),
-                     scount, stype, rbuf, rcount, rtype);
-    return rooted_linear(c, 0, (void *)sbuf, scount, stype, root);
+    return scatterv_linear(c, sbuf, NULL, NULL, scount, stype, rbuf, rcount, rtype, root);
 }
 
 int rd_coll_scatterv(rd_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
                      rd_datatype_t *stype, void *rbuf, size_t rcount, rd_datatype_t *rtype,
                      int root)
 {
-    int me = c->rank, size = c->size;
-    if (me != root)
-        return rcount && rtype->size ? rd_coll_recv(c, rbuf, rcount, rtype, root, RD_TAG_SCATTER)
-                                    : RD_OK;
-    ptrdiff_t ext = rd_dt_extent(stype);
-    if (rbuf != RD_COLL_IN_PLACE)
-        rd_coll_copy((const char *)sbuf + (ptrdiff_t)displs[me] * ext, (size_t)scounts[me], stype,
-                     rbuf, rcount, rtype);
-    rd_request_t **r = calloc((size_t)size, sizeof(*r));
-    if (!r)
-        return RD_ENOMEM;
-    int rc = RD_OK;
-    for (int i = 0; i < size && rc == RD_OK; i++)
-        if (i != root && scounts[i] && stype->size)
-            rc = rd_coll_isend(c, (const char *)sbuf + (ptrdiff_t)displs[i] * ext,
-                               (size_t)scounts[i], stype, i, RD_TAG_SCATTER, &r[i]);
-    int rc2 = rd_coll_waitall(r, size);
-    free(r);
-    return rc != RD_OK ? rc : rc2;
+    return scatterv_linear(c, sbuf, scounts, displs, 0, stype, rbuf, rcount, rtype, root);
 }
 
 /* The allgather algorithms on packed blocks of n bytes; work holds this
@@ -255,14 +202,14 @@ static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
     return rc;
 }
 
-static int allgather_ring(rd_comm_t *c, char *work, size_t n)
+static int allgather_ring(rd_comm_t *c, char *work, size_t n, int tag)
 {
     int size = c->size, me = c->rank;
     int right = (me + 1) % size, left = (me - 1 + size) % size;
     for (int s = 0; s < size - 1; s++) {
         size_t sb = (size_t)((me - s + size) % size), rb = (size_t)((me - s - 1 + size) % size);
         int rc = rd_coll_sendrecv(c, work + sb * n, n, &rd_dt_bytes, right, work + rb * n, n,
-                                  &rd_dt_bytes, left, RD_TAG_ALLGATHER);
+                                  &rd_dt_bytes, left, tag);
         if (rc != RD_OK)
             return rc;
     }
@@ -293,7 +240,7 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
         rd_dt_pack(own, rcount, rtype, 0, work + (size_t)me * n, n);
     int rc;
     if (total >= rd_coll_tune()->allgather_ring_min)
-        rc = allgather_ring(c, work, n);
+        rc = allgather_ring(c, work, n, RD_TAG_ALLGATHER);
     else if ((size & (size - 1)) == 0)
         rc = allgather_recdbl(c, work, n);
     else
@@ -304,6 +251,13 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
         rd_scratch_put(work);
     }
     return rc;
+}
+
+int rd_coll_allgather_bytes(rd_comm_t *c, const void *send, size_t n, void *recv)
+{
+    char *out = recv;
+    memmove(out + (size_t)c->rank * n, send, n);
+    return allgather_ring(c, out, n, RD_TAG_ALLGATHER_BYTES);
 }
 
 int rd_coll_allgatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,

@@ -136,6 +136,12 @@ int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_
     return rc != RD_OK ? rc : rc2;
 }
 
+int rd_coll_post(int kind, rd_request_t *local, rd_comm_t *c, void *buf, size_t count,
+                 rd_datatype_t *dt, int peer, int tag, rd_request_t **out)
+{
+    return start(out, local, kind, c, buf, count, dt, peer, tag);
+}
+
 void *rd_coll_tmp(size_t count, const rd_datatype_t *dt, void **mem)
 {
     ptrdiff_t ext = rd_dt_extent(dt), true_ext = dt->true_ub - dt->true_lb;

@@ -72,6 +72,12 @@ int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int p
 int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
                      void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag);
 
+/* A send or receive (kind RD_REQ_SEND / RD_REQ_RECV) as rd_coll_isend and
+ * rd_coll_irecv, on request memory local (see rd_req_init_local) if not
+ * NULL: for a caller that waits for it before local goes away. */
+int rd_coll_post(int kind, rd_request_t *local, rd_comm_t *c, void *buf, size_t count,
+                 rd_datatype_t *dt, int peer, int tag, rd_request_t **out);
+
 /* A temporary buffer that holds count elements of dt in dt's layout:
  * returns the address to use as the buffer (it may point before the memory
  * when dt's true lower bound is positive) and sets *mem to what to give back
@@ -90,6 +96,30 @@ static inline int rd_coll_pof2(int n)
     while (p * 2 <= n)
         p *= 2;
     return p;
+}
+
+/* Rank i's block in a v-argument (buf, counts, displs; displacements in
+ * extents of dt): its address *p and count *cnt. NULL counts / displs mean
+ * count elements for every rank, at i * count. */
+static inline void rd_coll_block(const void *buf, const int *counts, const int *displs,
+                                 size_t count, const rd_datatype_t *dt, int i, void **p,
+                                 size_t *cnt)
+{
+    ptrdiff_t d = displs ? displs[i] : (ptrdiff_t)((size_t)i * count);
+    *cnt = counts ? (size_t)counts[i] : count;
+    *p = (char *)buf + d * rd_dt_extent(dt);
+}
+
+/* Binomial trees over relative ranks (0 the root): the lowest set bit of
+ * rel, which separates it from its parent (rel - mask), or for the root the
+ * first power of two >= n. Its children are rel + m for m = mask / 2, mask
+ * / 4, ... 1 with rel + m < n. */
+static inline int rd_coll_tree_mask(int rel, int n)
+{
+    int mask = 1;
+    while (mask < n && !(rel & mask))
+        mask <<= 1;
+    return mask;
 }
 
 #endif

@@ -8,6 +8,8 @@
 
 #include "coll/coll.h"
 #include "coll/coll_shm.h"
+#include "coll/coll_steps.h"
+#include "coll/coll_util.h"
 #include "p2p/p2p.h"
 #include "util/list.h"
 #include "util/status.h"
@@ -43,6 +45,7 @@ typedef struct step {
 #define POOL_MAX 8
 
 struct rd_nbc {
+    rd_coll_steps_t sink;      /* what the shared algorithms build into */
     rd_list_t link;            /* in active_scheds once started */
     struct rd_nbc *next_free;  /* in the pool */
     rd_comm_t *comm;
@@ -121,6 +124,41 @@ static int grow(void *arr, int *cap, size_t sz, const void *inline_arr)
     return RD_OK;
 }
 
+/* The step sink of the algorithms in coll_steps.c: they append to s. */
+static rd_nbc_t *sched_of(rd_coll_steps_t *p)
+{
+    return (rd_nbc_t *)((char *)p - offsetof(rd_nbc_t, sink));
+}
+
+static void sink_send(rd_coll_steps_t *p, const void *buf, size_t count, rd_datatype_t *dt,
+                      int peer)
+{
+    rd_nbc_send(sched_of(p), buf, count, dt, peer);
+}
+
+static void sink_recv(rd_coll_steps_t *p, void *buf, size_t count, rd_datatype_t *dt, int peer)
+{
+    rd_nbc_recv(sched_of(p), buf, count, dt, peer);
+}
+
+static void sink_copy(rd_coll_steps_t *p, const void *src, size_t scount, rd_datatype_t *sdt,
+                      void *dst, size_t dcount, rd_datatype_t *ddt)
+{
+    rd_nbc_copy(sched_of(p), src, scount, sdt, dst, dcount, ddt);
+}
+
+static void sink_fence(rd_coll_steps_t *p)
+{
+    rd_nbc_fence(sched_of(p));
+}
+
+static const rd_coll_steps_ops_t sink_ops = {
+    .send = sink_send,
+    .recv = sink_recv,
+    .copy = sink_copy,
+    .fence = sink_fence,
+};
+
 rd_nbc_t *rd_nbc_new(rd_comm_t *c)
 {
     int tag = next_tag(c);
@@ -144,6 +182,8 @@ rd_nbc_t *rd_nbc_new(rd_comm_t *c)
     rd_list_init(&s->link);
     s->comm = c;
     rd_comm_ref(c);
+    s->sink.ops = &sink_ops;
+    s->sink.comm = c;
     return s;
 }
 
@@ -322,31 +362,6 @@ void *rd_nbc_tmp_typed(rd_nbc_t *s, size_t count, const rd_datatype_t *dt)
 
 /* ---- running ---- */
 
-/* Packs (src, scount, sdt) and unpacks the bytes into (dst, dcount, ddt). */
-static void copy_data(const step_t *st)
-{
-    size_t n = st->scount * st->sdt->size, dn = st->dcount * st->ddt->size;
-    if (dn < n)
-        n = dn;
-    if (!n)
-        return;
-    int sc = rd_dt_is_contig(st->sdt, st->scount), dc = rd_dt_is_contig(st->ddt, st->dcount);
-    if (sc && dc) {
-        memmove(rd_dt_contig_ptr(st->dst, st->ddt), rd_dt_contig_ptr(st->src, st->sdt), n);
-    } else if (sc) {
-        rd_dt_unpack(st->dst, st->dcount, st->ddt, 0, rd_dt_contig_ptr(st->src, st->sdt), n);
-    } else if (dc) {
-        rd_dt_pack(st->src, st->scount, st->sdt, 0, rd_dt_contig_ptr(st->dst, st->ddt), n);
-    } else {
-        char chunk[16384];
-        for (size_t off = 0; off < n; off += sizeof(chunk)) {
-            size_t len = n - off < sizeof(chunk) ? n - off : sizeof(chunk);
-            rd_dt_pack(st->src, st->scount, st->sdt, off, chunk, len);
-            rd_dt_unpack(st->dst, st->dcount, st->ddt, off, chunk, len);
-        }
-    }
-}
-
 static int post(rd_nbc_t *s, const step_t *st)
 {
     int send = st->kind == ST_SEND;
@@ -390,7 +405,7 @@ static int run_local(rd_nbc_t *s, int *events)
         step_t st = s->steps[s->lpos];
         switch (st.kind) {
         case ST_COPY:
-            copy_data(&st);
+            rd_coll_copy(st.src, st.scount, st.sdt, st.dst, st.dcount, st.ddt);
             break;
         case ST_REDUCE:
             rd_op_apply(st.op, st.src, st.dst, st.scount, st.sdt);
@@ -488,18 +503,9 @@ int rd_nbc_start(rd_nbc_t *s, rd_request_t *req)
 
 /* ---- algorithms ---- */
 
-static int lowest_bit_at_least(int rel, int n)
-{
-    int mask = 1;
-    while (mask < n && !(rel & mask))
-        mask <<= 1;
-    return mask;
-}
-
 void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root)
 {
-    int n = s->comm->size, rel = (s->comm->rank - root + n) % n;
-    if (n == 1)
+    if (s->comm->size == 1)
         return;
     int rc = rd_coll_shm_ibcast(s, buf, count, dt, root);
     if (rc != RD_ENOTSUP) {
@@ -507,28 +513,12 @@ void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int r
             s->err = rc;
         return;
     }
-    /* Receive from the parent (rel without its lowest set bit)... */
-    int mask = lowest_bit_at_least(rel, n);
-    if (rel) {
-        rd_nbc_recv(s, buf, count, dt, (rel - mask + root) % n);
-        rd_nbc_fence(s);
-    }
-    /* ...then send to the children below that bit, all at once. */
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (rel + mask < n)
-            rd_nbc_send(s, buf, count, dt, (rel + mask + root) % n);
-    rd_nbc_fence(s);
+    rd_coll_steps_bcast(&s->sink, buf, count, dt, root);
 }
 
 void rd_nbc_barrier(rd_nbc_t *s)
 {
-    static char token;
-    int n = s->comm->size, me = s->comm->rank;
-    for (int d = 1; d < n; d <<= 1) {
-        rd_nbc_send(s, &token, 0, &rd_dt_bytes, (me + d) % n);
-        rd_nbc_recv(s, &token, 0, &rd_dt_bytes, (me - d + n) % n);
-        rd_nbc_fence(s);
-    }
+    rd_coll_steps_barrier(&s->sink);
 }
 
 /* acc = acc op tmp, where tmp holds the contribution of higher ranks. */
@@ -558,7 +548,7 @@ void rd_nbc_reduce_to(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, r
      * run of consecutive ranks combined in order, and 0 forwards to root. */
     int troot = op->commute ? root : 0;
     int rel = (me - troot + n) % n;
-    int top = lowest_bit_at_least(rel, n); /* children are rel + 1, 2, 4 ... < top */
+    int top = rd_coll_tree_mask(rel, n); /* children are rel + 1, 2, 4 ... < top */
     int parent = rel ? (rel - top + troot) % n : -1;
     if (rel + 1 >= n || top == 1) {
         /* A leaf sends its own data. */
@@ -675,59 +665,19 @@ void rd_nbc_scan(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_dat
     }
 }
 
-/* Address and count of rank i's block in a v-argument. */
-static void block(const void *buf, const int *counts, const int *displs, size_t count,
-                  const rd_datatype_t *dt, int i, void **p, size_t *cnt)
-{
-    ptrdiff_t d = displs ? displs[i] : (ptrdiff_t)((size_t)i * count);
-    *cnt = counts ? (size_t)counts[i] : count;
-    *p = at(buf, d * rd_dt_extent(dt));
-}
-
 void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt, void *rbuf,
                     const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
                     int root)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    if (me != root) {
-        rd_nbc_send(s, sbuf, scount, sdt, root);
-        rd_nbc_fence(s);
-        return;
-    }
-    for (int k = 1; k <= n; k++) {
-        int i = (me + k) % n;
-        void *p;
-        size_t cnt;
-        block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
-        if (i != me)
-            rd_nbc_recv(s, p, cnt, rdt, i);
-        else if (sbuf != RD_NBC_IN_PLACE)
-            rd_nbc_copy(s, sbuf, scount, sdt, p, cnt, rdt);
-    }
-    rd_nbc_fence(s);
+    rd_coll_steps_gatherv(&s->sink, sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt, root);
 }
 
 void rd_nbc_scatterv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
                      size_t scount, rd_datatype_t *sdt, void *rbuf, size_t rcount,
                      rd_datatype_t *rdt, int root)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    if (me != root) {
-        rd_nbc_recv(s, rbuf, rcount, rdt, root);
-        rd_nbc_fence(s);
-        return;
-    }
-    for (int k = 1; k <= n; k++) {
-        int i = (me + k) % n;
-        void *p;
-        size_t cnt;
-        block(sbuf, scounts, sdispls, scount, sdt, i, &p, &cnt);
-        if (i != me)
-            rd_nbc_send(s, p, cnt, sdt, i);
-        else if (rbuf != RD_NBC_IN_PLACE)
-            rd_nbc_copy(s, p, cnt, sdt, rbuf, rcount, rdt);
-    }
-    rd_nbc_fence(s);
+    rd_coll_steps_scatterv(&s->sink, sbuf, scounts, sdispls, scount, sdt, rbuf, rcount, rdt,
+                           root);
 }
 
 void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,
@@ -737,7 +687,7 @@ void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype
     int n = s->comm->size, me = s->comm->rank;
     void *mine;
     size_t mycnt;
-    block(rbuf, rcounts, rdispls, rcount, rdt, me, &mine, &mycnt);
+    rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, me, &mine, &mycnt);
     const void *src = sbuf;
     rd_datatype_t *srcdt = sdt;
     size_t srccnt = scount;
@@ -752,7 +702,7 @@ void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype
         int to = (me + k) % n, from = (me - k + n) % n;
         void *p;
         size_t cnt;
-        block(rbuf, rcounts, rdispls, rcount, rdt, from, &p, &cnt);
+        rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, from, &p, &cnt);
         rd_nbc_recv(s, p, cnt, rdt, from);
         rd_nbc_send(s, src, srccnt, srcdt, to);
     }
@@ -771,7 +721,7 @@ void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const i
          * other block into scratch first, then exchange as bytes. */
         size_t total = 0;
         for (int i = 0; i < n; i++) {
-            block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+            rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
             if (i != me)
                 total += cnt * rdt->size;
         }
@@ -780,7 +730,7 @@ void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const i
             return;
         size_t off = 0;
         for (int i = 0; i < n; i++) {
-            block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+            rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
             if (i != me) {
                 rd_nbc_copy(s, p, cnt, rdt, packed + off, cnt * rdt->size, &rd_dt_bytes);
                 off += cnt * rdt->size;
@@ -789,7 +739,7 @@ void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const i
         rd_nbc_fence(s);
         off = 0;
         for (int i = 0; i < n; i++) {
-            block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
+            rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, i, &p, &cnt);
             if (i != me) {
                 rd_nbc_recv(s, p, cnt, rdt, i);
                 rd_nbc_send(s, packed + off, cnt * rdt->size, &rd_dt_bytes, i);
@@ -803,8 +753,8 @@ void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const i
         int to = (me + k) % n, from = (me - k + n) % n;
         void *sp;
         size_t scnt;
-        block(rbuf, rcounts, rdispls, rcount, rdt, from, &p, &cnt);
-        block(sbuf, scounts, sdispls, scount, sdt, to, &sp, &scnt);
+        rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, from, &p, &cnt);
+        rd_coll_block(sbuf, scounts, sdispls, scount, sdt, to, &sp, &scnt);
         if (to == me) {
             rd_nbc_copy(s, sp, scnt, sdt, p, cnt, rdt);
         } else {

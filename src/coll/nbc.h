@@ -12,10 +12,10 @@
  * progress call, so a schedule never blocks the caller. The whole schedule
  * is built when the MPI_I* call is made, so the caller's count and
  * displacement arrays are not needed afterwards; a callback may append
- * further steps (used by the context-id agreement of MPI_Comm_idup). A
- * progress hook, active only while some schedule is (rd_progress_hook_*),
- * walks the active schedules; the last round's completion completes the
- * user's request through rd_req_complete.
+ * further steps (used by the context-id agreement of MPI_Comm_idup in
+ * coll/ctxid.c). A progress hook, active only while some schedule is
+ * (rd_progress_hook_*), walks the active schedules; the last round's
+ * completion completes the user's request through rd_req_complete.
  *
  * Tags: every schedule gets tag RD_NBC_TAG_BASE + (n mod RD_NBC_TAG_SPAN),
  * where n counts the schedules started on the communicator. Collectives are
@@ -41,11 +41,6 @@
 #define RD_NBC_TAG_BASE (1 << 20)
 /* Schedules on one communicator that may be in flight at once. */
 #define RD_NBC_TAG_SPAN (1 << 20)
-
-/* Context ids of communicators made by MPI_Comm_idup start here, apart from
- * the ids the blocking constructors agree on (which must stay below; see
- * src/api/nbc.c). */
-#define RD_NBC_IDUP_CTX_BASE (1u << 16)
 
 /* The API layer passes this for MPI_IN_PLACE. */
 #define RD_NBC_IN_PLACE ((void *)-1)
@@ -111,7 +106,9 @@ void rd_nbc_fini(void);
 /* ---- algorithm builders: append one collective's rounds to s ----
  * Counts are in elements of the given types; displacements of the v-variants
  * in extents of the type. Root-only and send-side arguments are ignored where
- * MPI ignores them. */
+ * MPI ignores them. The broadcast's tree, the barrier and the linear
+ * gather(v) / scatter(v) are the algorithms the blocking collectives run
+ * too (coll_steps.h). */
 
 /* Node-local: through the ranks' shared areas (rd_coll_shm_ibcast) up to
  * RDMPI_IBCAST_SHM_MAX bytes; else a binomial tree. */
@@ -130,7 +127,8 @@ void rd_nbc_scan(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_dat
                  const rd_op_t *op, int excl);
 /* Linear: the root exchanges with every other rank directly. scounts /
  * sdispls (gatherv: rcounts / rdispls) are per rank; NULL means every rank
- * has scount (rcount) elements at rank * count * extent. */
+ * has scount (rcount) elements at rank * count * extent. Empty blocks send
+ * nothing. */
 void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt, void *rbuf,
                     const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
                     int root);

@@ -128,6 +128,7 @@ typedef struct rd_p2p_state {
     int split_cpus;                    /* a CPU per local rank: a sender can take a split */
     int verbose;                       /* RDMPI_VERBOSE */
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
+    unsigned long puts_whole, streamed;     /* ... written by the sender, streamed */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     rd_progress_hook_fn hooks[RD_PROGRESS_HOOKS_MAX];
     int nhooks;                        /* registered */

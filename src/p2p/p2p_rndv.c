@@ -240,8 +240,10 @@ void rd_p2p_rndv_matched(rd_request_t *r, int peer, int src, int tag, int flags,
     if ((flags & RD_MSG_F_PUT) && contig && (tp->caps & RD_TP_CAP_PUT) && len == r->st_bytes &&
         (rd_p2p.rndv == RNDV_PUT || !(flags & RD_MSG_F_GET))) {
         P(r)->parts = 0;
-        if (ask_put(tp, r, peer, len, sreq, 0, RD_MSG_F_WHOLE) == RD_OK)
+        if (ask_put(tp, r, peer, len, sreq, 0, RD_MSG_F_WHOLE) == RD_OK) {
+            rd_p2p.puts_whole++;
             return;
+        }
     }
     if ((flags & RD_MSG_F_GET) && contig) {
         P(r)->parts = 1;
@@ -263,6 +265,7 @@ void rd_p2p_rndv_matched(rd_request_t *r, int peer, int src, int tag, int flags,
     }
     P(r)->offset = 0;
     P(r)->remote = len; /* total bytes the sender will stream */
+    rd_p2p.streamed++;
     rd_p2p_send_ctrl(peer, RD_MSG_CTS, sreq, (uint64_t)(uintptr_t)r);
 }
 

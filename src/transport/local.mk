@@ -2,6 +2,8 @@
 libmpi_la_SOURCES += src/transport/transport.h src/transport/registry.c \
 	src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/tcp/tcp.c src/transport/tcp/tcp.h src/transport/tcp/tcp_wire.h \
+	src/transport/tcp/tcp_int.h src/transport/tcp/tcp_conn.c src/transport/tcp/tcp_send.c \
+	src/transport/tcp/tcp_recv.c src/transport/tcp/tcp_poll.c \
 	src/transport/tcp/tcp_parse.c src/transport/tcp/tcp_parse.h \
 	src/transport/tcp/tcp_addr.c src/transport/tcp/tcp_addr.h
 

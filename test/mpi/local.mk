@@ -1,6 +1,6 @@
 # test/mpi: MPI-level tests (MPI-3.1 chapter 3 point-to-point, communicator
 # basics, errors). Each program is an MPI program plus its expected outcome
-# in test/mpi/testlist; test/mpi/runtests.sh runs the list with the built
+# in test/mpi/main.testlist; test/mpi/runtests.sh runs the list with the built
 # mpirun. Shared helpers: test/mpi/mtest.c (linked into every program).
 # To run the same tests on another MPI: test/mpi/build-with.sh (see there).
 
@@ -49,8 +49,20 @@ RD_MPI_TEST_PROGS = \
 
 check_PROGRAMS += $(RD_MPI_TEST_PROGS)
 check_SCRIPTS += test/mpi/runtests.sh
-TESTS += test/mpi/runtests.sh
-EXTRA_DIST += test/mpi/runtests.sh test/mpi/testlist test/mpi/build-with.sh \
+
+# Each testlist is one automake test, run by runtests.sh -t: its TAP output
+# gives one PASS/FAIL/SKIP line per case in the logs and on the console, and
+# make -j runs the lists in parallel. A new list is added here.
+RD_MPI_TESTLISTS = test/mpi/main.testlist test/mpi/coll.testlist test/mpi/comm.testlist \
+	test/mpi/dtype.testlist test/mpi/nbc.testlist test/mpi/protocols.testlist \
+	test/mpi/tcp.testlist
+TESTS += $(RD_MPI_TESTLISTS)
+TEST_EXTENSIONS = .testlist
+TESTLIST_LOG_COMPILER = bash
+AM_TESTLIST_LOG_FLAGS = $(top_srcdir)/test/mpi/runtests.sh -t
+TESTLIST_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+EXTRA_DIST += test/mpi/runtests.sh test/mpi/build-with.sh test/mpi/main.testlist \
+	test/mpi/protocols.testlist \
 	test/mpi/mtest.h test/mpi/err_common.h
 
 # MPICH-style headers trip gcc's -Wstringop-overflow on MPI_STATUSES_IGNORE.

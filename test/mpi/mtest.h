@@ -36,6 +36,11 @@ int MTest_Init_thread(int *argc, char ***argv, int required);
  * Returns the exit status for main(). */
 int MTest_Finalize(void);
 
+/* Closes every IPv4/IPv6 stream socket of this process (not PMIx's Unix
+ * socket, nor stdio): the rank vanishes from a TCP network while it still
+ * runs, so only the transport, not the launcher, can notice. */
+void MTest_Close_tcp_sockets(void);
+
 /* If MPI_COMM_WORLD has fewer than n ranks: rank 0 prints a SKIP line and
  * the usual "No Errors", every rank finalizes and exits 0. */
 void MTest_Need_ranks(int n);

@@ -1,10 +1,14 @@
 #!/bin/bash
-# runtests.sh: run the MPI test programs listed in test/mpi/testlist.
+# runtests.sh: run the MPI test programs listed in test/mpi/*.testlist.
 #
-# Usage: runtests.sh [-k PATTERN] [-j J] [-l LIST]
+# Usage: runtests.sh [-k PATTERN] [-j J] [-t] [-l LIST] [LIST...]
 #   -k PATTERN  run only cases whose "program np" line matches the ERE PATTERN
 #   -j J        run J cases at once (default 1)
-#   -l LIST     testlist to read (default: testlist and *.testlist next to this script)
+#   -t          write TAP (one "ok"/"not ok" line per case) for automake's
+#               tap-driver.sh; the exit status then says only whether the
+#               lists could be read, the results are in the TAP lines
+#   -l LIST     testlist to read (default: *.testlist next to this script);
+#               lists given as arguments are read instead, in order
 # Environment:
 #   MPIRUN           launcher (default: the built rdmpi mpirun, else "mpirun")
 #   MPIRUN_ARGS      extra launcher arguments, e.g. "--allow-run-as-root --oversubscribe"
@@ -16,8 +20,11 @@
 #   RUNTESTS_IMPL    name of the MPI under test (e.g. mpich), for xfail=IMPL
 #   RUNTESTS_TIMEOUT default per-case timeout in seconds (60)
 #   RUNTESTS_TIMES   if 1, each case's line ends with its wall time "(N s)"
-# Options on a testlist line: expect=fail-nonzero, grep=ERE (stderr of a
-# failing case), env=VAR=VALUE (repeatable), arg=WORD (repeatable: the
+# Options on a testlist line: expect=fail-nonzero, grep=ERE (repeatable:
+# stderr must match each, whether the case is expected to pass or fail),
+# status=N (the job's exit status must be N), survivors=none (every rank
+# leaves its pid in MTEST_PIDDIR, see mtest.c, and no rank may be alive when
+# the launcher has returned), env=VAR=VALUE (repeatable), arg=WORD (repeatable: the
 # program's arguments, in order), timeout=S, xfail=IMPL, only=rdmpi for
 # programs that use rdmpi internals (PMIx, its wire formats): build-with.sh
 # does not build them for other MPIs, and a case whose program is missing
@@ -25,8 +32,11 @@
 # case runs only if this script's environment has VAR set to VALUE, else it
 # is reported as SKIP (e.g. when=RDMPI_TRANSPORTS=rc in a list that
 # test/rdma-vm runs under several transport configurations).
-# Output: one line per case (PASS/FAIL/XFAIL/SKIP name np=N), the output tail of
-# failures, and a final line "N passed, N failed". Exit 0 iff nothing failed.
+# A program that prints a line starting "SKIP:" (a feature it tests is not
+# provided, too few ranks) is reported as SKIP, never as PASS.
+# Output: one line per case (PASS/FAIL/XFAIL/XPASS/SKIP name np=N), the output
+# tail of failures, and a final line "N passed, N failed". Exit 0 iff nothing
+# failed (with -t: iff every list could be read).
 #
 # Under "make check" the current directory is top_builddir: the programs are
 # in ./test/mpi and mpirun in ./mpirun/mpirun.
@@ -34,18 +44,22 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-# The main list plus one list per area (coll.testlist, dtype.testlist, ...).
-list="$here/testlist $(ls "$here"/*.testlist 2>/dev/null | sort | tr '\n' ' ')"
+# One list per area (main.testlist, coll.testlist, dtype.testlist, ...).
+list="$(ls "$here"/*.testlist 2>/dev/null | sort | tr '\n' ' ')"
 pattern=
 jobs=1
-while getopts "k:j:l:" opt; do
+tap=0
+while getopts "k:j:l:t" opt; do
     case $opt in
     k) pattern=$OPTARG ;;
     j) jobs=$OPTARG ;;
     l) list=$OPTARG ;;
-    *) echo "usage: $0 [-k PATTERN] [-j J] [-l LIST]" >&2; exit 2 ;;
+    t) tap=1 ;;
+    *) echo "usage: $0 [-k PATTERN] [-j J] [-t] [-l LIST] [LIST...]" >&2; exit 2 ;;
     esac
 done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] && list="$*"
 
 # Where the programs are: explicit, else the build tree we run in, else here.
 if [ -n "${MPI_TEST_DIR:-}" ]; then
@@ -75,16 +89,22 @@ trap 'rm -rf "$workdir"' EXIT
 
 # Parse the list into arrays.
 names=() nps=() expects=() greps=() envs=() args=() timeouts=() xfails=() onlys=() whens=()
+statuses=() survivors=()
+for f in $list; do
+    [ -r "$f" ] || { echo "runtests.sh: cannot read testlist $f" >&2; exit 2; }
+done
 while read -r prog np rest; do
     case $prog in ''|'#'*) continue ;; esac
     if [ -n "$pattern" ] && ! echo "$prog $np" | grep -Eq -- "$pattern"; then
         continue
     fi
-    expect=pass grep= env= arg= timeout=$default_timeout xfail= only= when=
+    expect=pass grep= env= arg= timeout=$default_timeout xfail= only= when= status= survive=
     for opt in $rest; do
         case $opt in
         expect=*) expect=${opt#expect=} ;;
-        grep=*) grep=${opt#grep=} ;;
+        grep=?*) grep="$grep ${opt#grep=}" ;;
+        status=[0-9]*) status=${opt#status=} ;;
+        survivors=none) survive=none ;;
         env=*) env="$env ${opt#env=}" ;;
         arg=*) arg="$arg ${opt#arg=}" ;;
         timeout=*) timeout=${opt#timeout=} ;;
@@ -96,8 +116,30 @@ while read -r prog np rest; do
     done
     names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
     envs+=("$env") args+=("$arg") timeouts+=("$timeout") xfails+=("$xfail") onlys+=("$only")
-    whens+=("$when")
+    whens+=("$when") statuses+=("$status") survivors+=("$survive")
 done < <(cat $list)
+
+# survivors=none: prints why the case fails if a rank of it is still
+# running (a pid in the directory names a live process of the same program)
+# or fewer than np ranks wrote their pid; prints nothing if every rank is gone.
+survivors() {
+    local dir=$1 np=$2 prog=$3 f pid n=0 alive=
+    for f in "$dir"/*; do
+        [ -e "$f" ] || continue
+        pid=${f##*/}
+        n=$((n + 1))
+        # A zombie has no exe link, so only a running rank matches.
+        if [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$progdir/$prog")" ]; then
+            alive="$alive $pid"
+            kill -KILL "$pid" 2>/dev/null
+        fi
+    done
+    if [ -n "$alive" ]; then
+        echo "rank pid(s)$alive still alive after the launcher returned"
+    elif [ "$n" -lt "$np" ]; then
+        echo "$n of $np ranks wrote their pid into MTEST_PIDDIR"
+    fi
+}
 
 # Run case i; writes $workdir/i.out, i.err, i.verdict ("PASS" or "FAIL reason").
 run_case() {
@@ -116,12 +158,17 @@ run_case() {
             return
         fi
     fi
+    local piddir=
+    if [ -n "${survivors[$i]}" ]; then
+        piddir=$workdir/$i.pids
+        mkdir -p "$piddir"
+    fi
     local cmd=("$mpirun" -np "$np")
     [ -n "$timeout_opt" ] && cmd+=("$timeout_opt" "$t")
     # shellcheck disable=SC2206
     cmd+=(${MPIRUN_ARGS:-} "$progdir/$prog" ${args[$i]})
     # shellcheck disable=SC2086
-    env ${envs[$i]} MPITEST_TIMEOUT=$((t + 5)) \
+    env ${envs[$i]} MPITEST_TIMEOUT=$((t + 5)) ${piddir:+MTEST_PIDDIR=$piddir} \
         timeout --kill-after=10 $((t + 10)) "${cmd[@]}" </dev/null >"$out" 2>"$err"
     rc=$?
     echo $(( $(date +%s) - t0 )) >"$workdir/$i.secs"
@@ -133,8 +180,6 @@ run_case() {
     elif [ "${expects[$i]}" = fail-nonzero ]; then
         if [ $rc -eq 0 ]; then
             reason="exit 0, expected non-zero"
-        elif [ -n "${greps[$i]}" ] && ! grep -Eq -- "${greps[$i]}" "$err"; then
-            reason="exit $rc but stderr does not match /${greps[$i]}/"
         fi
     else
         if [ $rc -ne 0 ]; then
@@ -143,11 +188,41 @@ run_case() {
             reason="no 'No Errors' line"
         fi
     fi
-    if [ -z "$reason" ]; then
+    if [ -z "$reason" ] && [ -n "${statuses[$i]}" ] && [ $rc -ne "${statuses[$i]}" ]; then
+        reason="exit $rc, expected ${statuses[$i]}"
+    fi
+    local re
+    for re in ${greps[$i]}; do
+        if [ -z "$reason" ] && ! grep -Eq -- "$re" "$err"; then
+            reason="exit $rc but stderr does not match /$re/"
+        fi
+    done
+    [ -z "$reason" ] && [ -n "$piddir" ] && reason=$(survivors "$piddir" "$np" "$prog")
+    if [ -z "$reason" ] && grep -q '^SKIP:' "$out"; then
+        echo "SKIP $(grep -m1 '^SKIP:' "$out" | sed 's/^SKIP: *//')" >"$workdir/$i.verdict"
+    elif [ -z "$reason" ]; then
         echo PASS >"$workdir/$i.verdict"
     else
         echo "FAIL $reason" >"$workdir/$i.verdict"
     fi
+}
+
+# One result line: "RESULT label (note)", or its TAP form with -t (a SKIP
+# or TODO directive for SKIP, XFAIL and XPASS, which tap-driver.sh counts as
+# automake's SKIP, XFAIL and XPASS).
+say() {
+    local result=$1 label=$2 note=${3:-}
+    if [ "$tap" = 0 ]; then
+        echo "$result $label${note:+ ($note)}"
+        return
+    fi
+    case $result in
+    PASS) echo "ok - $label" ;;
+    SKIP) echo "ok - $label # SKIP $note" ;;
+    XPASS) echo "ok - $label # TODO known to fail on $impl" ;;
+    XFAIL) echo "not ok - $label # TODO $note" ;;
+    FAIL) echo "not ok - $label ($note)" ;;
+    esac
 }
 
 passed=0 failed=0
@@ -161,32 +236,36 @@ report() {
         label="$label ($(cat "$workdir/$i.secs") s)"
     fi
     if [ "${v%% *}" = SKIP ]; then
-        echo "SKIP $label (${v#SKIP })"
+        say SKIP "$label" "${v#SKIP }"
         return
     fi
     if [ "$v" = PASS ]; then
         if [ -n "$impl" ] && [ "${xfails[$i]}" = "$impl" ]; then
-            echo "XPASS $label"
+            say XPASS "$label"
         else
-            echo "PASS $label"
+            say PASS "$label"
         fi
         passed=$((passed + 1))
         return
     fi
     reason=${v#FAIL }
     if [ -n "$impl" ] && [ "${xfails[$i]}" = "$impl" ]; then
-        echo "XFAIL $label ($reason; known to fail on $impl)"
+        say XFAIL "$label" "$reason; known to fail on $impl"
         passed=$((passed + 1))
         return
     fi
-    echo "FAIL $label ($reason)"
-    echo "  --- stdout (tail) ---"
-    tail -n 15 "$workdir/$i.out" | sed 's/^/  /'
-    echo "  --- stderr (tail) ---"
-    tail -n 15 "$workdir/$i.err" | sed 's/^/  /'
+    say FAIL "$label" "$reason"
+    # TAP diagnostics ("#") or indented lines: no result line either way.
+    local pfx='  '
+    [ "$tap" = 1 ] && pfx='#   '
+    echo "$pfx--- stdout (tail) ---"
+    tail -n 15 "$workdir/$i.out" | sed "s/^/$pfx/"
+    echo "$pfx--- stderr (tail) ---"
+    tail -n 15 "$workdir/$i.err" | sed "s/^/$pfx/"
     failed=$((failed + 1))
 }
 
+[ "$tap" = 1 ] && echo "1..${#names[@]}"
 start=$(date +%s)
 declare -A pid_of_case=()
 running=0
@@ -212,5 +291,9 @@ while [ "$running" -gt 0 ]; do
 done
 
 echo "# $(( $(date +%s) - start )) s with $mpirun"
+if [ "$tap" = 1 ]; then
+    echo "# $passed passed, $failed failed"
+    exit 0
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

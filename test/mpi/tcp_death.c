@@ -1,11 +1,13 @@
 /*
- * tcp_death: a rank that vanishes mid-job must not leave its peers hanging
- * (expect=fail-nonzero). Rank 1 talks to rank 0 once, so the connection is
- * up, then exits without MPI_Finalize while rank 0 blocks in MPI_Recv on a
- * message that never comes. Over TCP rank 0 sees the connection end without
- * a BYE and aborts the job naming both ranks; mpirun also reports the rank
- * that exited early. Either way the job must end, non-zero, well before the
- * runner's timeout.
+ * tcp_death: a rank that vanishes from the network mid-job must not leave
+ * its peers hanging (expect=fail-nonzero). Rank 1 exchanges a message with
+ * rank 0, so the connection is up, then closes every TCP socket it has and
+ * waits to be killed, while rank 0 blocks in MPI_Recv on a message that
+ * never comes. Rank 1 stays alive so that mpirun cannot end the job: only
+ * the TCP transport can, by seeing the connection end without a BYE, which
+ * fails rank 0's receive; its default error handler then aborts the job
+ * naming both ranks (the testlist greps that). If TCP never notices, the
+ * case times out.
  *
  * "tcp_death victim" (test/multihost/faults.sh): rank 1 sends one message
  * to every other rank, prints "victim <pid>" and waits in MPI_Recv for a
@@ -47,10 +49,14 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "victim")) {
         victim_mode();
     } else if (MTest_rank == 1) {
-        MT_OK(MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD));
-        _exit(0);
+        MT_OK(MPI_Sendrecv(&x, 1, MPI_INT, 0, 1, &x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+        MTest_Close_tcp_sockets();
+        for (;;)
+            pause();
     } else if (MTest_rank == 0) {
-        MT_OK(MPI_Recv(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MT_OK(MPI_Sendrecv(&x, 1, MPI_INT, 1, 1, &x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
         MT_OK(MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     }
     return MTest_Finalize();

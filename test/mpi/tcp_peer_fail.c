@@ -26,39 +26,13 @@
  */
 #include "err_common.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #define EXIT_REPORTED 42
-
-/* Closes every IPv4/IPv6 stream socket of this process (not PMIx's Unix
- * socket, nor stdio). */
-static void close_tcp_sockets(void)
-{
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return;
-    int fds[256], n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) && n < 256) {
-        int fd = atoi(de->d_name);
-        int dom = 0, type = 0;
-        socklen_t l1 = sizeof(dom), l2 = sizeof(type);
-        if (fd > 2 && fd != dirfd(d) &&
-            getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l1) == 0 &&
-            getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l2) == 0 &&
-            (dom == AF_INET || dom == AF_INET6) && type == SOCK_STREAM)
-            fds[n++] = fd;
-    }
-    closedir(d);
-    for (int i = 0; i < n; i++)
-        close(fds[i]);
-}
 
 int main(int argc, char **argv)
 {
@@ -71,7 +45,7 @@ int main(int argc, char **argv)
         MPI_Request r;
         if (unconnected) {
             MT_OK(MPI_Isend(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &r));
-            close_tcp_sockets();
+            MTest_Close_tcp_sockets();
             for (;;)
                 pause();   /* until mpirun stops the job */
         } else {

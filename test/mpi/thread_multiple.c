@@ -1,17 +1,27 @@
 /*
- * thread_multiple: with MPI_THREAD_MULTIPLE, two threads per rank communicate
+ * thread_multiple: with MPI_THREAD_MULTIPLE, four threads per rank communicate
  * at the same time, each on its own MPI_Comm_dup of COMM_WORLD and with the
  * same tags, around a ring (blocking Sendrecv plus Isend/Irecv/Waitall of
- * several sizes). Payloads name their thread, so a message delivered to the
- * other thread's communicator is caught. Skips when MULTIPLE is not provided.
+ * several sizes), then on one communicator they all share, each with its own
+ * tags, in bursts of small nonblocking messages. The threads of a rank start
+ * each iteration together. Payloads name their thread, so a message
+ * delivered to another thread is caught. Prints SKIP (the runner reports
+ * SKIP, not PASS) when MULTIPLE is not provided; rdmpi provides it.
  */
 #include "mtest.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-#define NTHREADS 2
-#define ITERS 200
+#define NTHREADS 4
+#define ITERS 400
+#define BURST 64
+#define BURSTS 2000
+
+/* The threads of a rank enter each iteration together, so their MPI calls
+ * overlap even when the ranks share few CPUs. */
+static pthread_barrier_t together;
+static MPI_Comm shared;
 
 struct worker {
     int id;
@@ -36,6 +46,7 @@ static void *run(void *arg)
         goto done;
     }
     for (int it = 0; it < ITERS; it++) {
+        pthread_barrier_wait(&together);
         int n = sizes[it % 4];
         MPI_Request req[2];
         MPI_Status st;
@@ -57,6 +68,31 @@ static void *run(void *arg)
             if (in[i] != want) {
                 fprintf(stderr, "[rank %d thread %d] iter %d elem %d: got 0x%x, "
                         "expected 0x%x\n", rank, w->id, it, i, in[i], want);
+                w->errs++;
+                break;
+            }
+        }
+    }
+    /* Bursts of small nonblocking messages on one communicator that all
+     * threads share, a tag range each: the threads of a rank work on the
+     * same matching queues at the same time. */
+    for (int it = 0; it < BURSTS; it++) {
+        int bin[BURST], bout[BURST];
+        MPI_Request req[2 * BURST];
+        pthread_barrier_wait(&together);
+        for (int i = 0; i < BURST; i++) {
+            bin[i] = -1;
+            bout[i] = (w->id << 28) ^ (rank << 20) ^ (it << 8) ^ i;
+            MPI_Irecv(&bin[i], 1, MPI_INT, left, w->id * BURST + i, shared, &req[i]);
+        }
+        for (int i = 0; i < BURST; i++)
+            MPI_Isend(&bout[i], 1, MPI_INT, right, w->id * BURST + i, shared, &req[BURST + i]);
+        MPI_Waitall(2 * BURST, req, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < BURST; i++) {
+            int want = (w->id << 28) ^ (left << 20) ^ (it << 8) ^ i;
+            if (bin[i] != want) {
+                fprintf(stderr, "[rank %d thread %d] burst %d message %d: got 0x%x, "
+                        "expected 0x%x\n", rank, w->id, it, i, bin[i], want);
                 w->errs++;
                 break;
             }
@@ -84,6 +120,8 @@ int main(int argc, char **argv)
         w[i].errs = 0;
         MT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &w[i].comm));
     }
+    MT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &shared));
+    pthread_barrier_init(&together, NULL, NTHREADS);
     for (int i = 0; i < NTHREADS; i++)
         if (pthread_create(&t[i], NULL, run, &w[i]) != 0)
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -92,5 +130,7 @@ int main(int argc, char **argv)
         MTest_errs += w[i].errs;
         MT_OK(MPI_Comm_free(&w[i].comm));
     }
+    pthread_barrier_destroy(&together);
+    MT_OK(MPI_Comm_free(&shared));
     return MTest_Finalize();
 }

@@ -11,7 +11,11 @@ FPATTERN=${MH_FPATTERN:-' [2-6]$'}
 
 export MPIRUN=$MPIRUN_MH MPIRUN_TIMEOUT_OPT=--timeout RUNTESTS_TIMEOUT=${RUNTESTS_TIMEOUT:-90}
 # Six ranks over three hosts as well: slot mapping puts rank i on host i % 3.
-if bash "$srcdir/test/mpi/runtests.sh" -k "$PATTERN" >"$T/c.log" 2>&1; then
+# protocols.testlist is left out: its cases check, through p2p's counters,
+# the single-node protocol paths that ranks on other hosts do not take.
+clists=$(ls "$srcdir"/test/mpi/*.testlist | grep -v '/protocols\.testlist$')
+# shellcheck disable=SC2086
+if bash "$srcdir/test/mpi/runtests.sh" -k "$PATTERN" $clists >"$T/c.log" 2>&1; then
     pass "C programs: $(tail -1 "$T/c.log")"
 else
     fail "C programs: $(tail -1 "$T/c.log")"

@@ -2,83 +2,43 @@
  * TCP transport: moves p2p messages between ranks over TCP sockets, for
  * peers no faster transport reaches (other hosts without RDMA), or every
  * peer with RDMPI_TRANSPORTS=tcp. Wire format and connection set-up are
- * drawn in tcp_wire.h; the frame parser lives in tcp_parse.c.
+ * drawn in tcp_wire.h. This file holds the ops table, init (the address,
+ * port and key we publish) and finalize; the rest is split by concern and
+ * shares its state through tcp_int.h:
+ *   tcp_conn.c   connections: listen, accept, connect, HELLO/ACK/NACK,
+ *                retries and timers, a peer's failure
+ *   tcp_send.c   peer queues, held bursts, writev
+ *   tcp_recv.c   read, parse (tcp_parse.c), claim
+ *   tcp_poll.c   progress: epoll, the direct connection, SO_RCVLOWAT and
+ *                the read gap
+ *   tcp_addr.c   which addresses to publish, which of a peer's to use
  *
  * One connection per pair of ranks, opened on the first send with the
  * address the peer published through PMIx and authenticated by the key it
  * published next to it (another user's process cannot inject messages).
+ * Receiving follows the O2G lesson: one edge-triggered epoll set over
+ * every socket, each readable socket drained at once, and a message
+ * matched as soon as its header is in.
  *
- * Receive side (the O2G lesson): one edge-triggered epoll set over every
- * socket; each readable socket is drained into its own parser state, so no
- * socket waits behind another and a full socket never deadlocks. A message
- * whose payload is already in the read buffer goes to p2p straight from
- * there; one whose payload is still on its way is offered to p2p (claim) as
- * soon as its header is in, and when a posted receive matches, the payload
- * is read from the socket directly into the user buffer. With only one
- * connection, progress reads it without asking epoll first (one syscall per
- * arrival instead of two) and runs an epoll pass every few calls; that
- * connection's ACKs are kept off the round trip (RD_TCP_ACK_LOWAT_DEFAULT).
- *
- * Send side: writev of frame header, p2p header and payload with no copy
- * when the socket takes it all; the rest is copied to the peer's queue,
- * which progress writes out as the socket drains.
- *
- * Bursts (each sendmsg runs the whole TCP stack, with veth the receiver's
- * too, so a burst of small sends is paid per message): the first send to a
- * peer after a progress call is written at once (ping-pong latency is
- * untouched); a later one with at most RDMPI_TCP_COALESCE_MAX payload
- * bytes, before the next progress call, is copied to the peer's queue
- * ("held") and goes out with the rest of the burst in one sendmsg. The
- * rule: held frames are written at the next progress call (its start, so
- * any MPI call that waits, tests or probes, and the end of the call for
- * sends made by upcalls during it), by flush() (p2p calls it after every
- * blocking send to any peer, so MPI_Send never returns with its message,
- * or an earlier one, held), when a send of a larger message to that peer
- * comes (order), or when a peer's held bytes reach RD_TCP_HOLD_MAX. So a
- * held send goes out at the next MPI call that progresses or sends
- * blocking; MPI_Isend, MPI_Irecv and calls that neither wait nor send do
- * not write it, and a nonblocking send followed by no such call can wait
- * until the application's next one, as a send queued behind a full
- * socket always could. A peer's queue is bounded
- * (RDMPI_TCP_SENDQ_MAX): beyond it send() says RD_EAGAIN and p2p keeps the
- * message. Eager payloads are at most eager_max (64 KiB); a large message
- * is streamed by p2p as DATA fragments of up to frag_max (256 KiB), at most
+ * Eager payloads are at most eager_max (64 KiB); a large message is
+ * streamed by p2p as DATA fragments of up to frag_max (256 KiB), at most
  * 1 MiB per peer and progress pass, so it never holds up other peers for
- * long. Big payloads (RD_TCP_BIG) avoid copies on both sides, see there.
- *
- * Failures: a peer whose connection ends without a BYE, or whose listening
- * socket refuses us, is gone: its queue is dropped, send() to it fails and
- * p2p hears of it through env->peer_failed at the end of the progress call
- * (so operations needing it end with an error, never a hang). To notice a
- * peer that dies before it ever connected to us, p2p calls watch() when a
- * receive names a peer we have no connection with: we connect, and a dead
- * peer refuses. Timers (only polled while armed): an accepted connection
- * that sends no HELLO within RD_TCP_HELLO_TIMEOUT_MS is closed (at most
- * RD_TCP_PENDING_MAX wait at once), and a connection the peer answered with
- * NACK (or dropped before answering) is retried after RD_TCP_RETRY_MS if
- * the peer's own never came.
+ * long. Big payloads (RD_TCP_BIG) avoid copies on both sides (tcp_int.h).
  */
 #include "transport/tcp/tcp.h"
 
-#include <arpa/inet.h>
-#include <endian.h>
-#include <errno.h>
 #include <ifaddrs.h>
-#include <net/if.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "transport/tcp/tcp_addr.h"
-#include "transport/tcp/tcp_parse.h"
+#include "transport/tcp/tcp_int.h"
 #include "transport/tcp/tcp_wire.h"
 #include "transport/transport.h"
 #include "util/clock.h"
@@ -90,164 +50,20 @@
 #define RD_TCP_FRAG_MAX_DEFAULT (256 * 1024)
 #define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
 #define RD_TCP_COALESCE_MAX_DEFAULT (16 * 1024)
-/* Held-back bytes per peer beyond which a burst is written out at once
- * (one read buffer's worth at the receiver). */
-#define RD_TCP_HOLD_MAX RD_TCP_RXBUF
-/* Room of a queue chunk that later small frames are appended to. */
-#define RD_TCP_CHUNK 65536
-/* Read buffer shared by all connections (each drain leaves it empty). */
-#define RD_TCP_RXBUF 65536
-/* Big payloads (at least this many bytes) take no copy on either side when
- * they can avoid it. Send: one is never queued behind other bytes (send()
- * says RD_EAGAIN and the caller keeps it; only the unsent tail of a
- * partial write is copied), unless RDMPI_TCP_COALESCE_MAX makes it small
- * enough to hold back. Receive: one makes the next read small
- * (RD_TCP_PEEK into the read buffer): big frames tend to follow big
- * frames, and reading only up to the next header lets that one's payload
- * go straight to its destination instead of through the read buffer. */
-#define RD_TCP_BIG (32 * 1024)
-/* The read buffer's share of a read after a big frame: a frame header and
- * the largest upper header. */
-#define RD_TCP_PEEK (RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX)
-/* Acknowledgements off the round trip (the direct connection only).
- * Linux acknowledges a message of more than one segment at once, from the
- * softirq that delivers it, only if the advertised window would not shrink
- * or fewer than SO_RCVLOWAT bytes are unread; otherwise the receiver's own
- * read sends the ACK, on the round trip before the reply (and a segment
- * that lands while the reader holds the socket goes to its backlog, whose
- * ACK is the reader's too). Which way the window goes depends on the
- * connection's history (after smaller messages it shrinks), so the direct
- * connection gets SO_RCVLOWAT = RDMPI_TCP_ACK_LOWAT: up to that many
- * unread bytes the kernel always acknowledges from the softirq. Big frames
- * (RD_TCP_BIG) raise it to RDMPI_TCP_ACK_LOWAT_BIG, until RD_TCP_SMALL_RUN
- * small frames in a row: a stream of big payloads is bound by the window,
- * which the prompt ACKs keep open (twice the bandwidth at 256 KiB), while
- * one of small messages is bound by CPU, which more ACKs cost (4-8 % at
- * 4-16 KiB with the big level). SO_RCVLOWAT
- * also mutes epoll for fewer bytes, so it is raised only on the direct
- * connection, which every progress call reads itself, and lowered again
- * (the kernel then reports what is unread) before a second connection or
- * finalize relies on epoll. And after a frame of more than one segment,
- * an empty direct read waits RDMPI_TCP_READ_GAP_NS before the next, so
- * the next such frame is unlikely to land while the reader holds the
- * socket. doc/performance.md, "Tenth session". */
+/* SO_RCVLOWAT levels of the connection progress reads directly, and its
+ * read gap (tcp_poll.c says why). */
 #define RD_TCP_ACK_LOWAT_DEFAULT (24 * 1024)
 #define RD_TCP_ACK_LOWAT_BIG_DEFAULT (1024 * 1024)
-#define RD_TCP_SMALL_RUN 16
 #define RD_TCP_READ_GAP_NS_DEFAULT 700
-/* epoll events taken per progress call. */
-#define RD_TCP_EVENTS 64
-/* Reads from one socket per pass before the others get their turn. */
-#define RD_TCP_READS_PER_PASS 8
-/* Queued frames written by one writev. */
-#define RD_TCP_IOV 64
 /* How long finalize waits for peers' BYEs (they are all finalizing after
  * MPI_Finalize's barrier, so this only bounds a failure). */
 #define RD_TCP_FINALIZE_WAIT_MS 10000
-/* An accepted connection has this long to present its HELLO (ours send it
- * at once): a foreign process that connects and stays silent is dropped. */
-#define RD_TCP_HELLO_TIMEOUT_MS 3000
-/* Accepted connections waiting for their HELLO at once; beyond it the
- * oldest goes (a flood of silent connections cannot exhaust descriptors). */
-#define RD_TCP_PENDING_MAX 64
-/* After a NACK the winner's connection normally arrives within a round
- * trip; if it has not after this long, we connect again (also after our
- * HELLO went unanswered because the peer dropped the connection). */
-#define RD_TCP_RETRY_MS 1000
-/* With a single connection, progress reads it directly (one syscall that
- * also brings the data) instead of asking epoll first (two syscalls per
- * arrival); every this many calls it still runs one epoll pass, for the
- * listening socket and anything else epoll reports. */
-#define RD_TCP_DIRECT_POLLS 16
 
-enum conn_state {
-    C_CONNECTING,     /* outgoing: connect() in progress */
-    C_HELLO_SENT,     /* outgoing: HELLO sent, waiting for ACK or NACK */
-    C_WAIT_HELLO,     /* incoming: accepted, waiting for HELLO */
-    C_UP,             /* authenticated: carries the peer's messages */
-    C_CLOSED,         /* fd closed; freed at the end of progress */
-};
-
-/* Bytes queued for a peer: whole frames, or the unsent tail of one. */
-typedef struct out {
-    rd_list_t link;
-    size_t len, off;
-    size_t cap;                /* room at data (later frames are appended) */
-    unsigned char data[];
-} out_t;
-
-typedef struct conn {
-    int fd;
-    int state;                 /* enum conn_state */
-    int peer;                  /* job rank; -1 for an incoming one before HELLO */
-    unsigned char ctl[RD_TCP_FRAME_LEN + sizeof(rd_tcp_hello_t)];  /* HELLO/ACK/NACK */
-    size_t ctl_len, ctl_off;   /* written before any queued data */
-    rd_tcp_parser_t ps;
-    unsigned char *asm_buf;    /* payload assembly when p2p did not claim it */
-    size_t asm_cap;
-    int claimed;               /* the current payload goes where claim said */
-    void *token;
-    rd_list_t link;            /* in tcp.conns or tcp.dead */
-    rd_list_t ready;           /* in tcp.ready while not drained */
-    rd_list_t wait;            /* C_WAIT_HELLO: in tcp.hello_wait (deadline order) */
-    long deadline;             /* C_WAIT_HELLO: closed at this time (rd_clock_ms) */
-    unsigned mss;              /* C_UP: TCP_MAXSEG, read when it is first read directly */
-} conn_t;
-
-typedef struct tpeer {
-    conn_t *conn;              /* outgoing attempt or the UP connection */
-    rd_list_t q;               /* out_t, in send order */
-    size_t qbytes;
-    int have_addr;             /* addr fetched from PMIx */
-    int bye;                   /* the peer sent BYE (it is finalizing) or is gone */
-    int bye_queued;            /* finalize: our BYE is in q */
-    int failed;                /* gone without a BYE: sends fail */
-    int fail_report;           /* failed, p2p not told yet */
-    long retry_at;             /* NACKed: connect again at this time (in tcp.retry) */
-    rd_list_t retry;           /* in tcp.retry while armed */
-    unsigned gen;              /* tcp.gen of our last direct write to it */
-    int held;                  /* q holds frames held back (in tcp.held) */
-    rd_list_t held_link;
-    rd_tcp_addr_t addr;
-} tpeer_t;
-
-static struct rd_tcp_state {
-    rd_tp_env_t env;
-    int rank, size;
-    int ep, lfd;               /* epoll set, listening socket */
-    tpeer_t *peers;
-    rd_list_t conns, dead;
-    rd_list_t ready;           /* readable connections left for the next pass */
-    rd_tcp_addr_t me;          /* what this rank published */
-    size_t sendq_max;
-    size_t coalesce_max;       /* largest payload held back; 0: none */
-    unsigned gen;              /* bumped by every progress call */
-    rd_list_t held;            /* tpeer_t with frames held back */
-    int finalizing;
-    int in_progress;
-    int nfail_report;          /* peers with fail_report set */
-    rd_list_t hello_wait;      /* accepted, no HELLO yet: oldest first */
-    int npending;              /* length of hello_wait */
-    rd_list_t retry;           /* tpeer_t NACKed, waiting for the peer's connection */
-    int nconns;                /* length of conns */
-    unsigned direct_polls;     /* progress calls since the last epoll pass */
-    conn_t *lowat;             /* the connection with SO_RCVLOWAT raised, if any */
-    int lowat_val;             /* ...and its SO_RCVLOWAT */
-    int ack_lowat;             /* RDMPI_TCP_ACK_LOWAT; 0: never raised */
-    int ack_lowat_big;         /* RDMPI_TCP_ACK_LOWAT_BIG */
-    unsigned small_run;        /* small frames read since the last big one */
-    int64_t gap_ns;            /* RDMPI_TCP_READ_GAP_NS */
-    int64_t read_at;           /* direct reads wait until then (rd_clock_ns); 0: none */
-    unsigned char rx[RD_TCP_RXBUF];
-} tcp;
+struct rd_tcp_state rd_tcp;
 
 static int tcp_init(const rd_tp_env_t *env);
 static void tcp_finalize(void);
 static int tcp_reachable(int peer);
-static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
-static int tcp_progress(void);
-static void tcp_watch(int peer);
-static void tcp_flush(void);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
@@ -259,16 +75,14 @@ rd_transport_t rd_tcp_transport = {
     .init = tcp_init,
     .finalize = tcp_finalize,
     .reachable = tcp_reachable,
-    .send = tcp_send,
-    .flush = tcp_flush,
-    .progress = tcp_progress,
-    .watch = tcp_watch,
+    .send = rd_tcp_send,
+    .flush = rd_tcp_flush,
+    .progress = rd_tcp_progress,
+    .watch = rd_tcp_watch,
     .mem_key = NULL,
     .get = NULL,
     .put = NULL,
 };
-
-/* ---- choosing the address to publish ---- */
 
 /* RDMPI_TCP_IF (tcp_addr.h says how it is read). */
 static int choose_addrs(rd_tcp_addr_t *out)
@@ -289,984 +103,24 @@ static int choose_addrs(rd_tcp_addr_t *out)
     return RD_OK;
 }
 
-/* The socket address of entry e with port (network byte order); returns
- * its length. */
-static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockaddr_storage *ss)
-{
-    memset(ss, 0, sizeof(*ss));
-    if (e->family == 4) {
-        struct sockaddr_in *s = (struct sockaddr_in *)ss;
-        s->sin_family = AF_INET;
-        s->sin_port = port;
-        memcpy(&s->sin_addr, e->addr, 4);
-        return sizeof(*s);
-    }
-    struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
-    s->sin6_family = AF_INET6;
-    s->sin6_port = port;
-    memcpy(&s->sin6_addr, e->addr, 16);
-    return sizeof(*s);
-}
-
-/* The listening socket: on our one address, else on every address (IPv6
- * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
-static int listen_socket(const rd_tcp_addr_t *me)
-{
-    struct sockaddr_storage ss;
-    socklen_t sl;
-    int v6 = 0;
-    for (int i = 0; i < me->count; i++)
-        v6 |= me->ent[i].family == 6;
-    if (me->count == 1) {
-        sl = sockaddr_of(&me->ent[0], 0, &ss);
-    } else {
-        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
-        sl = sockaddr_of(&any, 0, &ss);
-    }
-    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    if (ss.ss_family == AF_INET6 && me->count > 1) {
-        int off = 0;
-        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
-    }
-    if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* ---- connections ---- */
-
-static void set_nodelay(int fd)
-{
-    int one = 1;
-    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-}
-
-/* SO_RCVLOWAT of c to v, a direct level, or back to 1 (v = 0); lowering
- * makes the kernel report what is unread to epoll. */
-static void set_lowat(conn_t *c, int v)
-{
-    if (setsockopt(c->fd, SOL_SOCKET, SO_RCVLOWAT, &(int){ v ? v : 1 }, sizeof(int)) != 0 && v) {
-        tcp.ack_lowat = 0;   /* not raised (and not tried again): epoll still sees everything */
-        return;
-    }
-    tcp.lowat = v ? c : NULL;
-    tcp.lowat_val = v;
-}
-
-static conn_t *conn_new(int fd, int state, int peer)
-{
-    /* A second connection: progress relies on epoll again (RD_TCP_ACK_LOWAT_DEFAULT). */
-    if (tcp.lowat)
-        set_lowat(tcp.lowat, 0);
-    conn_t *c = calloc(1, sizeof(*c));
-    if (!c)
-        return NULL;
-    c->fd = fd;
-    c->state = state;
-    c->peer = peer;
-    rd_list_init(&c->ready);
-    rd_list_init(&c->wait);
-    rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
-    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
-    if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
-        free(c);
-        return NULL;
-    }
-    rd_list_push_back(&tcp.conns, &c->link);
-    tcp.nconns++;
-    return c;
-}
-
-/* Closes c now; the memory goes at the end of progress (events of the
- * current batch may still point at it). */
-static void conn_close(conn_t *c)
-{
-    if (c->state == C_CLOSED)
-        return;
-    if (tcp.lowat == c)
-        tcp.lowat = NULL;
-    if (c->claimed && tcp.env.claimed)
-        tcp.env.claimed(c->token, RD_EPEER);
-    c->claimed = 0;
-    close(c->fd);   /* also leaves the epoll set */
-    c->fd = -1;
-    c->state = C_CLOSED;
-    if (c->peer >= 0 && tcp.peers[c->peer].conn == c) {
-        tpeer_t *p = &tcp.peers[c->peer];
-        p->conn = NULL;
-        if (p->bye || tcp.finalizing) {
-            /* Finalizing, or the peer is: nothing queued will be read. */
-            p->bye = 1;
-            while (!rd_list_empty(&p->q)) {
-                out_t *o = rd_list_entry(p->q.next, out_t, link);
-                rd_list_remove(&o->link);
-                free(o);
-            }
-            p->qbytes = 0;
-        }
-    }
-    if (!rd_list_empty(&c->ready)) {
-        rd_list_remove(&c->ready);
-        rd_list_init(&c->ready);
-    }
-    if (!rd_list_empty(&c->wait)) {
-        rd_list_remove(&c->wait);
-        tcp.npending--;
-    }
-    rd_list_remove(&c->link);
-    rd_list_push_back(&tcp.dead, &c->link);
-    tcp.nconns--;
-}
-
-static void free_dead(void)
-{
-    while (!rd_list_empty(&tcp.dead)) {
-        conn_t *c = rd_list_entry(tcp.dead.next, conn_t, link);
-        rd_list_remove(&c->link);
-        free(c->asm_buf);
-        free(c);
-    }
-}
-
-/* Connects to p again after RD_TCP_RETRY_MS unless a connection comes first. */
-static void arm_retry(tpeer_t *p)
-{
-    if (rd_list_empty(&p->retry) && !p->conn && !p->failed) {
-        p->retry_at = rd_clock_ms() + RD_TCP_RETRY_MS;
-        rd_list_push_back(&tcp.retry, &p->retry);
-    }
-}
-
-static void unretry(tpeer_t *p)
-{
-    if (!rd_list_empty(&p->retry)) {
-        rd_list_remove(&p->retry);
-        rd_list_init(&p->retry);
-    }
-}
-
-/* peer is gone before finalizing (what says how): nothing queued for it
- * will leave, sends to it fail, and p2p hears of it at the end of this
- * progress call. Without that upcall the job ends here, naming both ranks. */
-static void fail_peer(int peer, const char *what)
-{
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->failed || p->bye || tcp.finalizing)
-        return;
-    if (!tcp.env.peer_failed) {
-        char msg[256];
-        snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
-                 "before rank %d finalized", tcp.rank, peer, what, peer);
-        rd_boot_abort(1, msg);
-    }
-    p->failed = 1;
-    p->fail_report = 1;
-    tcp.nfail_report++;
-    unretry(p);
-    if (p->conn)
-        conn_close(p->conn);
-    while (!rd_list_empty(&p->q)) {
-        out_t *o = rd_list_entry(p->q.next, out_t, link);
-        rd_list_remove(&o->link);
-        free(o);
-    }
-    p->qbytes = 0;
-}
-
-/* Tells p2p about the peers that failed since the last call (outside any
- * parse loop, so the upcall may send). */
-static void report_failures(void)
-{
-    for (int i = 0; i < tcp.size && tcp.nfail_report; i++)
-        if (tcp.peers[i].fail_report) {
-            tcp.peers[i].fail_report = 0;
-            tcp.nfail_report--;
-            tcp.env.peer_failed(i, RD_EPEER);
-        }
-}
-
-/* The connection to peer ended (what says how). Before finalize that is a
- * dead rank, unless it ended before the peer answered our HELLO: then the
- * peer dropped it unread (we were too slow to send the HELLO, see
- * RD_TCP_HELLO_TIMEOUT_MS, or too many were waiting) and we connect again;
- * a dead peer then refuses. */
-static void peer_lost(conn_t *c, const char *what)
-{
-    int peer = c->peer;
-    /* Only the connection carrying the peer's traffic matters; a losing
-     * duplicate or an unauthenticated one just goes. */
-    int current = peer >= 0 && tcp.peers[peer].conn == c;
-    int dialing = c->state == C_HELLO_SENT;
-    conn_close(c);
-    if (current && dialing)
-        arm_retry(&tcp.peers[peer]);
-    else if (current)
-        fail_peer(peer, what);
-}
-
-static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
-{
-    rd_tcp_frame_t f = { .type = (uint8_t)type, .version = RD_TCP_WIRE_VERSION,
-                         .hdrlen = htole16((uint16_t)bodylen), .len = 0 };
-    memcpy(c->ctl, &f, sizeof(f));
-    if (bodylen)
-        memcpy(c->ctl + sizeof(f), body, bodylen);
-    c->ctl_len = sizeof(f) + bodylen;
-    c->ctl_off = 0;
-}
-
-/* After a write to c's socket failed: 1 to write again at once (EINTR), 0
- * when the socket is full (conn_flush runs again on EPOLLOUT), -1 when c
- * failed (the peer is lost). */
-static int write_failed(conn_t *c)
-{
-    if (errno == EINTR)
-        return 1;
-    if (errno == EAGAIN || errno == EWOULDBLOCK)
-        return 0;
-    peer_lost(c, strerror(errno));
-    return -1;
-}
-
-/* Writes what c has to write: its control frame, then (once UP) the peer's
- * queue, until done or the socket is full. Returns -1 if c failed. */
-static int conn_flush(conn_t *c)
-{
-    while (c->ctl_off < c->ctl_len) {
-        ssize_t n = send(c->fd, c->ctl + c->ctl_off, c->ctl_len - c->ctl_off, MSG_NOSIGNAL);
-        if (n < 0) {
-            int rc = write_failed(c);
-            if (rc > 0)
-                continue;
-            return rc;
-        }
-        c->ctl_off += (size_t)n;
-    }
-    if (c->state != C_UP)
-        return 0;
-    tpeer_t *p = &tcp.peers[c->peer];
-    while (!rd_list_empty(&p->q)) {
-        struct iovec iov[RD_TCP_IOV];
-        int k = 0;
-        for (rd_list_t *e = p->q.next; e != &p->q && k < RD_TCP_IOV; e = e->next, k++) {
-            out_t *o = rd_list_entry(e, out_t, link);
-            iov[k].iov_base = o->data + o->off;
-            iov[k].iov_len = o->len - o->off;
-        }
-        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)k };
-        ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-        if (n < 0) {
-            int rc = write_failed(c);
-            if (rc > 0)
-                continue;
-            return rc;
-        }
-        size_t left = (size_t)n;
-        while (left) {
-            out_t *o = rd_list_entry(p->q.next, out_t, link);
-            size_t k2 = o->len - o->off;
-            if (left < k2) {
-                o->off += left;
-                p->qbytes -= left;
-                break;
-            }
-            left -= k2;
-            p->qbytes -= k2;
-            rd_list_remove(&o->link);
-            free(o);
-        }
-    }
-    return 0;
-}
-
-static int fetch_addr(int peer)
-{
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->have_addr)
-        return 1;
-    size_t len = sizeof(p->addr);
-    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK ||
-        len < RD_TCP_ADDR_LEN(1) || p->addr.version != RD_TCP_WIRE_VERSION ||
-        p->addr.count < 1 || p->addr.count > RD_TCP_ADDRS_MAX ||
-        len != RD_TCP_ADDR_LEN(p->addr.count))
-        return 0;
-    for (int i = 0; i < p->addr.count; i++)
-        if (p->addr.ent[i].family != 4 && p->addr.ent[i].family != 6)
-            return 0;
-    p->have_addr = 1;
-    return 1;
-}
-
-/* Does peer run on our node? */
-static int same_node(int peer)
-{
-    const rd_boot_info_t *b = tcp.env.boot;
-    for (int i = 0; i < b->local_size; i++)
-        if (b->local_ranks[i] == peer)
-            return 1;
-    return 0;
-}
-
-/* Opens the connection to peer and queues its HELLO. */
-static int start_connect(int peer)
-{
-    tpeer_t *p = &tcp.peers[peer];
-    if (!fetch_addr(peer))
-        return RD_EPEER;
-    struct sockaddr_storage ss;
-    int k = rd_tcp_addr_pick(tcp.me.ent, tcp.me.count, p->addr.ent, p->addr.count, same_node(peer));
-    socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
-    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return RD_ESYS;
-    set_nodelay(fd);
-    int state = C_HELLO_SENT;
-    if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
-        if (errno != EINPROGRESS) {
-            /* Refused: its listening socket is gone, so is it. */
-            fail_peer(peer, strerror(errno));
-            close(fd);
-            return RD_EPEER;
-        }
-        state = C_CONNECTING;
-    }
-    conn_t *c = conn_new(fd, state, peer);
-    if (!c) {
-        close(fd);
-        return RD_ENOMEM;
-    }
-    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC), .src = (int32_t)htole32((uint32_t)tcp.rank),
-                         .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
-    memcpy(h.key, tcp.me.key, sizeof(h.key));
-    ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
-    p->conn = c;
-    unretry(p);
-    if (state == C_HELLO_SENT)
-        conn_flush(c);
-    return RD_OK;
-}
-
-/* Constant-time comparison: a wrong key takes as long however much matched. */
-static int key_equal(const uint8_t *a, const uint8_t *b)
-{
-    unsigned d = 0;
-    for (int i = 0; i < RD_TCP_KEY_LEN; i++)
-        d |= (unsigned)(a[i] ^ b[i]);
-    return d == 0;
-}
-
-/* Queues a frame for peer (copying header and payload, all but its first
- * skip bytes, which went out already), bypassing the bound. A frame that
- * fits in the room left in the last chunk is appended to it (one iovec
- * for a burst of small frames); else a new chunk is made. */
-static int enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t hdrlen,
-                   const void *payload, size_t len, size_t skip)
-{
-    size_t total = sizeof(*f) + hdrlen + len;
-    size_t need = total - skip;
-    out_t *o = rd_list_empty(&p->q) ? NULL : rd_list_entry(p->q.prev, out_t, link);
-    if (!o || o->cap - o->len < need) {
-        size_t cap = need < RD_TCP_CHUNK ? RD_TCP_CHUNK : need;
-        o = malloc(sizeof(*o) + cap);
-        if (!o)
-            return RD_ENOMEM;
-        o->len = o->off = 0;
-        o->cap = cap;
-        rd_list_push_back(&p->q, &o->link);
-    }
-    unsigned char tmp[RD_TCP_FRAME_LEN + RD_TCP_HDR_MAX];
-    memcpy(tmp, f, sizeof(*f));
-    if (hdrlen)
-        memcpy(tmp + sizeof(*f), hdr, hdrlen);
-    size_t head = sizeof(*f) + hdrlen;
-    unsigned char *d = o->data + o->len;
-    if (skip < head) {
-        memcpy(d, tmp + skip, head - skip);
-        d += head - skip;
-        if (len)
-            memcpy(d, payload, len);
-    } else if (len) {
-        memcpy(d, (const char *)payload + (skip - head), len - (skip - head));
-    }
-    o->len += need;
-    p->qbytes += need;
-    return RD_OK;
-}
-
-/* Writes out what send() held back for p. */
-static void flush_peer(tpeer_t *p)
-{
-    rd_list_remove(&p->held_link);
-    p->held = 0;
-    if (p->conn && p->conn->state == C_UP)
-        conn_flush(p->conn);
-}
-
-static void flush_held(void)
-{
-    while (!rd_list_empty(&tcp.held))
-        flush_peer(rd_list_entry(tcp.held.next, tpeer_t, held_link));
-}
-
-/* HELLO on an incoming connection: authenticate, then settle which of the
- * pair's connections carries the traffic (tcp_wire.h). */
-static void on_hello(conn_t *c)
-{
-    rd_tcp_hello_t h;
-    memcpy(&h, rd_tcp_parser_hdr(&c->ps), sizeof(h));
-    int src = (int32_t)le32toh((uint32_t)h.src);
-    int dst = (int32_t)le32toh((uint32_t)h.dst);
-    if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != tcp.rank || src < 0 ||
-        src >= tcp.size || src == tcp.rank || !fetch_addr(src) ||
-        !key_equal(h.key, tcp.peers[src].addr.key)) {
-        conn_close(c);   /* not one of ours: no answer */
-        return;
-    }
-    tpeer_t *p = &tcp.peers[src];
-    if (!rd_list_empty(&c->wait)) {
-        rd_list_remove(&c->wait);
-        rd_list_init(&c->wait);
-        tcp.npending--;
-    }
-    if (p->failed) {
-        conn_close(c);   /* too late: p2p has failed what needed it */
-        return;
-    }
-    conn_t *old = p->conn;
-    if (old && (old->state == C_UP || src > tcp.rank)) {
-        /* Ours wins: tell the peer so it waits for ours instead. */
-        ctl_frame(c, RD_TCP_F_NACK, NULL, 0);
-        (void)send(c->fd, c->ctl, c->ctl_len, MSG_NOSIGNAL | MSG_DONTWAIT);
-        conn_close(c);
-        return;
-    }
-    if (old)
-        conn_close(old);   /* the lower rank's connection wins */
-    c->peer = src;
-    c->state = C_UP;
-    p->conn = c;
-    unretry(p);
-    ctl_frame(c, RD_TCP_F_ACK, NULL, 0);
-    if (tcp.finalizing && !p->bye_queued) {
-        rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
-        if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK) {
-            conn_close(c);
-            return;
-        }
-        p->bye_queued = 1;
-    }
-    conn_flush(c);
-}
-
-/* A whole frame is in. Returns -1 if c was closed. */
-static int on_frame(conn_t *c, const void *payload)
-{
-    const rd_tcp_parser_t *ps = &c->ps;
-    switch (c->state) {
-    case C_WAIT_HELLO:
-        if (ps->type != RD_TCP_F_HELLO) {
-            conn_close(c);
-            return -1;
-        }
-        on_hello(c);
-        return c->state == C_CLOSED ? -1 : 0;
-    case C_HELLO_SENT:
-        if (ps->type == RD_TCP_F_ACK) {
-            c->state = C_UP;
-            return conn_flush(c);
-        }
-        if (ps->type == RD_TCP_F_NACK) {
-            /* The peer's own connection is on its way and will carry the
-             * queue; should it never come (the peer died first), connect
-             * again later: a dead peer then refuses. */
-            tpeer_t *p = &tcp.peers[c->peer];
-            conn_close(c);
-            arm_retry(p);
-            return -1;
-        }
-        break;
-    case C_UP:
-        if (ps->type == RD_TCP_F_MSG) {
-            if (c->claimed) {
-                c->claimed = 0;
-                tcp.env.claimed(c->token, RD_OK);
-            } else if (!tcp.finalizing) {
-                tcp.env.recv(c->peer, rd_tcp_parser_hdr(ps), ps->hdrlen, payload, ps->len);
-            }
-            return c->state == C_CLOSED ? -1 : 0;
-        }
-        if (ps->type == RD_TCP_F_BYE) {
-            tcp.peers[c->peer].bye = 1;
-            return 0;
-        }
-        break;
-    default:
-        break;
-    }
-    peer_lost(c, "protocol error");
-    return -1;
-}
-
-/* A MSG header whose payload is not all in the read buffer: claim it for a
- * posted receive, or assemble it. Returns -1 if c was closed. */
-static int payload_dst(conn_t *c)
-{
-    size_t len = c->ps.len;
-    void *dst = NULL;
-    if (tcp.env.claim && !tcp.finalizing) {
-        dst = tcp.env.claim(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, len, &c->token);
-        c->claimed = dst != NULL;
-    }
-    if (!dst) {
-        if (c->asm_cap < len) {
-            void *b = realloc(c->asm_buf, len);
-            if (!b) {
-                peer_lost(c, "out of memory");
-                return -1;
-            }
-            c->asm_buf = b;
-            c->asm_cap = len;
-        }
-        dst = c->asm_buf;
-    }
-    rd_tcp_parser_set_dst(&c->ps, dst);
-    return 0;
-}
-
-/* Runs the parser over rx[0, n). Returns -1 if c was closed. */
-static int parse_buf(conn_t *c, const unsigned char *rx, size_t n, int *events)
-{
-    size_t off = 0;
-    while (off < n) {
-        size_t used;
-        int ev = rd_tcp_parse(&c->ps, rx + off, n - off, &used);
-        off += used;
-        switch (ev) {
-        case RD_TCP_PARSE_MORE:
-            break;
-        case RD_TCP_PARSE_HEADER:
-            if (c->state != C_UP) {
-                peer_lost(c, "protocol error");
-                return -1;
-            }
-            if (n - off >= c->ps.len) {
-                /* All there: p2p reads it from the buffer. */
-                if (!tcp.finalizing)
-                    tcp.env.recv(c->peer, rd_tcp_parser_hdr(&c->ps), c->ps.hdrlen, rx + off,
-                                 c->ps.len);
-                off += c->ps.len;
-                rd_tcp_parser_skip(&c->ps);
-                (*events)++;
-                if (c->state == C_CLOSED)
-                    return -1;   /* the upcall's send found the peer gone */
-            } else if (payload_dst(c) != 0) {
-                return -1;
-            }
-            break;
-        case RD_TCP_PARSE_FRAME:
-            (*events)++;
-            if (on_frame(c, c->ps.dst) != 0)
-                return -1;
-            break;
-        default:
-            if (c->state == C_WAIT_HELLO)
-                conn_close(c);
-            else
-                peer_lost(c, "bad frame");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Drains c: reads until the socket is empty, payloads that are still
- * missing going straight to their destination. */
-static int conn_read(conn_t *c)
-{
-    int events = 0;
-    for (int reads = 0;; reads++) {
-        if (reads == RD_TCP_READS_PER_PASS) {
-            /* Others' turn; edge-triggered epoll will not tell us again. */
-            if (rd_list_empty(&c->ready))
-                rd_list_push_back(&tcp.ready, &c->ready);
-            return events;
-        }
-        struct iovec iov[2];
-        int k = 0;
-        void *where;
-        size_t want = rd_tcp_parser_want(&c->ps, &where);
-        if (want) {
-            iov[k].iov_base = where;
-            iov[k++].iov_len = want;
-        }
-        /* ps.len: the payload of the frame being read or, between frames,
-         * of the last one. */
-        size_t rxlen = c->ps.len >= RD_TCP_BIG ? RD_TCP_PEEK : sizeof(tcp.rx);
-        iov[k].iov_base = tcp.rx;
-        iov[k++].iov_len = rxlen;
-        size_t asked = want + rxlen;
-        ssize_t n = readv(c->fd, iov, k);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return events;
-        if (n <= 0) {
-            if (c->state == C_WAIT_HELLO || (c->state == C_UP && tcp.peers[c->peer].bye))
-                conn_close(c);
-            else
-                peer_lost(c, n == 0 ? "end of file" : strerror(errno));
-            return events;
-        }
-        size_t direct = (size_t)n < want ? (size_t)n : want;
-        if (direct) {
-            if (rd_tcp_parser_wrote(&c->ps, direct) == RD_TCP_PARSE_FRAME) {
-                events++;
-                if (on_frame(c, c->ps.dst) != 0)
-                    return events;
-            }
-        }
-        if ((size_t)n > direct && parse_buf(c, tcp.rx, (size_t)n - direct, &events) != 0)
-            return events;
-        if ((size_t)n < asked)
-            break;   /* short read: the socket is empty */
-    }
-    if (!rd_list_empty(&c->ready)) {
-        rd_list_remove(&c->ready);
-        rd_list_init(&c->ready);
-    }
-    return events;
-}
-
-static void on_writable(conn_t *c)
-{
-    if (c->state == C_CONNECTING) {
-        int err = 0;
-        socklen_t l = sizeof(err);
-        if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l) != 0)
-            err = errno;
-        if (err) {
-            peer_lost(c, strerror(err));
-            return;
-        }
-        c->state = C_HELLO_SENT;
-    }
-    conn_flush(c);
-}
-
-static void accept_all(void)
-{
-    for (;;) {
-        int fd = accept4(tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
-                continue;
-            return;   /* EAGAIN, or out of descriptors: try again later */
-        }
-        set_nodelay(fd);
-        if (tcp.npending >= RD_TCP_PENDING_MAX)
-            conn_close(rd_list_entry(tcp.hello_wait.next, conn_t, wait));
-        conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
-        rd_list_push_back(&tcp.hello_wait, &c->wait);
-        tcp.npending++;
-    }
-}
-
-/* Silent accepted connections past their deadline go; NACKed peers whose
- * connection never came are connected again. */
-static void run_timers(void)
-{
-    long now = rd_clock_ms();
-    while (!rd_list_empty(&tcp.hello_wait)) {
-        conn_t *c = rd_list_entry(tcp.hello_wait.next, conn_t, wait);
-        if (c->deadline - now > 0)
-            break;
-        conn_close(c);
-    }
-    rd_list_t *pos, *tmp;
-    rd_list_for_each_safe(pos, tmp, &tcp.retry) {
-        tpeer_t *p = rd_list_entry(pos, tpeer_t, retry);
-        if (p->retry_at - now > 0)
-            continue;
-        unretry(p);
-        if (!p->conn && !p->failed && !p->bye && !tcp.finalizing)
-            (void)start_connect((int)(p - tcp.peers));
-    }
-}
-
-/* After a direct read of c that completed n frames: c's SO_RCVLOWAT for
- * the frames it now brings (RD_TCP_ACK_LOWAT_DEFAULT). */
-static void lowat_follow(conn_t *c, int n)
-{
-    if (!tcp.ack_lowat || c->state != C_UP)
-        return;
-    int want = tcp.lowat == c ? tcp.lowat_val : tcp.ack_lowat;
-    if (c->ps.len >= RD_TCP_BIG) {
-        want = tcp.ack_lowat_big;
-        tcp.small_run = 0;
-    } else if (n && (tcp.small_run += (unsigned)n) >= RD_TCP_SMALL_RUN) {
-        want = tcp.ack_lowat;
-    }
-    if (tcp.lowat != c || tcp.lowat_val != want)
-        set_lowat(c, want);
-}
-
-/* Reads c, which progress reads without epoll, and sets its SO_RCVLOWAT
- * for what it brought. Returns the frames completed. */
-static int lowat_read(conn_t *c)
-{
-    int n = conn_read(c);
-    lowat_follow(c, n);
-    return n;
-}
-
-/* Whether direct reads are still waiting out the gap after an empty one. */
-static int in_gap(void)
-{
-    if (__builtin_expect(tcp.read_at == 0, 1))
-        return 0;
-    if (rd_clock_ns() - tcp.read_at < 0)
-        return 1;
-    tcp.read_at = 0;
-    return 0;
-}
-
-/* One pass over the ready sockets; timeout_ms as for epoll_wait. */
-static int poll_once(int timeout_ms)
-{
-    struct epoll_event evs[RD_TCP_EVENTS];
-    int events = 0;
-    if (!rd_list_empty(&tcp.ready)) {
-        /* Sockets a previous pass left with data: take them first. */
-        rd_list_t later;
-        rd_list_init(&later);
-        while (!rd_list_empty(&tcp.ready)) {
-            conn_t *c = rd_list_entry(tcp.ready.next, conn_t, ready);
-            rd_list_remove(&c->ready);
-            rd_list_push_back(&later, &c->ready);
-        }
-        while (!rd_list_empty(&later)) {
-            conn_t *c = rd_list_entry(later.next, conn_t, ready);
-            rd_list_remove(&c->ready);
-            rd_list_init(&c->ready);
-            if (c->state != C_CLOSED)
-                events += conn_read(c);
-        }
-        timeout_ms = 0;
-    }
-    if (tcp.lowat && !in_gap())   /* epoll does not report its small arrivals */
-        events += lowat_read(tcp.lowat);
-    int n = epoll_wait(tcp.ep, evs, RD_TCP_EVENTS, timeout_ms);
-    if (n <= 0) {
-        free_dead();
-        return events;
-    }
-    for (int i = 0; i < n; i++) {
-        conn_t *c = evs[i].data.ptr;
-        if (!c) {
-            accept_all();
-            continue;
-        }
-        if (c->state == C_CLOSED)
-            continue;
-        if (evs[i].events & (EPOLLOUT | EPOLLERR) && c->state != C_WAIT_HELLO)
-            on_writable(c);
-        if (c->state != C_CLOSED && c->state != C_CONNECTING &&
-            (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
-            events += conn_read(c);
-    }
-    free_dead();
-    return events;
-}
-
-/* The connection progress may read without asking epoll: the only one,
- * up, with nothing waiting to be written (so no EPOLLOUT matters). NULL
- * if there is no such connection. */
-static conn_t *direct_conn(void)
-{
-    if (tcp.nconns != 1)
-        return NULL;
-    conn_t *c = rd_list_entry(tcp.conns.next, conn_t, link);
-    if (c->state != C_UP || tcp.peers[c->peer].qbytes || c->ctl_off != c->ctl_len)
-        return NULL;
-    return c;
-}
-
-/* Whether c's last frame took more than one segment and no other has
- * begun since: its successor probably will too (RD_TCP_ACK_LOWAT_DEFAULT). */
-static int after_multi_segment(conn_t *c)
-{
-    const rd_tcp_parser_t *ps = &c->ps;
-    if (ps->state != RD_TCP_PS_DONE)
-        return 0;
-    if (!c->mss) {
-        int mss = 0;
-        socklen_t l = sizeof(mss);
-        if (getsockopt(c->fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &l) != 0 || mss <= 0)
-            mss = 1 << 30;
-        c->mss = (unsigned)mss;
-    }
-    return RD_TCP_FRAME_LEN + ps->hdrlen + ps->len > c->mss;
-}
-
-/* Reads the direct connection c, keeping acknowledgements off the round
- * trip (RD_TCP_ACK_LOWAT_DEFAULT). */
-static int direct_read(conn_t *c)
-{
-    int n = lowat_read(c);
-    if (n == 0 && tcp.gap_ns && c->state == C_UP && after_multi_segment(c))
-        tcp.read_at = rd_clock_ns() + tcp.gap_ns;
-    return n;
-}
-
-static int tcp_progress(void)
-{
-    if (tcp.in_progress)
-        return RD_EINTERN;   /* called from an upcall: forbidden by transport.h */
-    tcp.in_progress = 1;
-    /* A new burst begins: what the last one held back goes now, and the
-     * next send to each peer is written at once. */
-    if (!rd_list_empty(&tcp.held))
-        flush_held();
-    tcp.gen++;
-    int n;
-    conn_t *c;
-    if (tcp.direct_polls < RD_TCP_DIRECT_POLLS && (c = direct_conn()) != NULL) {
-        /* Edge-triggered epoll keeps the event for what we read here; the
-         * next epoll pass then finds the socket empty (one read). Calls
-         * within a gap read nothing and do not count. */
-        n = 0;
-        if (!in_gap()) {
-            tcp.direct_polls++;
-            n = direct_read(c);
-            free_dead();
-        }
-    } else {
-        tcp.direct_polls = 0;
-        n = poll_once(0);
-    }
-    if (__builtin_expect(tcp.npending || !rd_list_empty(&tcp.retry), 0))
-        run_timers();
-    if (__builtin_expect(tcp.nfail_report, 0)) {
-        n++;
-        report_failures();
-    }
-    /* Sends the upcalls made (acknowledgements, CTS) go before we return;
-     * p2p's own sends after this call start a new burst. */
-    if (!rd_list_empty(&tcp.held))
-        flush_held();
-    tcp.gen++;
-    tcp.in_progress = 0;
-    return n;
-}
-
-static void tcp_flush(void)
-{
-    if (!rd_list_empty(&tcp.held))
-        flush_held();
-}
-
-/* p2p waits for a message from peer: make sure a connection exists, so a
- * peer that died before connecting to us is noticed (it refuses). */
-static void tcp_watch(int peer)
-{
-    if ((unsigned)peer >= (unsigned)tcp.size || !tcp.peers || peer == tcp.rank)
-        return;
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->conn || p->failed || p->bye || tcp.finalizing || !rd_list_empty(&p->retry))
-        return;
-    (void)start_connect(peer);
-}
-
-/* ---- the transport interface ---- */
-
-static int tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
-{
-    if ((unsigned)peer >= (unsigned)tcp.size || peer == tcp.rank || !tcp.peers ||
-        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.frag_max)
-        return RD_EINVAL;
-    tpeer_t *p = &tcp.peers[peer];
-    if (p->bye || p->failed || tcp.finalizing)
-        return RD_EPEER;
-    rd_tcp_frame_t f = { .type = RD_TCP_F_MSG, .version = RD_TCP_WIRE_VERSION,
-                         .hdrlen = htole16((uint16_t)hdrlen), .len = htole32((uint32_t)len) };
-    size_t total = sizeof(f) + hdrlen + len;
-    int small = len <= tcp.coalesce_max && tcp.coalesce_max > 0;
-    if (p->held && (!small || p->qbytes + total > RD_TCP_HOLD_MAX)) {
-        /* The burst is over (a large message) or big enough: write it. */
-        flush_peer(p);
-        if (p->bye || p->failed)
-            return RD_EPEER;
-    }
-    conn_t *c = p->conn;
-    size_t sent = 0;
-    if (c && c->state == C_UP && p->qbytes == 0 && c->ctl_off == c->ctl_len) {
-        if (small && p->gen == tcp.gen) {
-            /* Not the first since the last progress call: hold it back
-             * for one writev with the rest of the burst. */
-            int rc = enqueue(p, &f, hdr, hdrlen, payload, len, 0);
-            if (rc == RD_OK) {
-                p->held = 1;
-                rd_list_push_back(&tcp.held, &p->held_link);
-            }
-            return rc;
-        }
-        p->gen = tcp.gen;
-        struct iovec iov[3] = {
-            { &f, sizeof(f) }, { (void *)hdr, hdrlen }, { (void *)payload, len },
-        };
-        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 3 : 2 };
-        ssize_t n;
-        do
-            n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-        while (n < 0 && errno == EINTR);
-        if (n == (ssize_t)total)
-            return RD_OK;
-        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-            peer_lost(c, strerror(errno));
-            return RD_EPEER;
-        }
-        if (n > 0)
-            sent = (size_t)n;   /* the rest is queued; EPOLLOUT resumes it */
-    } else if (p->qbytes > 0 &&
-               ((len >= RD_TCP_BIG && !small) || p->qbytes + total > tcp.sendq_max)) {
-        /* A big payload is never copied whole behind others: the caller
-         * keeps it (no copy) until the queue has drained. */
-        return RD_EAGAIN;
-    }
-    /* Connect first: a refused connection (a dead peer) takes nothing. A
-     * peer whose connection we wait for after a NACK gets its queue later. */
-    int rc;
-    if (!p->conn && rd_list_empty(&p->retry) && (rc = start_connect(peer)) != RD_OK)
-        return rc;
-    return enqueue(p, &f, hdr, hdrlen, payload, len, sent);
-}
-
 static int tcp_reachable(int peer)
 {
-    return tcp.peers && peer >= 0 && peer < tcp.size && peer != tcp.rank && fetch_addr(peer);
+    return rd_tcp.peers && peer >= 0 && peer < rd_tcp.size && peer != rd_tcp.rank &&
+           rd_tcp_fetch_addr(peer);
 }
 
 static int tcp_init(const rd_tp_env_t *env)
 {
-    memset(&tcp, 0, offsetof(struct rd_tcp_state, rx));
-    tcp.env = *env;
-    tcp.rank = env->boot->rank;
-    tcp.size = env->boot->size;
-    tcp.ep = tcp.lfd = -1;
-    rd_list_init(&tcp.conns);
-    rd_list_init(&tcp.dead);
-    rd_list_init(&tcp.ready);
-    rd_list_init(&tcp.hello_wait);
-    rd_list_init(&tcp.retry);
+    memset(&rd_tcp, 0, offsetof(struct rd_tcp_state, rx));
+    rd_tcp.env = *env;
+    rd_tcp.rank = env->boot->rank;
+    rd_tcp.size = env->boot->size;
+    rd_tcp.ep = rd_tcp.lfd = -1;
+    rd_list_init(&rd_tcp.conns);
+    rd_list_init(&rd_tcp.dead);
+    rd_list_init(&rd_tcp.ready);
+    rd_list_init(&rd_tcp.hello_wait);
+    rd_list_init(&rd_tcp.retry);
     long long eager = rd_env_size("RDMPI_TCP_EAGER_MAX", RD_TCP_EAGER_MAX_DEFAULT);
     if (eager < 1)
         eager = 1;
@@ -1279,54 +133,54 @@ static int tcp_init(const rd_tp_env_t *env)
     if (frag > RD_TCP_LEN_LIMIT)
         frag = RD_TCP_LEN_LIMIT;
     rd_tcp_transport.frag_max = (size_t)frag;
-    tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
+    rd_tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
     long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
-    tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
+    rd_tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
     long long lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT", RD_TCP_ACK_LOWAT_DEFAULT);
-    tcp.ack_lowat = lowat <= 1 ? 0 : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    rd_tcp.ack_lowat = lowat <= 1 ? 0 : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
     lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT_BIG", RD_TCP_ACK_LOWAT_BIG_DEFAULT);
-    tcp.ack_lowat_big = lowat < tcp.ack_lowat ? tcp.ack_lowat : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
-    tcp.small_run = 0;
+    rd_tcp.ack_lowat_big = lowat < rd_tcp.ack_lowat ? rd_tcp.ack_lowat : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    rd_tcp.small_run = 0;
     long long gap = rd_env_size("RDMPI_TCP_READ_GAP_NS", RD_TCP_READ_GAP_NS_DEFAULT);
-    tcp.gap_ns = gap < 0 ? 0 : gap;
-    tcp.lowat = NULL;
-    tcp.read_at = 0;
-    rd_list_init(&tcp.held);
-    tcp.gen = 1;
-    if (tcp.size < 2)
+    rd_tcp.gap_ns = gap < 0 ? 0 : gap;
+    rd_tcp.lowat = NULL;
+    rd_tcp.read_at = 0;
+    rd_list_init(&rd_tcp.held);
+    rd_tcp.gen = 1;
+    if (rd_tcp.size < 2)
         return RD_OK;   /* no peers: nothing to listen for */
 
-    int rc = choose_addrs(&tcp.me);
+    int rc = choose_addrs(&rd_tcp.me);
     if (rc != RD_OK)
         return rc;
-    tcp.me.version = RD_TCP_WIRE_VERSION;
-    if (getrandom(tcp.me.key, sizeof(tcp.me.key), 0) != (ssize_t)sizeof(tcp.me.key))
+    rd_tcp.me.version = RD_TCP_WIRE_VERSION;
+    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key))
         return RD_ESYS;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof(ss);
-    tcp.lfd = listen_socket(&tcp.me);
-    if (tcp.lfd < 0)
+    rd_tcp.lfd = rd_tcp_listen(&rd_tcp.me);
+    if (rd_tcp.lfd < 0)
         return RD_ESYS;
     rc = RD_ESYS;
-    if (getsockname(tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
+    if (getsockname(rd_tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
         goto err;
-    tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
-                                          : ((struct sockaddr_in6 *)&ss)->sin6_port;
-    tcp.ep = epoll_create1(EPOLL_CLOEXEC);
-    if (tcp.ep < 0)
+    rd_tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                             : ((struct sockaddr_in6 *)&ss)->sin6_port;
+    rd_tcp.ep = epoll_create1(EPOLL_CLOEXEC);
+    if (rd_tcp.ep < 0)
         goto err;
     struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = NULL };
-    if (epoll_ctl(tcp.ep, EPOLL_CTL_ADD, tcp.lfd, &ev) != 0)
+    if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, rd_tcp.lfd, &ev) != 0)
         goto err;
     rc = RD_ENOMEM;
-    tcp.peers = calloc((size_t)tcp.size, sizeof(*tcp.peers));
-    if (!tcp.peers)
+    rd_tcp.peers = calloc((size_t)rd_tcp.size, sizeof(*rd_tcp.peers));
+    if (!rd_tcp.peers)
         goto err;
-    for (int i = 0; i < tcp.size; i++) {
-        rd_list_init(&tcp.peers[i].q);
-        rd_list_init(&tcp.peers[i].retry);
+    for (int i = 0; i < rd_tcp.size; i++) {
+        rd_list_init(&rd_tcp.peers[i].q);
+        rd_list_init(&rd_tcp.peers[i].retry);
     }
-    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &tcp.me, RD_TCP_ADDR_LEN(tcp.me.count))) != RD_OK)
+    if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &rd_tcp.me, RD_TCP_ADDR_LEN(rd_tcp.me.count))) != RD_OK)
         goto err;
     return RD_OK;
 err:
@@ -1348,48 +202,44 @@ static int pending(const tpeer_t *p)
  * keeps a stuck one from hanging us. */
 static void tcp_finalize(void)
 {
-    if (tcp.peers) {
-        tcp.finalizing = 1;
-        for (int i = 0; i < tcp.size; i++) {
-            tpeer_t *p = &tcp.peers[i];
+    if (rd_tcp.peers) {
+        rd_tcp.finalizing = 1;
+        for (int i = 0; i < rd_tcp.size; i++) {
+            tpeer_t *p = &rd_tcp.peers[i];
             if (!p->conn && rd_list_empty(&p->q))
                 continue;
             rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
-            if (enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK)
+            if (rd_tcp_enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK)
                 continue;
             p->bye_queued = 1;
             if (p->conn && p->conn->state == C_UP)
-                conn_flush(p->conn);
+                rd_tcp_conn_flush(p->conn);
         }
         long deadline = rd_clock_ms() + RD_TCP_FINALIZE_WAIT_MS;
-        if (tcp.lowat)   /* the wait below sleeps in epoll */
-            set_lowat(tcp.lowat, 0);
-        rd_list_init(&tcp.held);   /* every queue is being written out */
+        if (rd_tcp.lowat)   /* the wait below sleeps in epoll */
+            rd_tcp_set_lowat(rd_tcp.lowat, 0);
+        rd_list_init(&rd_tcp.held);   /* every queue is being written out */
         for (;;) {
             int busy = 0;
-            for (int i = 0; i < tcp.size && !busy; i++)
-                busy = pending(&tcp.peers[i]);
+            for (int i = 0; i < rd_tcp.size && !busy; i++)
+                busy = pending(&rd_tcp.peers[i]);
             long left = deadline - rd_clock_ms();
             if (!busy || left <= 0)
                 break;
-            poll_once(left < 100 ? (int)left : 100);
+            rd_tcp_poll_once(left < 100 ? (int)left : 100);
         }
-        while (!rd_list_empty(&tcp.conns))
-            conn_close(rd_list_entry(tcp.conns.next, conn_t, link));
-        free_dead();
-        for (int i = 0; i < tcp.size; i++)
-            while (!rd_list_empty(&tcp.peers[i].q)) {
-                out_t *o = rd_list_entry(tcp.peers[i].q.next, out_t, link);
-                rd_list_remove(&o->link);
-                free(o);
-            }
-        free(tcp.peers);
-        tcp.peers = NULL;
+        while (!rd_list_empty(&rd_tcp.conns))
+            rd_tcp_conn_close(rd_list_entry(rd_tcp.conns.next, conn_t, link));
+        rd_tcp_free_dead();
+        for (int i = 0; i < rd_tcp.size; i++)
+            rd_tcp_queue_drop(&rd_tcp.peers[i]);
+        free(rd_tcp.peers);
+        rd_tcp.peers = NULL;
     }
-    if (tcp.lfd >= 0)
-        close(tcp.lfd);
-    if (tcp.ep >= 0)
-        close(tcp.ep);
-    tcp.lfd = tcp.ep = -1;
-    tcp.finalizing = 0;
+    if (rd_tcp.lfd >= 0)
+        close(rd_tcp.lfd);
+    if (rd_tcp.ep >= 0)
+        close(rd_tcp.ep);
+    rd_tcp.lfd = rd_tcp.ep = -1;
+    rd_tcp.finalizing = 0;
 }

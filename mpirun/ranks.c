@@ -1,0 +1,200 @@
+/*
+ * The ranks of this host: starting them (environment, PMIx set-up, stdio,
+ * fork/exec), what they tell their PMIx server (connected, finalized,
+ * MPI_Abort, fences), and their exits. The head judges an exit or an
+ * abort; a daemon reports it to the head.
+ */
+#include "ranks.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "fence.h"
+#include "guard.h"
+#include "iof.h"
+#include "uplink.h"
+#include "util/clock.h"
+
+/* The rank's environment: mpirun's, then -x/-genv, then PMIx's. */
+static char **rank_env(const rd_mpirun_opts_t *o)
+{
+    extern char **environ;
+    size_t n = 0, k = 0;
+    char **env;
+
+    while (environ[n])
+        n++;
+    env = calloc(n + (size_t)o->nenv + 1, sizeof(*env));
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        /* Drop what -x/-genv override, so every name appears once. */
+        const char *eq = strchr(environ[i], '=');
+        size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+        int overridden = 0;
+        for (int e = 0; e < o->nenv && !overridden; e++)
+            overridden = !strncmp(o->env[e], environ[i], len) && o->env[e][len] == '=';
+        if (!overridden && !(env[k++] = strdup(environ[i])))
+            goto err;
+    }
+    for (int e = 0; e < o->nenv; e++) {
+        /* A later -x/-genv of the same name wins. */
+        size_t len = strcspn(o->env[e], "=");
+        int later = 0;
+        for (int f = e + 1; f < o->nenv && !later; f++)
+            later = !strncmp(o->env[f], o->env[e], len) && o->env[f][len] == '=';
+        if (!later && !(env[k++] = strdup(o->env[e])))
+            goto err;
+    }
+    return env;
+err:
+    for (size_t i = 0; env[i]; i++)
+        free(env[i]);
+    free(env);
+    return NULL;
+}
+
+static void free_env(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++)
+        free(env[i]);
+    free(env);
+}
+
+static int start_rank(rd_mpirun_job_t *j, int rank)
+{
+    rd_mpirun_proc_t *p = &j->procs[rank];
+    char **env = rank_env(j->opts);
+    int fds[3], rc = -1;
+
+    if (!env) {
+        fprintf(stderr, "mpirun: out of memory\n");
+        return -1;
+    }
+    /* PMIx_server_setup_fork appends to env with realloc. */
+    if (rd_mpirun_server_setup_rank(rank, &env) == 0 &&
+        rd_mpirun_iof_setup_rank(rank, fds) == 0) {
+        rc = rd_mpirun_proc_spawn(p, j->path, j->opts->argv, env, fds);
+        rd_mpirun_iof_forked(rank);
+        if (rc == 0) {
+            j->alive++;
+            if (j->is_daemon)
+                rd_mpirun_guard_pgroup(p->pid);
+        }
+    }
+    free_env(env);
+    return rc;
+}
+
+void rd_mpirun_ranks_start(rd_mpirun_job_t *j)
+{
+    const rd_mpirun_plan_t *plan = j->plan;
+
+    for (int r = 0; r < j->np && j->state == RD_MPIRUN_JOB_RUNNING; r++) {
+        if (plan->host_of[r] != plan->self)
+            continue;
+        if (start_rank(j, r) != 0)
+            rd_mpirun_job_fail_or_report(j, 1, "could not start all ranks");
+    }
+}
+
+static rd_mpirun_proc_t *proc_of(rd_mpirun_job_t *j, int rank)
+{
+    return rank >= 0 && rank < j->np ? &j->procs[rank] : NULL;
+}
+
+void rd_mpirun_ranks_events(rd_mpirun_job_t *j)
+{
+    rd_mpirun_event_t *ev;
+    rd_mpirun_proc_t *p;
+
+    while ((ev = rd_mpirun_server_next()) != NULL) {
+        p = proc_of(j, ev->rank);
+        switch (ev->type) {
+        case RD_MPIRUN_EV_CONNECTED:
+            if (p)
+                p->connected = 1;
+            break;
+        case RD_MPIRUN_EV_FINALIZED:
+            if (p)
+                p->finalized = 1;
+            break;
+        case RD_MPIRUN_EV_ABORT:
+            if (!j->is_daemon) {
+                rd_mpirun_job_rank_aborted(j, ev->rank, p ? (long)p->pid : -1L, ev->status,
+                                           ev->msg);
+            } else {
+                rd_mpirun_pack_t m = { 0 };
+                rd_mpirun_pack_u32(&m, p ? (uint32_t)p->pid : 0);
+                rd_mpirun_pack_u32(&m, (uint32_t)ev->status);
+                rd_mpirun_pack_str(&m, ev->msg);
+                rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_ABORT, (uint32_t)ev->rank, &m);
+                free(m.buf);
+            }
+            break;
+        case RD_MPIRUN_EV_FENCE:
+            rd_mpirun_fence_local(j, ev);
+            continue;       /* completed when every host contributed */
+        }
+        rd_mpirun_server_complete(ev);
+    }
+}
+
+/* PMIx reports "finalized" from its own thread, and a rank that finalized
+ * and exited at once can be reaped before that event reaches this loop.
+ * Give the event a moment before calling an exit a failure (a rank that
+ * really exits without MPI_Finalize is reported this much later). */
+static void wait_finalized(rd_mpirun_job_t *j, rd_mpirun_proc_t *p)
+{
+    long long until = rd_clock_ms() + RD_MPIRUN_FINALIZE_GRACE_MS;
+    while (!p->finalized) {
+        long long left = until - rd_clock_ms();
+        if (left <= 0)
+            break;
+        struct pollfd pfd = { .fd = rd_mpirun_server_fd(), .events = POLLIN };
+        if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
+            break;
+        rd_mpirun_ranks_events(j);
+    }
+}
+
+void rd_mpirun_ranks_exited(rd_mpirun_proc_t *p, void *arg)
+{
+    rd_mpirun_job_t *j = arg;
+    int st = p->wstatus;
+
+    j->alive--;
+    rd_mpirun_server_rank_gone(p->rank);
+    if (p->rank == 0)
+        rd_mpirun_iof_stop_stdin();
+    /* Any status: "exit(5) after MPI_Finalize" is the program's status
+     * (first_nonzero), not a failure, and needs the event just as much. */
+    if (WIFEXITED(st) && p->connected && !p->finalized)
+        wait_finalized(j, p);
+    if (!j->is_daemon) {
+        rd_mpirun_job_rank_ended(j, p->rank, (long)p->pid, st, p->connected, p->finalized);
+        return;
+    }
+    rd_mpirun_pack_t m = { 0 };
+    rd_mpirun_pack_u32(&m, (uint32_t)p->pid);
+    rd_mpirun_pack_u32(&m, (uint32_t)st);
+    rd_mpirun_pack_u32(&m, (uint32_t)p->connected);
+    rd_mpirun_pack_u32(&m, (uint32_t)p->finalized);
+    rd_mpirun_uplink_send(j, RD_MPIRUN_MSG_EXITED, (uint32_t)p->rank, &m);
+    free(m.buf);
+}
+
+void rd_mpirun_ranks_end(rd_mpirun_job_t *j)
+{
+    if (j->procs && j->alive > 0) {
+        rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
+        for (int r = 0; r < j->np; r++)
+            if (j->procs[r].alive)
+                waitpid(j->procs[r].pid, NULL, 0);
+    }
+}

@@ -1,0 +1,42 @@
+/*
+ * What the communicator entry points (comm.c, comm_split.c, intercomm.c)
+ * share: building a communicator object once its context id is agreed
+ * (coll/ctxid.h), the state rd_comm_t has no field for, and the argument
+ * checks they have in common. Lock held unless a function says otherwise.
+ */
+#ifndef RD_API_COMM_H
+#define RD_API_COMM_H
+
+#include <stdint.h>
+
+#include "api/api.h"
+#include "core/comm.h"
+#include "core/group.h"
+
+/* A communicator over g with context ctx, inheriting parent's error
+ * handler. Returns an internal status. */
+int rd_api_comm_build(rd_comm_t *parent, rd_group_t *g, uint32_t ctx, rd_comm_t **out);
+
+/* An intercommunicator between local and remote with contexts ctx .. ctx + 3
+ * (coll/ctxid.h), inheriting parent's error handler. */
+int rd_api_comm_build_inter(rd_comm_t *parent, rd_group_t *local, rd_group_t *remote,
+                            uint32_t ctx, rd_comm_t **out);
+/* The hidden intracommunicator over an intercommunicator's local group. */
+rd_comm_t *rd_api_comm_local(const rd_comm_t *c);
+
+/* Releases c and what comm.c keeps for it (a communicator whose
+ * construction failed, or one being freed). */
+void rd_api_comm_destroy(rd_comm_t *c);
+
+/* The end of a constructor, without the lock: the error handler's code for
+ * a failed status rc, else MPI_SUCCESS with *newcomm = nc's handle
+ * (MPI_COMM_NULL for a NULL nc: a rank not in the new communicator). */
+int rd_api_comm_out(rd_comm_t *c, int rc, rd_comm_t *nc, MPI_Comm *newcomm, const char *fn);
+
+/* Checks without the lock: newcomm not NULL; c an intracommunicator (split
+ * and create on an intercommunicator are not implemented). MPI_SUCCESS or
+ * the error handler's code. */
+int rd_api_check_newcomm(rd_comm_t *c, MPI_Comm *newcomm, const char *fn);
+int rd_api_check_intra(rd_comm_t *c, const char *fn);
+
+#endif

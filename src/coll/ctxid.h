@@ -1,0 +1,69 @@
+/*
+ * Context ids: how the members of a new communicator agree on one.
+ *
+ * Communicator c uses c->ctx for point-to-point traffic and c->ctx + 1 for
+ * its collectives. Each process keeps the lowest id it has not used; a new
+ * communicator takes the maximum of that over the processes that build it,
+ * which none of them uses yet, and every one of them moves past it. Ids are
+ * unique per process, which is all matching needs: two disjoint
+ * communicators may share an id.
+ *
+ * Intercommunicators take four ids: ctx and ctx + 1 for themselves, ctx + 2
+ * and ctx + 3 for a hidden intracommunicator over the local group (the
+ * internal collectives cannot run on an intercommunicator, where every
+ * message goes to the other group). Both groups agree on one id, the
+ * maximum over the union: each group reduces its own, the two leaders swap
+ * theirs and broadcast the result.
+ *
+ * The blocking agreements run with the library lock held and are collective
+ * over the communicator they name. MPI_Comm_idup agrees without blocking,
+ * on ids from a range of its own (RD_COLL_CTX_IDUP_BASE and up; see
+ * ctxid.c). Every function returns RD_OK or a negative status.
+ */
+#ifndef RD_COLL_CTXID_H
+#define RD_COLL_CTXID_H
+
+#include <stdint.h>
+
+#include "coll/nbc.h"
+#include "core/comm.h"
+#include "core/group.h"
+
+/* Ids of communicators made by MPI_Comm_idup start here, apart from the
+ * ids the blocking constructors agree on (which must stay below). */
+#define RD_COLL_CTX_IDUP_BASE (1u << 16)
+
+/* The lowest id not taken by the predefined communicators (MPI_Init). */
+void rd_coll_ctx_init(uint32_t first);
+
+/* Agrees over c on the ids of a new intracommunicator and reserves them.
+ * Every rank of c calls it, also those that will not be members. */
+int rd_coll_ctx_agree(rd_comm_t *c, uint32_t *ctx);
+
+/* The same among the members of g only (g a subset of c's group, this
+ * process in it), for MPI_Comm_create_group: a dissemination maximum with
+ * messages in c's collective context tagged by tag (0 .. 2^30 - 1), so that
+ * concurrent calls with different tags never match each other. */
+int rd_coll_ctx_agree_group(rd_comm_t *c, const rd_group_t *g, int tag, uint32_t *ctx);
+
+/* Agreement over both groups of intercommunicator c (local: its hidden
+ * intracommunicator over the local group), reserving span ids (4 for a new
+ * intercommunicator, 2 for an intracommunicator over both groups). The
+ * leaders also swap n <= 2 ints: mine (rank 0's values) for theirs. */
+int rd_coll_ctx_agree_inter(rd_comm_t *c, rd_comm_t *local, int span, const int *mine,
+                            int *theirs, int n, uint32_t *ctx);
+
+/* MPI_Intercomm_create: agreement over lc, then the leaders (rank leader of
+ * lc; rank rleader of peer) swap the id and their groups' job ranks through
+ * peer (with tag) and broadcast them to their groups. Reserves 4 ids. On
+ * RD_OK, *rworld (malloc'd) holds the *rsize job ranks of the remote group;
+ * on error it is NULL or to be freed. peer matters only at the leader. */
+int rd_coll_ctx_agree_intercomm(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader,
+                                int tag, uint32_t *ctx, int *rsize, int **rworld);
+
+/* Appends to s (a schedule on newc's parent, of the same group) the
+ * nonblocking agreement of MPI_Comm_idup: when it completes, newc has its
+ * id and is attached to p2p. RD_ENOMEM if the steps cannot be built. */
+int rd_coll_ctx_idup(rd_nbc_t *s, rd_comm_t *newc);
+
+#endif

@@ -1,0 +1,462 @@
+/*
+ * TCP connections: the listening socket and accept, connecting, the HELLO
+ * that authenticates a connection and the ACK or NACK that settles which
+ * of a pair's two connections carries the traffic, retries and timers,
+ * and what happens when a peer is gone. Sending and receiving only use
+ * connections that are up; everything before and after that is here.
+ *
+ * Failures: a peer whose connection ends without a BYE, or whose listening
+ * socket refuses us, is gone: its queue is dropped, send() to it fails and
+ * p2p hears of it through env->peer_failed at the end of the progress call
+ * (so operations needing it end with an error, never a hang). To notice a
+ * peer that dies before it ever connected to us, p2p calls watch() when a
+ * receive names a peer we have no connection with: we connect, and a dead
+ * peer refuses. Timers (only polled while armed): an accepted connection
+ * that sends no HELLO within RD_TCP_HELLO_TIMEOUT_MS is closed (at most
+ * RD_TCP_PENDING_MAX wait at once), and a connection the peer answered with
+ * NACK (or dropped before answering) is retried after RD_TCP_RETRY_MS if
+ * the peer's own never came.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "transport/tcp/tcp_int.h"
+#include "util/clock.h"
+#include "util/list.h"
+#include "util/status.h"
+
+/* An accepted connection has this long to present its HELLO (ours send it
+ * at once): a foreign process that connects and stays silent is dropped. */
+#define RD_TCP_HELLO_TIMEOUT_MS 3000
+/* Accepted connections waiting for their HELLO at once; beyond it the
+ * oldest goes (a flood of silent connections cannot exhaust descriptors). */
+#define RD_TCP_PENDING_MAX 64
+/* After a NACK the winner's connection normally arrives within a round
+ * trip; if it has not after this long, we connect again (also after our
+ * HELLO went unanswered because the peer dropped the connection). */
+#define RD_TCP_RETRY_MS 1000
+
+/* The socket address of entry e with port (network byte order); returns
+ * its length. */
+static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockaddr_storage *ss)
+{
+    memset(ss, 0, sizeof(*ss));
+    if (e->family == 4) {
+        struct sockaddr_in *s = (struct sockaddr_in *)ss;
+        s->sin_family = AF_INET;
+        s->sin_port = port;
+        memcpy(&s->sin_addr, e->addr, 4);
+        return sizeof(*s);
+    }
+    struct sockaddr_in6 *s = (struct sockaddr_in6 *)ss;
+    s->sin6_family = AF_INET6;
+    s->sin6_port = port;
+    memcpy(&s->sin6_addr, e->addr, 16);
+    return sizeof(*s);
+}
+
+/* The listening socket: on our one address, else on every address (IPv6
+ * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
+int rd_tcp_listen(const rd_tcp_addr_t *me)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl;
+    int v6 = 0;
+    for (int i = 0; i < me->count; i++)
+        v6 |= me->ent[i].family == 6;
+    if (me->count == 1) {
+        sl = sockaddr_of(&me->ent[0], 0, &ss);
+    } else {
+        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
+        sl = sockaddr_of(&any, 0, &ss);
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (ss.ss_family == AF_INET6 && me->count > 1) {
+        int off = 0;
+        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    }
+    if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void set_nodelay(int fd)
+{
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+static conn_t *conn_new(int fd, int state, int peer)
+{
+    /* A second connection: progress relies on epoll again (tcp_poll.c). */
+    if (rd_tcp.lowat)
+        rd_tcp_set_lowat(rd_tcp.lowat, 0);
+    conn_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->fd = fd;
+    c->state = state;
+    c->peer = peer;
+    rd_list_init(&c->ready);
+    rd_list_init(&c->wait);
+    rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
+    if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        free(c);
+        return NULL;
+    }
+    rd_list_push_back(&rd_tcp.conns, &c->link);
+    rd_tcp.nconns++;
+    return c;
+}
+
+/* Closes c now; the memory goes at the end of progress (events of the
+ * current batch may still point at it). */
+void rd_tcp_conn_close(conn_t *c)
+{
+    if (c->state == C_CLOSED)
+        return;
+    if (rd_tcp.lowat == c)
+        rd_tcp.lowat = NULL;
+    if (c->claimed && rd_tcp.env.claimed)
+        rd_tcp.env.claimed(c->token, RD_EPEER);
+    c->claimed = 0;
+    close(c->fd);   /* also leaves the epoll set */
+    c->fd = -1;
+    c->state = C_CLOSED;
+    if (c->peer >= 0 && rd_tcp.peers[c->peer].conn == c) {
+        tpeer_t *p = &rd_tcp.peers[c->peer];
+        p->conn = NULL;
+        if (p->bye || rd_tcp.finalizing) {
+            /* Finalizing, or the peer is: nothing queued will be read. */
+            p->bye = 1;
+            rd_tcp_queue_drop(p);
+        }
+    }
+    if (!rd_list_empty(&c->ready)) {
+        rd_list_remove(&c->ready);
+        rd_list_init(&c->ready);
+    }
+    if (!rd_list_empty(&c->wait)) {
+        rd_list_remove(&c->wait);
+        rd_tcp.npending--;
+    }
+    rd_list_remove(&c->link);
+    rd_list_push_back(&rd_tcp.dead, &c->link);
+    rd_tcp.nconns--;
+}
+
+/* Connects to p again after RD_TCP_RETRY_MS unless a connection comes first. */
+static void arm_retry(tpeer_t *p)
+{
+    if (rd_list_empty(&p->retry) && !p->conn && !p->failed) {
+        p->retry_at = rd_clock_ms() + RD_TCP_RETRY_MS;
+        rd_list_push_back(&rd_tcp.retry, &p->retry);
+    }
+}
+
+static void unretry(tpeer_t *p)
+{
+    if (!rd_list_empty(&p->retry)) {
+        rd_list_remove(&p->retry);
+        rd_list_init(&p->retry);
+    }
+}
+
+/* peer is gone before finalizing (what says how): nothing queued for it
+ * will leave, sends to it fail, and p2p hears of it at the end of this
+ * progress call. Without that upcall the job ends here, naming both ranks. */
+static void fail_peer(int peer, const char *what)
+{
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (p->failed || p->bye || rd_tcp.finalizing)
+        return;
+    if (!rd_tcp.env.peer_failed) {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: TCP connection to rank %d lost (%s) "
+                 "before rank %d finalized", rd_tcp.rank, peer, what, peer);
+        rd_boot_abort(1, msg);
+    }
+    p->failed = 1;
+    p->fail_report = 1;
+    rd_tcp.nfail_report++;
+    unretry(p);
+    if (p->conn)
+        rd_tcp_conn_close(p->conn);
+    rd_tcp_queue_drop(p);
+}
+
+/* Tells p2p about the peers that failed since the last call (outside any
+ * parse loop, so the upcall may send). */
+void rd_tcp_report_failures(void)
+{
+    for (int i = 0; i < rd_tcp.size && rd_tcp.nfail_report; i++)
+        if (rd_tcp.peers[i].fail_report) {
+            rd_tcp.peers[i].fail_report = 0;
+            rd_tcp.nfail_report--;
+            rd_tcp.env.peer_failed(i, RD_EPEER);
+        }
+}
+
+/* The connection to peer ended (what says how). Before finalize that is a
+ * dead rank, unless it ended before the peer answered our HELLO: then the
+ * peer dropped it unread (we were too slow to send the HELLO, see
+ * RD_TCP_HELLO_TIMEOUT_MS, or too many were waiting) and we connect again;
+ * a dead peer then refuses. */
+void rd_tcp_peer_lost(conn_t *c, const char *what)
+{
+    int peer = c->peer;
+    /* Only the connection carrying the peer's traffic matters; a losing
+     * duplicate or an unauthenticated one just goes. */
+    int current = peer >= 0 && rd_tcp.peers[peer].conn == c;
+    int dialing = c->state == C_HELLO_SENT;
+    rd_tcp_conn_close(c);
+    if (current && dialing)
+        arm_retry(&rd_tcp.peers[peer]);
+    else if (current)
+        fail_peer(peer, what);
+}
+
+static void ctl_frame(conn_t *c, int type, const void *body, size_t bodylen)
+{
+    rd_tcp_frame_t f = { .type = (uint8_t)type, .version = RD_TCP_WIRE_VERSION,
+                         .hdrlen = htole16((uint16_t)bodylen), .len = 0 };
+    memcpy(c->ctl, &f, sizeof(f));
+    if (bodylen)
+        memcpy(c->ctl + sizeof(f), body, bodylen);
+    c->ctl_len = sizeof(f) + bodylen;
+    c->ctl_off = 0;
+}
+
+int rd_tcp_fetch_addr(int peer)
+{
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (p->have_addr)
+        return 1;
+    size_t len = sizeof(p->addr);
+    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &p->addr, &len) != RD_OK ||
+        len < RD_TCP_ADDR_LEN(1) || p->addr.version != RD_TCP_WIRE_VERSION ||
+        p->addr.count < 1 || p->addr.count > RD_TCP_ADDRS_MAX ||
+        len != RD_TCP_ADDR_LEN(p->addr.count))
+        return 0;
+    for (int i = 0; i < p->addr.count; i++)
+        if (p->addr.ent[i].family != 4 && p->addr.ent[i].family != 6)
+            return 0;
+    p->have_addr = 1;
+    return 1;
+}
+
+/* Does peer run on our node? */
+static int same_node(int peer)
+{
+    const rd_boot_info_t *b = rd_tcp.env.boot;
+    for (int i = 0; i < b->local_size; i++)
+        if (b->local_ranks[i] == peer)
+            return 1;
+    return 0;
+}
+
+/* Opens the connection to peer and queues its HELLO. */
+int rd_tcp_connect(int peer)
+{
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (!rd_tcp_fetch_addr(peer))
+        return RD_EPEER;
+    struct sockaddr_storage ss;
+    int k = rd_tcp_addr_pick(rd_tcp.me.ent, rd_tcp.me.count, p->addr.ent, p->addr.count,
+                             same_node(peer));
+    socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return RD_ESYS;
+    set_nodelay(fd);
+    int state = C_HELLO_SENT;
+    if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
+        if (errno != EINPROGRESS) {
+            /* Refused: its listening socket is gone, so is it. */
+            fail_peer(peer, strerror(errno));
+            close(fd);
+            return RD_EPEER;
+        }
+        state = C_CONNECTING;
+    }
+    conn_t *c = conn_new(fd, state, peer);
+    if (!c) {
+        close(fd);
+        return RD_ENOMEM;
+    }
+    rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC),
+                         .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
+                         .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
+    memcpy(h.key, rd_tcp.me.key, sizeof(h.key));
+    ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
+    p->conn = c;
+    unretry(p);
+    if (state == C_HELLO_SENT)
+        rd_tcp_conn_flush(c);
+    return RD_OK;
+}
+
+void rd_tcp_accept_all(void)
+{
+    for (;;) {
+        int fd = accept4(rd_tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            return;   /* EAGAIN, or out of descriptors: try again later */
+        }
+        set_nodelay(fd);
+        if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
+            rd_tcp_conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
+        conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
+        if (!c) {
+            close(fd);
+            continue;
+        }
+        c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
+        rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
+        rd_tcp.npending++;
+    }
+}
+
+/* Silent accepted connections past their deadline go; NACKed peers whose
+ * connection never came are connected again. */
+void rd_tcp_run_timers(void)
+{
+    long now = rd_clock_ms();
+    while (!rd_list_empty(&rd_tcp.hello_wait)) {
+        conn_t *c = rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait);
+        if (c->deadline - now > 0)
+            break;
+        rd_tcp_conn_close(c);
+    }
+    rd_list_t *pos, *tmp;
+    rd_list_for_each_safe(pos, tmp, &rd_tcp.retry) {
+        tpeer_t *p = rd_list_entry(pos, tpeer_t, retry);
+        if (p->retry_at - now > 0)
+            continue;
+        unretry(p);
+        if (!p->conn && !p->failed && !p->bye && !rd_tcp.finalizing)
+            (void)rd_tcp_connect((int)(p - rd_tcp.peers));
+    }
+}
+
+/* Constant-time comparison: a wrong key takes as long however much matched. */
+static int key_equal(const uint8_t *a, const uint8_t *b)
+{
+    unsigned d = 0;
+    for (int i = 0; i < RD_TCP_KEY_LEN; i++)
+        d |= (unsigned)(a[i] ^ b[i]);
+    return d == 0;
+}
+
+/* HELLO on an incoming connection: authenticate, then settle which of the
+ * pair's connections carries the traffic (tcp_wire.h). */
+static void on_hello(conn_t *c)
+{
+    rd_tcp_hello_t h;
+    memcpy(&h, rd_tcp_parser_hdr(&c->ps), sizeof(h));
+    int src = (int32_t)le32toh((uint32_t)h.src);
+    int dst = (int32_t)le32toh((uint32_t)h.dst);
+    if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != rd_tcp.rank || src < 0 ||
+        src >= rd_tcp.size || src == rd_tcp.rank || !rd_tcp_fetch_addr(src) ||
+        !key_equal(h.key, rd_tcp.peers[src].addr.key)) {
+        rd_tcp_conn_close(c);   /* not one of ours: no answer */
+        return;
+    }
+    tpeer_t *p = &rd_tcp.peers[src];
+    if (!rd_list_empty(&c->wait)) {
+        rd_list_remove(&c->wait);
+        rd_list_init(&c->wait);
+        rd_tcp.npending--;
+    }
+    if (p->failed) {
+        rd_tcp_conn_close(c);   /* too late: p2p has failed what needed it */
+        return;
+    }
+    conn_t *old = p->conn;
+    if (old && (old->state == C_UP || src > rd_tcp.rank)) {
+        /* Ours wins: tell the peer so it waits for ours instead. */
+        ctl_frame(c, RD_TCP_F_NACK, NULL, 0);
+        (void)send(c->fd, c->ctl, c->ctl_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        rd_tcp_conn_close(c);
+        return;
+    }
+    if (old)
+        rd_tcp_conn_close(old);   /* the lower rank's connection wins */
+    c->peer = src;
+    c->state = C_UP;
+    p->conn = c;
+    unretry(p);
+    ctl_frame(c, RD_TCP_F_ACK, NULL, 0);
+    if (rd_tcp.finalizing && !p->bye_queued) {
+        rd_tcp_frame_t f = { .type = RD_TCP_F_BYE, .version = RD_TCP_WIRE_VERSION };
+        if (rd_tcp_enqueue(p, &f, NULL, 0, NULL, 0, 0) != RD_OK) {
+            rd_tcp_conn_close(c);
+            return;
+        }
+        p->bye_queued = 1;
+    }
+    rd_tcp_conn_flush(c);
+}
+
+/* A whole frame on a connection that is not up yet: HELLO on an accepted
+ * one, ACK or NACK on ours. Returns -1 if c was closed. */
+int rd_tcp_on_handshake(conn_t *c)
+{
+    const rd_tcp_parser_t *ps = &c->ps;
+    switch (c->state) {
+    case C_WAIT_HELLO:
+        if (ps->type != RD_TCP_F_HELLO) {
+            rd_tcp_conn_close(c);
+            return -1;
+        }
+        on_hello(c);
+        return c->state == C_CLOSED ? -1 : 0;
+    case C_HELLO_SENT:
+        if (ps->type == RD_TCP_F_ACK) {
+            c->state = C_UP;
+            return rd_tcp_conn_flush(c);
+        }
+        if (ps->type == RD_TCP_F_NACK) {
+            /* The peer's own connection is on its way and will carry the
+             * queue; should it never come (the peer died first), connect
+             * again later: a dead peer then refuses. */
+            tpeer_t *p = &rd_tcp.peers[c->peer];
+            rd_tcp_conn_close(c);
+            arm_retry(p);
+            return -1;
+        }
+        break;
+    default:
+        break;
+    }
+    rd_tcp_peer_lost(c, "protocol error");
+    return -1;
+}
+
+/* p2p waits for a message from peer: make sure a connection exists, so a
+ * peer that died before connecting to us is noticed (it refuses). */
+void rd_tcp_watch(int peer)
+{
+    if ((unsigned)peer >= (unsigned)rd_tcp.size || !rd_tcp.peers || peer == rd_tcp.rank)
+        return;
+    tpeer_t *p = &rd_tcp.peers[peer];
+    if (p->conn || p->failed || p->bye || rd_tcp.finalizing || !rd_list_empty(&p->retry))
+        return;
+    (void)rd_tcp_connect(peer);
+}
