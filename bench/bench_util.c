@@ -13,19 +13,37 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_CSV = 256 };
+enum { OPT_CSV = 256, OPT_WINDOW };
 
+/* --window is the count of messages in flight everywhere; its short form is
+ * -w, except in the one-sided programs, where -w is the window kind (as in
+ * the OSU programs) and the count is -W. */
 static const struct option long_opts[] = {
     { "sizes",        required_argument, NULL, 'm' },
     { "iters",        required_argument, NULL, 'i' },
     { "iters-large",  required_argument, NULL, 'I' },
     { "warmup",       required_argument, NULL, 'x' },
     { "warmup-large", required_argument, NULL, 'X' },
-    { "window",       required_argument, NULL, 'w' },
+    { "window",       required_argument, NULL, OPT_WINDOW },
+    { "sync",         required_argument, NULL, 's' },
+    { "win",          required_argument, NULL, 'w' },
     { "check",        no_argument,       NULL, 'c' },
     { "csv",          no_argument,       NULL, OPT_CSV },
     { "help",         no_argument,       NULL, 'h' },
     { NULL, 0, NULL, 0 }
+};
+
+static const char *const sync_names[] = { "flush", "fence", "pscw" };
+static const char *const sync_texts[] = {
+    "flush: MPI_Win_flush in an MPI_Win_lock_all epoch (passive target)",
+    "fence: MPI_Win_fence (active target)",
+    "pscw: MPI_Win_post/start/complete/wait (active target)",
+};
+static const char *const win_names[] = { "allocate", "create", "dynamic" };
+static const char *const win_texts[] = {
+    "allocate: MPI_Win_allocate",
+    "create: MPI_Win_create on page-aligned malloc'd memory",
+    "dynamic: MPI_Win_create_dynamic + MPI_Win_attach",
 };
 
 static int world_rank(void)
@@ -40,20 +58,40 @@ static void usage(const bench_info_t *info, FILE *f)
 {
     fprintf(f,
         "Usage: mpirun -np %s %s [options]\n"
-        "%s.\n\n"
+        "%s.\n\n",
+        info->multi_pair ? "2 (or any even N)" : "2", info->name, info->what);
+    if (info->fixed_size)
+        fprintf(f,
+        "  -m, --sizes [MIN:]MAX   accepted if the range holds %zu, the only size\n",
+        info->min_size);
+    else
+        fprintf(f,
         "  -m, --sizes [MIN:]MAX   message sizes in bytes, powers of two from MIN\n"
-        "                          to MAX; suffixes K, M, G (default %zu:%zu)\n"
+        "                          to MAX; suffixes K, M, G (default %zu:%zu)\n",
+        info->min_size, info->max_size);
+    fprintf(f,
         "  -i, --iters N           timed iterations for sizes <= %d B (default %d)\n"
         "  -I, --iters-large N     timed iterations above %d B (default %d); halved\n"
         "                          for every doubling above 1 MiB, not below 5\n"
         "  -x, --warmup N          untimed iterations first, small sizes (default %d)\n"
         "  -X, --warmup-large N    the same above %d B (default %d)\n",
-        info->multi_pair ? "2 (or any even N)" : "2", info->name, info->what,
-        info->min_size, info->max_size,
         BENCH_SMALL_MAX, info->iters, BENCH_SMALL_MAX, info->iters_large,
         info->warmup, BENCH_SMALL_MAX, info->warmup_large);
-    if (info->uses_window)
+    if (info->rma)
         fprintf(f,
+        "  -s, --sync MODE         synchronization (default flush):\n"
+        "                            %s\n"
+        "                            %s\n"
+        "                            %s\n"
+        "  -w, --win KIND          the window (default allocate):\n"
+        "                            %s\n"
+        "                            %s\n"
+        "                            %s\n",
+        sync_texts[0], sync_texts[1], sync_texts[2],
+        win_texts[0], win_texts[1], win_texts[2]);
+    if (info->uses_window)
+        fprintf(f, info->rma ?
+        "  -W, --window N          operations per synchronization (default %d)\n" :
         "  -w, --window N          messages in flight per iteration (default %d)\n",
         info->window);
     fprintf(f,
@@ -119,10 +157,25 @@ static int parse_count(const char *s, int min, int *out)
     return 0;
 }
 
+/* Index of s in names[0..n-1], stored in *out. Returns 0 if found. */
+static int parse_name(const char *s, const char *const *names, int n,
+                      int *out)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
                             bench_opts_t *o)
 {
-    int rank = world_rank(), nprocs, c, bad = 0;
+    int rank = world_rank(), nprocs, c, bad = 0, pick = 0;
 
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     o->min_size = info->min_size;
@@ -134,10 +187,13 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
     o->window = info->window;
     o->check = 0;
     o->csv = 0;
+    o->decimals = info->decimals > 0 ? info->decimals : 2;
+    o->sync = BENCH_SYNC_FLUSH;
+    o->win_kind = BENCH_WIN_ALLOCATE;
 
     opterr = 0;
-    while (!bad && (c = getopt_long(argc, argv, "m:i:I:x:X:w:ch", long_opts,
-                                    NULL)) != -1) {
+    while (!bad && (c = getopt_long(argc, argv, "m:i:I:x:X:w:W:s:ch",
+                                    long_opts, NULL)) != -1) {
         switch (c) {
         case 'm': bad = parse_sizes(optarg, o); break;
         case 'i': bad = parse_count(optarg, 1, &o->iters); break;
@@ -145,7 +201,25 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
         case 'x': bad = parse_count(optarg, 0, &o->warmup); break;
         case 'X': bad = parse_count(optarg, 0, &o->warmup_large); break;
         case 'w':
+            if (info->rma) {
+                bad = parse_name(optarg, win_names, 3, &pick);
+                if (!bad)
+                    o->win_kind = (enum bench_win_kind)pick;
+                break;
+            }
             bad = !info->uses_window || parse_count(optarg, 1, &o->window);
+            break;
+        case 'W':
+            bad = !info->rma || !info->uses_window ||
+                  parse_count(optarg, 1, &o->window);
+            break;
+        case OPT_WINDOW:
+            bad = !info->uses_window || parse_count(optarg, 1, &o->window);
+            break;
+        case 's':
+            bad = !info->rma || parse_name(optarg, sync_names, 3, &pick);
+            if (!bad)
+                o->sync = (enum bench_sync)pick;
             break;
         case 'c': o->check = 1; break;
         case OPT_CSV: o->csv = 1; break;
@@ -183,6 +257,17 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
         if (rank == 0)
             usage(info, stderr);
         return BENCH_EXIT_USAGE;
+    }
+    /* A range that holds the one size runs it, so a common -m (compare.sh
+     * --args) does not stop these programs. */
+    if (info->fixed_size) {
+        if (o->min_size > info->min_size || o->max_size < info->min_size) {
+            if (rank == 0)
+                fprintf(stderr, "%s: the size is fixed at %zu bytes; -m "
+                        "must include it\n", info->name, info->min_size);
+            return BENCH_EXIT_USAGE;
+        }
+        o->min_size = o->max_size = info->min_size;
     }
     if (o->max_size < info->elem_size) {
         if (rank == 0)
@@ -348,8 +433,12 @@ void bench_print_header(const bench_info_t *info, const bench_opts_t *o)
            "1 MiB); warm-up: %d/%d", nprocs, o->iters, BENCH_SMALL_MAX,
            o->iters_large, o->warmup, o->warmup_large);
     if (info->uses_window)
-        printf("; window: %d", o->window);
+        printf("; %s: %d", info->rma ? "operations per synchronization"
+                                     : "window", o->window);
     printf("; check: %s\n", o->check ? "on" : "off");
+    if (info->rma)
+        printf("# sync %s\n# window %s\n", sync_texts[o->sync],
+               win_texts[o->win_kind]);
     printf("%-12s%18s\n", "size(B)", info->column);
     fflush(stdout);
 }
@@ -357,9 +446,9 @@ void bench_print_header(const bench_info_t *info, const bench_opts_t *o)
 void bench_print_row(const bench_opts_t *o, size_t size, double value)
 {
     if (o->csv)
-        printf("%zu,%.2f\n", size, value);
+        printf("%zu,%.*f\n", size, o->decimals, value);
     else
-        printf("%-12zu%18.2f\n", size, value);
+        printf("%-12zu%18.*f\n", size, o->decimals, value);
     fflush(stdout);
 }
 

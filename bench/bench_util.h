@@ -1,7 +1,8 @@
 /*
- * Shared plumbing of the point-to-point benchmarks in bench/: command-line
- * options, the list of message sizes, iteration counts per size, page-aligned
- * pre-touched buffers, the payload pattern used by -c, and the output format.
+ * Shared plumbing of the benchmarks in bench/: command-line options (with
+ * the one-sided ones: synchronization and window kind), the list of message
+ * sizes, iteration counts per size, page-aligned pre-touched buffers, the
+ * payload pattern used by -c, and the output format.
  *
  * Plain C99 + MPI-3 so the same sources build with any MPI (rdmpi, MPICH,
  * Open MPI); bench/compare.sh relies on that.
@@ -19,6 +20,26 @@
 /* Largest size accepted by -m (1 GiB); the defaults stay far below. */
 #define BENCH_SIZE_LIMIT    ((size_t)1 << 30)
 
+/* Exit status of a benchmark whose MPI library reports
+ * MPI_ERR_UNSUPPORTED_OPERATION for a call it needs (bench_rma.c). */
+#define BENCH_EXIT_UNSUPPORTED 3
+
+/* Synchronization of the one-sided benchmarks (-s). */
+enum bench_sync {
+    BENCH_SYNC_FLUSH,        /* passive target: MPI_Win_lock_all epoch,
+                              * MPI_Win_flush completes the operations */
+    BENCH_SYNC_FENCE,        /* active target: MPI_Win_fence */
+    BENCH_SYNC_PSCW          /* active target: MPI_Win_post, MPI_Win_start,
+                              * MPI_Win_complete, MPI_Win_wait */
+};
+
+/* How the one-sided benchmarks make their window (-w). */
+enum bench_win_kind {
+    BENCH_WIN_ALLOCATE,      /* MPI_Win_allocate: the library's own memory */
+    BENCH_WIN_CREATE,        /* MPI_Win_create on the program's memory */
+    BENCH_WIN_DYNAMIC        /* MPI_Win_create_dynamic + MPI_Win_attach */
+};
+
 /* What a program measures and its defaults; fixed per program. */
 typedef struct bench_info {
     const char *name;        /* program name, e.g. "osu_latency" */
@@ -27,7 +48,14 @@ typedef struct bench_info {
     const char *csv_column;  /* CSV value column name, e.g. "latency_us" */
     int multi_pair;          /* 0: exactly 2 ranks; 1: any even number of
                               * ranks, rank r < np/2 paired with r + np/2 */
-    int uses_window;         /* 1 if -w applies */
+    int uses_window;         /* 1 if a window count applies: -w, or -W in
+                              * the one-sided programs */
+    int rma;                 /* 1: one-sided; -s and -w (window kind) apply */
+    int fixed_size;          /* 1: min_size is the only size; -m only
+                              * has to include it */
+    int decimals;            /* digits after the point in a row; 0: 2
+                              * (one-sided latencies take 3: a put can cost
+                              * a few hundredths of a microsecond) */
     size_t min_size, max_size;
     int iters, iters_large, warmup, warmup_large, window;
     size_t elem_size;        /* 0, or the element size the sizes must reach
@@ -60,6 +88,9 @@ typedef struct bench_opts {
     int iters, iters_large, warmup, warmup_large, window;
     int check;               /* -c: verify the payload once per size */
     int csv;                 /* --csv: print size,value lines */
+    int decimals;            /* of the values printed */
+    enum bench_sync sync;          /* -s (one-sided programs) */
+    enum bench_win_kind win_kind;  /* -w (one-sided programs) */
 } bench_opts_t;
 
 /* Result of bench_init. */

@@ -1,11 +1,13 @@
 #!/bin/bash
 # compare.sh: build the bench/ benchmarks with rdmpi, MPICH and Open MPI, run
-# them on this node (point-to-point at np=2, collectives at every np of
-# --np), and print one table per benchmark and np with the best of R runs per
-# size and the ratio rdmpi / best other library.
+# them on this node (point-to-point and one-sided at np=2, collectives at
+# every np of --np, one-sided for every synchronization of --rma-sync and
+# window of --rma-win), and print one table per benchmark and case with the
+# best of R runs per size and the ratio rdmpi / best other library.
 #
-# Runs are interleaved (benchmark -> np -> repeat -> library, library order
-# rotated every repeat), so a burst of machine noise hits all libraries alike.
+# Runs are interleaved (benchmark -> case -> repeat -> library, library
+# order rotated every repeat), so a burst of machine noise hits all
+# libraries alike.
 # See bench/README.md for what is measured and why the launch settings are
 # what they are.
 
@@ -21,13 +23,22 @@ usage() {
 Usage: bench/compare.sh [options]
 
   --prefix DIR     rdmpi install prefix with bin/mpicc and bin/mpirun
-                   (default /work/main/_install)
+                   (default: _install at the top of this checkout)
   --only LIST      libraries, comma separated: rdmpi,mpich,openmpi (default all)
   --bench LIST     benchmarks, comma separated: point-to-point latency,bw,bibw,
-                   mr; collectives allreduce,bcast,alltoall,ibcast; or the
-                   groups p2p, coll, all (default p2p: latency,bw,bibw,mr)
+                   mr; collectives allreduce,bcast,alltoall,ibcast; one-sided
+                   put_latency,get_latency,put_bw,get_bw,acc_latency,
+                   fop_latency,cas_latency; or the groups p2p, coll, rma,
+                   all (default p2p: latency,bw,bibw,mr)
   --np LIST        process counts for the collectives, comma separated even
-                   numbers (default 2); point-to-point always runs at np=2
+                   numbers (default 2); point-to-point and one-sided always
+                   run at np=2
+  --rma-sync LIST  synchronizations of the one-sided benchmarks, comma
+                   separated: flush (MPI_Win_flush in a lock_all epoch),
+                   fence, pscw (default flush)
+  --rma-win LIST   their windows, comma separated: allocate (MPI_Win_allocate),
+                   create (MPI_Win_create), dynamic (default allocate); each
+                   one-sided benchmark runs for every sync x window
   --repeat R       runs per benchmark and library (default 3)
   --stat best|median  the value per size taken from the runs: the best
                    (default), or their median (steadier on a noisy machine;
@@ -65,13 +76,17 @@ none (it refuses to start otherwise).
                    MPICH -bind-to core, Open MPI --bind-to core:overload-allowed)
   --oversub-bind none  no library binds (rdmpi --bind-to none)
 
+A library that answers MPI_ERR_UNSUPPORTED_OPERATION to a call a one-sided
+benchmark needs shows n/a in that table; its first such error is printed
+under "Not supported", and the other benchmarks still run.
+
 Exit status: 0 if every selected library built and ran every benchmark,
-1 if some library failed (the tables are still printed), 2 on usage errors
-or missing peer MPI packages.
+1 if some library failed or could not run one (n/a; the tables are still
+printed), 2 on usage errors or missing peer MPI packages.
 EOF
 }
 
-prefix=/work/main/_install
+prefix=$(cd "$(dirname "$0")/.." && pwd)/_install
 only=rdmpi,mpich,openmpi
 benches=p2p
 np_arg=2
@@ -85,6 +100,8 @@ timeout_s=
 settle=30
 tcp=0
 oversub_bind=default
+rma_sync=flush
+rma_win=allocate
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -102,6 +119,8 @@ while [ $# -gt 0 ]; do
     --settle)  settle=${2:?--settle needs seconds}; shift 2 ;;
     --tcp)     tcp=1; shift ;;
     --oversub-bind) oversub_bind=${2:?--oversub-bind needs default, core or none}; shift 2 ;;
+    --rma-sync) rma_sync=${2:?--rma-sync needs a list}; shift 2 ;;
+    --rma-win) rma_win=${2:?--rma-win needs a list}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "compare.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -124,14 +143,28 @@ add_bench() {
     bench_list+=("$1")
 }
 for b in ${benches//,/ }; do
+    case " $p2p_benches $coll_benches $rma_benches " in
+    *" $b "*) add_bench "$b"; continue ;;
+    esac
     case "$b" in
-    latency|bw|bibw|mr|allreduce|bcast|alltoall|ibcast) add_bench "$b" ;;
     p2p)  for x in $p2p_benches; do add_bench "$x"; done ;;
     coll) for x in $coll_benches; do add_bench "$x"; done ;;
-    all)  for x in $p2p_benches $coll_benches; do add_bench "$x"; done ;;
-    *) die "unknown benchmark '$b' ($p2p_benches $coll_benches, or p2p, coll, all)" ;;
+    rma)  for x in $rma_benches; do add_bench "$x"; done ;;
+    all)  for x in $p2p_benches $coll_benches $rma_benches; do add_bench "$x"; done ;;
+    *) die "unknown benchmark '$b' ($p2p_benches $coll_benches $rma_benches, or p2p, coll, rma, all)" ;;
     esac
 done
+rma_syncs=()
+for x in ${rma_sync//,/ }; do
+    case "$x" in flush|fence|pscw) rma_syncs+=("$x") ;; *) die "--rma-sync: flush, fence or pscw, not '$x'" ;; esac
+done
+rma_wins=()
+for x in ${rma_win//,/ }; do
+    case "$x" in allocate|create|dynamic) rma_wins+=("$x") ;; *) die "--rma-win: allocate, create or dynamic, not '$x'" ;; esac
+done
+if [ ${#rma_syncs[@]} -eq 0 ] || [ ${#rma_wins[@]} -eq 0 ]; then
+    die "--rma-sync and --rma-win want at least one value"
+fi
 # The collectives share bench_util's process-count rule with osu_mr: an even
 # number of processes.
 np_list=()
@@ -151,9 +184,25 @@ has_coll=0
 for b in "${bench_list[@]}"; do is_coll "$b" && has_coll=1; done
 # nps_of <bench>: the process counts the benchmark runs at.
 nps_of() { if is_coll "$1"; then echo "${np_list[*]}"; else echo 2; fi; }
-# key_of <bench> <np>: names its raw files and tables; the point-to-point
-# ones keep their plain names.
-key_of() { if is_coll "$1"; then echo "$1-np$2"; else echo "$1"; fi; }
+# cases_of <bench>: its runs, one word each: NP, or for the one-sided
+# benchmarks NP:SYNC-WIN, one per --rma-sync x --rma-win.
+cases_of() {
+    local s w
+    if is_rma "$1"; then
+        for s in "${rma_syncs[@]}"; do
+            for w in "${rma_wins[@]}"; do echo "2:$s-$w"; done
+        done
+    else
+        nps_of "$1"
+    fi
+}
+# key_of <bench> <np> [SYNC-WIN]: names its raw files and tables; the
+# point-to-point ones keep their plain names.
+key_of() {
+    if is_coll "$1"; then echo "$1-np$2"
+    elif is_rma "$1"; then echo "$1-$3"
+    else echo "$1"; fi
+}
 
 start_time=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
@@ -306,13 +355,20 @@ for l in "${libs[@]}"; do
 done
 
 # --- benchmark arguments -----------------------------------------------------
+# bench_args <bench> [SYNC-WIN]: its options (the one-sided ones: -s and -w,
+# and their own defaults for sizes, 1 B to 4 MiB; 8 B for the atomics).
 bench_args() {
+    local rma=
+    [ -n "${2:-}" ] && rma=" -s ${2%-*} -w ${2#*-}"
     if [ $quick = 1 ]; then
         case "$1" in
         latency) echo "-m 0:1M -i 1000 -I 100 -x 100 -X 5" ;;
         bw|bibw) echo "-m 1:1M -i 50 -I 10 -x 5 -X 2" ;;
         mr)      echo "-m 1:1K -i 500 -x 50" ;;
         allreduce|bcast|alltoall|ibcast) echo "-m 8:1M -i 200 -I 20 -x 20 -X 2" ;;
+        put_latency|get_latency|acc_latency) echo "-m 1:1M -i 1000 -I 100 -x 100 -X 5$rma" ;;
+        put_bw|get_bw) echo "-m 1:1M -i 50 -I 10 -x 5 -X 2$rma" ;;
+        fop_latency|cas_latency) echo "-i 1000 -x 100$rma" ;;
         esac
     else
         case "$1" in
@@ -320,10 +376,28 @@ bench_args() {
         bw|bibw) echo "-m 1:16M" ;;
         mr)      echo "-m 1:8K" ;;
         allreduce|bcast|alltoall|ibcast) echo "-m 8:1M" ;;
+        *) echo "${rma# }" ;;
         esac
     fi
 }
+# rma_words <SYNC-WIN>: the case in words, for titles.
+rma_words() {
+    local s
+    case "${1%-*}" in
+    flush) s="MPI_Win_flush in a lock_all epoch" ;;
+    fence) s="MPI_Win_fence" ;;
+    pscw)  s="post/start/complete/wait" ;;
+    esac
+    case "${1#*-}" in
+    allocate) echo "$s, MPI_Win_allocate window" ;;
+    create)   echo "$s, MPI_Win_create window" ;;
+    dynamic)  echo "$s, dynamic window" ;;
+    esac
+}
+# bench_title <bench> <np> [SYNC-WIN]
 bench_title() {
+    local v=
+    [ -n "${3:-}" ] && v=$(rma_words "$3")
     case "$1" in
     latency) echo "osu_latency: half round-trip latency, microseconds (lower is better)" ;;
     bw)      echo "osu_bw: unidirectional bandwidth, MB/s = 1e6 B/s (higher is better)" ;;
@@ -334,20 +408,36 @@ bench_title() {
     alltoall) echo "osu_alltoall, np=$2: MPI_Alltoall latency, size per destination, microseconds, slowest rank (lower is better)" ;;
     ibcast)  echo "osu_ibcast, np=$2: MPI_Ibcast + MPI_Wait latency, microseconds, slowest rank (lower is better)" ;;
     ibcast-overlap) echo "osu_ibcast, np=$2: overlap of MPI_Ibcast with computation, percent, median of the runs (higher is better)" ;;
+    put_latency) echo "osu_put_latency, $v: MPI_Put latency, microseconds per put (lower is better)" ;;
+    get_latency) echo "osu_get_latency, $v: MPI_Get latency, microseconds per get (lower is better)" ;;
+    acc_latency) echo "osu_acc_latency, $v: MPI_Accumulate (MPI_SUM, MPI_INT) latency, microseconds (lower is better)" ;;
+    fop_latency) echo "osu_fop_latency, $v: MPI_Fetch_and_op (MPI_SUM, 8 B) latency, microseconds (lower is better)" ;;
+    cas_latency) echo "osu_cas_latency, $v: MPI_Compare_and_swap (8 B) latency, microseconds (lower is better)" ;;
+    put_bw) echo "osu_put_bw, $v: MPI_Put bandwidth, windows of 64 puts, MB/s = 1e6 B/s (higher is better)" ;;
+    get_bw) echo "osu_get_bw, $v: MPI_Get bandwidth, windows of 64 gets, MB/s = 1e6 B/s (higher is better)" ;;
     esac
 }
+# is_lat <bench>: lower is better (latency), else higher (bandwidth, rate).
+is_lat() { case "$1" in latency|allreduce|bcast|alltoall|ibcast|*_latency) return 0 ;; esac; return 1; }
 # fields_of <bench>: fields of a result row (size and values).
 fields_of() { if [ "$1" = ibcast ]; then echo 5; else echo 2; fi; }
 
 # --- runs --------------------------------------------------------------------
 failures=()
-declare -A run_failed
+declare -A run_failed run_unsupported
+# The first error line of each library that lacked an operation, and the
+# cases it could not run.
+declare -A unsupported_first unsupported_cases
 run_seconds=0
 for b in "${bench_list[@]}"; do
-    for np in $(nps_of "$b"); do
-        key=$(key_of "$b" "$np")
+    for c in $(cases_of "$b"); do
+        np=${c%%:*}
+        var=
+        [ "$c" != "$np" ] && var=${c#*:}
+        key=$(key_of "$b" "$np" "$var")
         what=osu_$b
         is_coll "$b" && what="osu_$b np=$np"
+        [ -n "$var" ] && what="osu_$b $var"
         for ((r = 1; r <= repeat; r++)); do
             # Rotate the library order each repeat so no library always runs first.
             n=${#libs[@]}
@@ -355,7 +445,7 @@ for b in "${bench_list[@]}"; do
                 l=${libs[$(( (k + r - 1) % n ))]}
                 [ "${status[$l]}" = ok ] || continue
                 [ -z "${run_failed[$l.$key]:-}" ] || continue
-                args="$(bench_args "$b")${extra_args:+ $extra_args}"
+                args="$(bench_args "$b" "$var")${extra_args:+ $extra_args}"
                 # The first run of each pair also verifies every payload (-c);
                 # the check round is outside the timed loop.
                 [ $r = 1 ] && args="$args -c"
@@ -369,12 +459,24 @@ for b in "${bench_list[@]}"; do
                 rc=$?
                 run_seconds=$(( run_seconds + $(date +%s) - t_run ))
                 rows=$(awk -v nf="$(fields_of "$b")" '$1 ~ /^[0-9]+$/ && NF == nf' "$f" | wc -l)
-                if [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
+                unsup=
+                [ $rc -ne 0 ] && unsup=$(unsupported_line "$raw/$key-$l-$r.err" $rc)
+                if [ -n "$unsup" ]; then
+                    # Not a failure of the run: the library lacks the call.
+                    run_unsupported[$l.$key]=$unsup
+                    run_failed[$l.$key]=1
+                    unsupported_cases[$l]="${unsupported_cases[$l]:-}${unsupported_cases[$l]:+, }$what"
+                    if [ -z "${unsupported_first[$l]:-}" ]; then
+                        unsupported_first[$l]=$unsup
+                        echo "compare.sh: $(lib_title "$l"): n/a for $what: $unsup" >&2
+                    fi
+                    rm -f "$f"
+                elif [ $rc -ne 0 ] || [ "$rows" -eq 0 ]; then
                     why="exit $rc"
                     [ $rc -eq 124 ] && why="timeout after ${timeout_s}s"
                     [ $rc -eq 1 ] && grep -q 'check: FAILED' "$raw/$key-$l-$r.err" &&
                         why="payload check failed"
-                    failures+=("$(lib_title "$l") $what run $r: $why; $(tail -n 3 "$raw/$key-$l-$r.err" | tr '\n' ' ')")
+                    failures+=("$(lib_title "$l") $what run $r: $why; $(err_summary "$raw/$key-$l-$r.err")")
                     run_failed[$l.$key]=1
                     rm -f "$f"
                 fi
@@ -384,22 +486,24 @@ for b in "${bench_list[@]}"; do
 done
 
 # --- tables --------------------------------------------------------------------
-# bench_table <bench> <np> [overlap]: the table of one benchmark at one np.
-# The ibcast overlap table compares percentages, so its last column is the
-# difference in percentage points instead of a ratio.
+# bench_table <bench> <np> <SYNC-WIN or ""> [overlap]: the table of one
+# benchmark at one np (one-sided: one sync and window). The ibcast overlap
+# table compares percentages, so its last column is the difference in
+# percentage points instead of a ratio.
 bench_table() {
-    local b=$1 np=$2 part=${3:-}
+    local b=$1 np=$2 var=$3 part=${4:-}
     local col=2 mode=max sense=higher decimals=0 cmp=ratio
-    case "$b" in
-    latency|allreduce|bcast|alltoall|ibcast) mode=min; sense=lower; decimals=2 ;;
-    esac
+    if is_lat "$b"; then
+        mode=min; sense=lower; decimals=2
+        is_rma "$b" && decimals=3
+    fi
     mode=$(stat_mode $mode)
     # The overlap % is a difference of two noisy means: one disturbed run
     # can claim 100 %, so the table takes the median of the runs, not the best.
     if [ "$part" = overlap ]; then
         col=5; mode=median; sense=higher; decimals=1; cmp="diff"
     fi
-    table "$(bench_title "$b${part:+-$part}" "$np")" "$(key_of "$b" "$np")" \
+    table "$(bench_title "$b${part:+-$part}" "$np" "$var")" "$(key_of "$b" "$np" "$var")" \
         "$(fields_of "$b")" $col "$mode" $sense $decimals $cmp 12 22
 }
 
@@ -415,14 +519,23 @@ done
 report() {
     local np_text=${np_list[*]}
     np_text=${np_text// /,}
-    local p2p=0
-    for b in "${bench_list[@]}"; do is_coll "$b" || p2p=1; done
-    if [ $has_coll = 0 ]; then
-        echo "## Point-to-point comparison, np=2, one node"
-    elif [ $p2p = 1 ]; then
-        echo "## Point-to-point (np=2) and collective (np=$np_text) comparison, one node"
+    local p2p=0 rma=0 kinds=()
+    for b in "${bench_list[@]}"; do
+        if is_rma "$b"; then rma=1; elif ! is_coll "$b"; then p2p=1; fi
+    done
+    [ $p2p = 1 ] && kinds+=("point-to-point (np=2)")
+    [ $rma = 1 ] && kinds+=("one-sided (np=2)")
+    [ $has_coll = 1 ] && kinds+=("collective (np=$np_text)")
+    if [ ${#kinds[@]} -eq 1 ]; then
+        # "## One-sided comparison, np=2, one node"
+        local k=${kinds[0]^}
+        echo "## ${k% (*} comparison, ${k#* (}" | sed 's/)$/, one node/'
     else
-        echo "## Collective comparison, np=$np_text, one node"
+        local last=${kinds[${#kinds[@]} - 1]} head
+        unset "kinds[${#kinds[@]} - 1]"
+        head=$(IFS=,; echo "${kinds[*]}")
+        head=${head//,/, }
+        echo "## ${head^} and $last comparison, one node"
     fi
     echo
     report_machine
@@ -444,6 +557,8 @@ report() {
     for l in "${libs[@]}"; do
         if [ "${status[$l]}" = ok ]; then
             lib=$(lib_version "$l")
+            [ -z "$lib" ] && [ -n "${unsupported_first[$l]:-}" ] &&
+                lib="unknown (no benchmark ran: see \"Not supported\")"
             # An rdmpi-built binary that loaded another MPI (no rpath, say)
             # would fill the rdmpi column with someone else's numbers.
             if [ "$l" = rdmpi ] && grep -qE '^(MPICH|Open MPI)' <<<"$lib"; then
@@ -463,11 +578,23 @@ report() {
     done
     echo
     for b in "${bench_list[@]}"; do
-        for np in $(nps_of "$b"); do
-            bench_table "$b" "$np"
-            [ "$b" = ibcast ] && bench_table "$b" "$np" overlap
+        for c in $(cases_of "$b"); do
+            np=${c%%:*}
+            var=
+            [ "$c" != "$np" ] && var=${c#*:}
+            bench_table "$b" "$np" "$var"
+            [ "$b" = ibcast ] && bench_table "$b" "$np" "" overlap
         done
     done
+    if [ ${#unsupported_first[@]} -gt 0 ]; then
+        echo "### Not supported"
+        echo
+        for l in "${libs[@]}"; do
+            [ -n "${unsupported_first[$l]:-}" ] || continue
+            echo "- $(lib_title "$l") could not run ${unsupported_cases[$l]}; its first error: \`${unsupported_first[$l]}\`"
+        done
+        echo
+    fi
     if [ ${#failures[@]} -gt 0 ]; then
         echo "### Failed runs"
         echo
@@ -485,11 +612,14 @@ fi
 # Charts of the tables' values (not of the ibcast overlap %).
 if [ -n "$chart_dir" ]; then
     for b in "${bench_list[@]}"; do
-        for np in $(nps_of "$b"); do
+        for c in $(cases_of "$b"); do
+            np=${c%%:*}
+            var=
+            [ "$c" != "$np" ] && var=${c#*:}
             mode=max sense=higher
-            case "$b" in latency|allreduce|bcast|alltoall|ibcast) mode=min sense=lower ;; esac
-            key=$(key_of "$b" "$np")
-            chart "$chart_dir" "$key" "$(bench_title "$b" "$np")" "$key" \
+            is_lat "$b" && mode=min sense=lower
+            key=$(key_of "$b" "$np" "$var")
+            chart "$chart_dir" "$key" "$(bench_title "$b" "$np" "$var")" "$key" \
                 "$(fields_of "$b")" 2 "$(stat_mode $mode)" $sense
         done
     done
@@ -500,5 +630,6 @@ for l in "${libs[@]}"; do
     [ "${status[$l]}" = ok ] || { echo "compare.sh: $(lib_title "$l") FAILED: ${note[$l]}" >&2; rc=1; }
 done
 [ ${#failures[@]} -eq 0 ] || rc=1
+[ ${#unsupported_first[@]} -eq 0 ] || rc=1
 [ $rc -eq 0 ] || echo "compare.sh: some runs failed, see above" >&2
 exit $rc

@@ -14,8 +14,9 @@
 #   raw          the directory of the raw outputs, KEY-LIB-RUN.txt
 #   bench_list   the benchmarks to build (latency, bw, ...)
 #   work         the scratch directory (builds go to work/build/LIB)
-# and declares the associative arrays status and note (per library) and
-# run_failed (per LIB.KEY).
+# and declares the associative arrays status and note (per library),
+# run_failed (per LIB.KEY) and run_unsupported (per LIB.KEY: the first error
+# line of a run the library could not do, MPI_ERR_UNSUPPORTED_OPERATION).
 
 # Those are the caller's, and status/note are associative there:
 # shellcheck shell=bash disable=SC2154,SC2034,SC2004
@@ -26,6 +27,30 @@ bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 die() { echo "$bench_prog: $*" >&2; exit 2; }
 
 selected() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# The one-sided benchmarks: built with bench_rma.c, run with -s and -w.
+rma_benches="put_latency get_latency put_bw get_bw acc_latency fop_latency cas_latency"
+is_rma() { case " $rma_benches " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# unsupported_line <stderr file> <exit status>: the line in which a
+# benchmark said its library lacks a call it needs (bench_rma.c prints it
+# and exits 3), or nothing, when the run failed otherwise.
+unsupported_line() {
+    local line
+    line=$(grep -m1 'not supported by this MPI library' "$1" 2>/dev/null)
+    if [ -n "$line" ]; then echo "$line"
+    elif [ "$2" -eq 3 ]; then echo "exit status 3 (unsupported operation)"
+    fi
+}
+
+# err_summary <stderr file>: what a failed run said: the benchmark's own
+# error line when it printed one (the launchers' closing words follow it),
+# and the last lines.
+err_summary() {
+    local own
+    own=$(grep -m1 -E '^osu_[a-z_]+: rank [0-9]+: ' "$1" 2>/dev/null)
+    { [ -n "$own" ] && echo "$own; ..."; tail -n 3 "$1"; } | tr '\n' ' '
+}
 
 lib_title() { case "$1" in rdmpi) echo rdmpi ;; mpich) echo MPICH ;; openmpi) echo "Open MPI" ;; esac; }
 
@@ -108,12 +133,14 @@ settle_cpus() {
 # CC into work/build/LIB. On a failure, marks LIB failed with the reason in
 # note[LIB] and returns 1.
 build_benches() {
-    local l=$1 cc=$2 b log
+    local l=$1 cc=$2 b log srcs
     mkdir -p "$work/build/$l"
     for b in "${bench_list[@]}"; do
         log=$work/build/$l/osu_$b.log
-        if ! "$cc" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" \
-                "$bench_dir/osu_$b.c" "$bench_dir/bench_util.c" >"$log" 2>&1; then
+        srcs=("$bench_dir/osu_$b.c" "$bench_dir/bench_util.c")
+        is_rma "$b" && srcs+=("$bench_dir/bench_rma.c")
+        if ! "$cc" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" "${srcs[@]}" \
+                >"$log" 2>&1; then
             status[$l]=failed
             note[$l]="build of osu_$b.c with $cc failed: $(tail -n 3 "$log" | tr '\n' ' ')"
             return 1
@@ -199,16 +226,17 @@ lib_version() {
 # table <title> <key> <fields> <column> <min|max|median> <lower|higher>
 #       <decimals> <ratio|diff> <width> <last width>:
 # one markdown table: a row per size, a column per library (the value, "-"
-# where it has none, FAIL where it failed, "-" for all of a library left
-# out) and a last column comparing rdmpi with the best of the others, as
-# their ratio or (diff) their difference. Columns are width wide, the last
-# one last-width.
+# where it has none, FAIL where it failed, n/a where it does not support an
+# operation the benchmark needs, "-" for all of a library left out) and a
+# last column comparing rdmpi with the best of the others, as their ratio or
+# (diff) their difference. Columns are width wide, the last one last-width.
 table() {
     local title=$1 key=$2 nf=$3 col=$4 mode=$5 sense=$6 decimals=$7 cmp=$8
-    local width=$9 last=${10} l
+    local width=$9 last=${10} l na=()
     declare -A col_state
     for l in rdmpi mpich openmpi; do
         if ! selected $l; then col_state[$l]="-"
+        elif [ -n "${run_unsupported[$l.$key]:-}" ]; then col_state[$l]=n/a; na+=("$(lib_title $l)")
         elif [ "${status[$l]}" != ok ] || [ -n "${run_failed[$l.$key]:-}" ]; then col_state[$l]=FAIL
         else col_state[$l]=ok
         fi
@@ -255,8 +283,16 @@ table() {
                 }
                 printf row, s, cell("rdmpi", s, c_r), cell("mpich", s, c_m), cell("openmpi", s, c_o), ratio
             }
+            if (n == 0)          # no library has values: one row of states
+                printf "| %10s | %" w "s | %" w "s | %" w "s | %" lw "s |\n", "-", c_r, c_m, c_o, "-"
         }'
     echo
+    if [ ${#na[@]} -gt 0 ]; then
+        local who
+        who=$(IFS=,; echo "${na[*]}")
+        echo "n/a: ${who//,/, } reported MPI_ERR_UNSUPPORTED_OPERATION for a call this benchmark needs (the first such error is under \"Not supported\" below)."
+        echo
+    fi
     if [ "$cmp" = diff ]; then
         echo "Difference in percentage points; above 0: rdmpi hides more of the broadcast than the best of the others."
     elif [ "$sense" = lower ]; then
@@ -328,12 +364,18 @@ chart_data() {
 
 # chart <dir> <name> <chart_data arguments...>: writes dir/name.dat and
 # draws dir/name.png with bench/chart.sh. A missing gnuplot that cannot be
-# installed costs the chart, not the run.
+# installed costs the chart, not the run; so does a benchmark without any
+# ratio to draw (rdmpi or both others without values: failed, n/a).
 chart() {
     local dir=$1 name=$2
     shift 2
     mkdir -p "$dir" || return 1
     chart_data "$@" >"$dir/$name.dat"
+    if ! awk '$1 ~ /^[0-9]+$/ && ($5 != "-" || $6 != "-") { found = 1 } END { exit !found }' \
+            "$dir/$name.dat"; then
+        echo "$bench_prog: no chart $dir/$name.png: no ratio to draw (the data is in $dir/$name.dat)" >&2
+        return 0
+    fi
     "$bench_dir/chart.sh" "$dir/$name.dat" ||
         echo "$bench_prog: no chart $dir/$name.png (the data is in $dir/$name.dat)" >&2
 }

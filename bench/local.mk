@@ -1,6 +1,7 @@
 # bench: OSU-style point-to-point benchmarks (latency, bandwidth,
-# bidirectional bandwidth, message rate) and collective ones (allreduce,
-# bcast, alltoall latency; ibcast latency and overlap), built against the
+# bidirectional bandwidth, message rate), collective ones (allreduce,
+# bcast, alltoall latency; ibcast latency and overlap) and one-sided ones
+# (put, get, accumulate, fetch-and-op, compare-and-swap), built against the
 # in-tree libmpi.
 # Not installed. bench/compare.sh builds the same sources with an installed
 # rdmpi, MPICH and Open MPI and compares them; see bench/README.md.
@@ -39,6 +40,41 @@ bench_osu_alltoall_LDFLAGS = $(RD_TEST_LINKOPTS)
 bench_osu_ibcast_SOURCES = bench/osu_ibcast.c bench/bench_util.c bench/bench_util.h
 bench_osu_ibcast_LDADD = $(RD_TEST_LDADD)
 bench_osu_ibcast_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+# One-sided: bench_rma.c holds their windows, epochs and loops.
+noinst_PROGRAMS += bench/osu_put_latency bench/osu_get_latency \
+	bench/osu_put_bw bench/osu_get_bw bench/osu_acc_latency \
+	bench/osu_fop_latency bench/osu_cas_latency
+RD_BENCH_RMA_SOURCES = bench/bench_rma.c bench/bench_rma.h \
+	bench/bench_util.c bench/bench_util.h
+
+bench_osu_put_latency_SOURCES = bench/osu_put_latency.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_put_latency_LDADD = $(RD_TEST_LDADD)
+bench_osu_put_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_get_latency_SOURCES = bench/osu_get_latency.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_get_latency_LDADD = $(RD_TEST_LDADD)
+bench_osu_get_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_put_bw_SOURCES = bench/osu_put_bw.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_put_bw_LDADD = $(RD_TEST_LDADD)
+bench_osu_put_bw_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_get_bw_SOURCES = bench/osu_get_bw.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_get_bw_LDADD = $(RD_TEST_LDADD)
+bench_osu_get_bw_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_acc_latency_SOURCES = bench/osu_acc_latency.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_acc_latency_LDADD = $(RD_TEST_LDADD)
+bench_osu_acc_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_fop_latency_SOURCES = bench/osu_fop_latency.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_fop_latency_LDADD = $(RD_TEST_LDADD)
+bench_osu_fop_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_cas_latency_SOURCES = bench/osu_cas_latency.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_cas_latency_LDADD = $(RD_TEST_LDADD)
+bench_osu_cas_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/README.md bench/cg_latency.py \
 	bench/chart.sh bench/chart.gp

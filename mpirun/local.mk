@@ -20,6 +20,8 @@ mpirun_mpirun_SOURCES = \
 	mpirun/launch.c mpirun/launch.h \
 	mpirun/guard.c mpirun/guard.h \
 	mpirun/daemon.c mpirun/daemon.h \
-	src/util/env.c src/util/env.h src/util/clock.h
+	src/util/env.c src/util/env.h src/util/clock.h \
+	mpirun/mpirun_tunables.c mpirun/mpirun_tunables.h src/util/tunable.c src/util/tunable.h \
+	src/util/errdetail.c src/util/errdetail.h
 mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 mpirun_mpirun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread

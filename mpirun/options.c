@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -51,12 +52,36 @@ static const char usage_text[] =
     "                          -n defaults to the hosts' slots when hosts are given\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n"
+    "  --info [--all] [--json] run rdmpi_info: what is built, what this machine\n"
+    "                          offers, every RDMPI_* tunable (its exit status)\n"
     "  --                      end of options: the next word is the program\n"
     "\n"
     "Long options also take the form --option=VALUE.\n"
     "The exit status is the first non-zero exit status of a rank, 128+N when a\n"
     "rank was killed by signal N, the code given to MPI_Abort, or 2 for a usage\n"
     "error. See doc/mpirun.md for details.\n";
+
+/* mpirun --info: becomes rdmpi_info, installed beside mpirun (or, in the
+ * build tree, in src/info), else found on PATH. Returns only on failure. */
+static int run_info(char **args)
+{
+    char self[PATH_MAX], path[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(path, sizeof(path), "%s/rdmpi_info", self);
+            execv(path, args);
+            snprintf(path, sizeof(path), "%s/../src/info/rdmpi_info", self);
+            execv(path, args);
+        }
+    }
+    execvp("rdmpi_info", args);
+    fprintf(stderr, "mpirun: --info: cannot run rdmpi_info: %s\n", strerror(errno));
+    return RD_MPIRUN_EXIT_USAGE;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -183,6 +208,10 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("mpirun (rdmpi) %s\nPMIx: %s\n", PACKAGE_VERSION, PMIx_Get_version());
             return 1;
+        }
+        if (!strcmp(a, "--info") || !strcmp(a, "-info")) {
+            argv[i] = (char *)"rdmpi_info";   /* its argv: the words after --info */
+            return run_info(argv + i);
         }
         if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output")) {
             o->tag_output = 1;

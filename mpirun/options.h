@@ -37,7 +37,8 @@ typedef struct rd_mpirun_opts {
 #define RD_MPIRUN_AGENT_DEFAULT "ssh"
 
 /* Parses argv into *o. Returns 0 to go on and run the job, 1 when --help or
- * --version was printed (exit 0), RD_MPIRUN_EXIT_USAGE after printing one
+ * --version was printed (exit 0; --info replaces the process with
+ * rdmpi_info), RD_MPIRUN_EXIT_USAGE after printing one
  * line on stderr about a usage error, or -1 when out of memory. */
 int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o);
 

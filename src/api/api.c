@@ -11,6 +11,7 @@
 
 #include "p2p/p2p.h"
 #include "util/env.h"
+#include "util/errdetail.h"
 
 rd_api_state_t rd_api = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -86,6 +87,10 @@ int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
     if (n > 0 && n < MPI_MAX_ERROR_STRING)
         n += vsnprintf(m + n, MPI_MAX_ERROR_STRING - n, fmt, ap);
     va_end(ap);
+    /* What the layer below recorded where it failed (util/errdetail.h). */
+    char detail[RD_ERR_DETAIL_MAX];
+    if (rd_err_detail_take(detail, sizeof(detail)) > 0 && n > 0 && n < MPI_MAX_ERROR_STRING)
+        n += snprintf(m + n, MPI_MAX_ERROR_STRING - n, ": %s", detail);
     if (n > 0 && n < MPI_MAX_ERROR_STRING)
         snprintf(m + n, MPI_MAX_ERROR_STRING - n, " (%s)", rd_api_class_name(cls));
     int code = cls | (int)((slot + 1) << 8);

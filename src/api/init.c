@@ -17,8 +17,10 @@
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
 #include "util/clock.h"
+#include "util/errdetail.h"
 #include "util/scratch.h"
 
+#include "api/api_tunables.h"
 #include "api/attr.h"
 #include "api/op.h"
 
@@ -75,21 +77,28 @@ static int init(int required, int *provided, const char *fn)
     rd_api.wtime0 = rd_clock_s();
 
     int rc = rd_boot_init(&rd_api.boot);
+    char detail[RD_ERR_DETAIL_MAX];
     if (rc != RD_OK) {
-        fprintf(stderr, "rdmpi: %s: cannot connect to the process manager (PMIx): %s\n", fn,
-                rd_status_str(rc));
+        rd_err_detail_take(detail, sizeof(detail));
+        fprintf(stderr, "rdmpi: %s: cannot connect to the process manager (PMIx): %s%s%s\n", fn,
+                rd_status_str(rc), *detail ? ": " : "", detail);
         exit(1);
     }
-    if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
+    if ((rc = rd_api_tunables_check()) != RD_OK ||
+        (rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
         (rc = make_predefined_comms()) != RD_OK) {
-        char msg[256];
-        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s\n", rd_api.boot.rank, fn,
-                 rd_status_str(rc));
-        fputs(msg, stderr);
+        char msg[256 + RD_ERR_DETAIL_MAX];
+        rd_err_detail_take(detail, sizeof(detail));
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
+                 rd_status_str(rc), *detail ? ": " : "", detail);
+        fprintf(stderr, "%s\n", msg);
         rd_boot_abort(1, msg);
     }
+    /* Failures the layers recovered from while starting (a transport with
+     * no device on this node) must not be blamed for a later error. */
+    rd_err_detail_clear();
     rd_api.initialized = 1;
     rd_api.multiple = level == MPI_THREAD_MULTIPLE;
     if (provided)
@@ -100,10 +109,16 @@ static int init(int required, int *provided, const char *fn)
 RD_WEAK_ALIAS(MPI_Init)
 int PMPI_Init(int *argc, char ***argv)
 {
-    const char *lvl = getenv("RDMPI_THREAD_LEVEL");
+    static const int levels[] = { MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                                  MPI_THREAD_MULTIPLE };
+    static const char *const names[] = { "single", "funneled", "serialized", "multiple" };
+    const char *lvl;
     int required = MPI_THREAD_SINGLE;
-    if (lvl && !strcmp(lvl, "multiple"))
-        required = MPI_THREAD_MULTIPLE;
+    /* A bad value is reported by init's check of every tunable. */
+    if (rd_tunable_str(&rd_api_tunables[RD_API_T_THREAD_LEVEL], &lvl) == RD_OK && lvl)
+        for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+            if (!strcmp(lvl, names[i]))
+                required = levels[i];
     return init(required, NULL, "MPI_Init");
 }
 

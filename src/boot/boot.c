@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/errdetail.h"
 #include "util/status.h"
 
 /* A value a singleton published for itself. */
@@ -59,8 +60,11 @@ static int get_number(const pmix_proc_t *proc, const char *key, long *out)
     pmix_value_t *v = NULL;
     int rc = RD_OK;
 
-    if (PMIx_Get(proc, key, NULL, 0, &v) != PMIX_SUCCESS || v == NULL)
+    pmix_status_t prc = PMIx_Get(proc, key, NULL, 0, &v);
+    if (prc != PMIX_SUCCESS || v == NULL) {
+        rd_err_detail("PMIx_Get(%s): %s", key, PMIx_Error_string(prc));
         return RD_EBOOT;
+    }
     switch (v->type) {
     case PMIX_UINT32: *out = v->data.uint32; break;
     case PMIX_UINT16: *out = v->data.uint16; break;
@@ -72,7 +76,10 @@ static int get_number(const pmix_proc_t *proc, const char *key, long *out)
     case PMIX_INT64: *out = (long)v->data.int64; break;
     case PMIX_SIZE: *out = (long)v->data.size; break;
     case PMIX_PROC_RANK: *out = v->data.rank; break;
-    default: rc = RD_EBOOT; break;
+    default:
+        rd_err_detail("PMIx_Get(%s): not an integer (PMIx type %d)", key, (int)v->type);
+        rc = RD_EBOOT;
+        break;
     }
     PMIX_VALUE_RELEASE(v);
     return rc;
@@ -84,8 +91,11 @@ static char *get_string(const pmix_proc_t *proc, const char *key)
     pmix_value_t *v = NULL;
     char *s = NULL;
 
-    if (PMIx_Get(proc, key, NULL, 0, &v) != PMIX_SUCCESS || v == NULL)
+    pmix_status_t prc = PMIx_Get(proc, key, NULL, 0, &v);
+    if (prc != PMIX_SUCCESS || v == NULL) {
+        rd_err_detail("PMIx_Get(%s): %s", key, PMIx_Error_string(prc));
         return NULL;
+    }
     if (v->type == PMIX_STRING && v->data.string)
         s = strdup(v->data.string);
     PMIX_VALUE_RELEASE(v);
@@ -181,8 +191,8 @@ static int srun_without_pmix(void)
     tasks = strtol(n, &end, 10);
     if (end == n || *end != '\0' || tasks <= 1)
         return 0;
-    fprintf(stderr, "rdmpi: started by srun as one of %ld tasks without PMIx: "
-            "use srun --mpi=pmix (or MpiDefault=pmix in slurm.conf)\n", tasks);
+    rd_err_detail("started by srun as one of %ld tasks without PMIx: use srun --mpi=pmix "
+                  "(or MpiDefault=pmix in slurm.conf)", tasks);
     return 1;
 }
 
@@ -201,8 +211,12 @@ int rd_boot_init(rd_boot_info_t *info)
     if (getenv("PMIX_NAMESPACE") == NULL)
         return srun_without_pmix() ? RD_EBOOT : init_singleton(info);
 
-    if (PMIx_Init(&boot.self, NULL, 0) != PMIX_SUCCESS)
+    pmix_status_t prc = PMIx_Init(&boot.self, NULL, 0);
+    if (prc != PMIX_SUCCESS) {
+        rd_err_detail("PMIx_Init (PMIX_NAMESPACE=%s): %s", getenv("PMIX_NAMESPACE"),
+                      PMIx_Error_string(prc));
         return RD_EBOOT;
+    }
     boot.initialized = 1;
     PMIX_LOAD_PROCID(&wild, boot.self.nspace, PMIX_RANK_WILDCARD);
 
@@ -287,7 +301,12 @@ int rd_boot_put(const char *key, const void *val, size_t len)
     v.type = PMIX_BYTE_OBJECT;
     v.data.bo.bytes = (char *)val;  /* PMIx_Put copies the value */
     v.data.bo.size = len;
-    return PMIx_Put(PMIX_GLOBAL, key, &v) == PMIX_SUCCESS ? RD_OK : RD_EBOOT;
+    pmix_status_t prc = PMIx_Put(PMIX_GLOBAL, key, &v);
+    if (prc != PMIX_SUCCESS) {
+        rd_err_detail("PMIx_Put(%s, %zu bytes): %s", key, len, PMIx_Error_string(prc));
+        return RD_EBOOT;
+    }
+    return RD_OK;
 }
 
 int rd_boot_fence(void)
@@ -300,15 +319,21 @@ int rd_boot_fence(void)
         return RD_EINVAL;
     if (boot.singleton)
         return RD_OK;
-    if (PMIx_Commit() != PMIX_SUCCESS)
+    if ((rc = PMIx_Commit()) != PMIX_SUCCESS) {
+        rd_err_detail("PMIx_Commit: %s", PMIx_Error_string(rc));
         return RD_EBOOT;
+    }
     /* Collect everything at the fence, so the local server can answer
      * every rd_boot_get without asking other hosts. */
     PMIX_INFO_CONSTRUCT(&info);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(NULL, 0, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
-    return rc == PMIX_SUCCESS ? RD_OK : RD_EBOOT;
+    if (rc != PMIX_SUCCESS) {
+        rd_err_detail("PMIx_Fence: %s", PMIx_Error_string(rc));
+        return RD_EBOOT;
+    }
+    return RD_OK;
 }
 
 static int copy_out(const void *src, size_t srclen, void *buf, size_t *len)
@@ -352,8 +377,10 @@ int rd_boot_get(int rank, const char *key, void *buf, size_t *len)
     PMIX_INFO_DESTRUCT(&info);
     if (prc == PMIX_ERR_NOT_FOUND || prc == PMIX_ERR_BAD_PARAM)
         return RD_EINVAL;
-    if (prc != PMIX_SUCCESS || v == NULL)
+    if (prc != PMIX_SUCCESS || v == NULL) {
+        rd_err_detail("PMIx_Get(%s) of rank %d: %s", key, rank, PMIx_Error_string(prc));
         return RD_EBOOT;
+    }
     if (v->type == PMIX_BYTE_OBJECT)
         rc = copy_out(v->data.bo.bytes, v->data.bo.size, buf, len);
     else

@@ -6,47 +6,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_tunables.h"
 #include "p2p/p2p.h"
-#include "util/env.h"
 #include "util/status.h"
 
 static rd_coll_tune_t tune;
 static pthread_once_t tune_once = PTHREAD_ONCE_INIT;
 
+/* One value of the table. MPI_Init has checked every value
+ * (api/api_tunables.h), so reading cannot fail here. */
+static long long tun(int i)
+{
+    const rd_tunable_t *t = &rd_coll_tunables[i];
+    long long v;
+    return rd_tunable_int(t, &v) == RD_OK ? v : (long long)t->dflt;
+}
+
 static void tune_load(void)
 {
     /* Defaults follow the usual crossover points on shared memory and
      * InfiniBand: latency-bound trees below, bandwidth-bound rings above. */
-    tune.barrier_signal = rd_env_bool("RDMPI_BARRIER_SIGNAL", 1);
+    tune.barrier_signal = (int)tun(RD_COLL_T_BARRIER_SIGNAL);
     /* Node-local collectives through shared areas (coll_shm.c) up to these
      * sizes; 0 turns them off. */
-    tune.bcast_shm_max = (size_t)rd_env_size("RDMPI_BCAST_SHM_MAX", 1048576);
-    tune.ibcast_shm_max = (size_t)rd_env_size("RDMPI_IBCAST_SHM_MAX", 1048576);
-    tune.allreduce_shm_max = (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_MAX", 1048576);
-    tune.allreduce_shm_split_min =
-        (size_t)rd_env_size("RDMPI_ALLREDUCE_SHM_SPLIT_MIN", 16384);
-    tune.alltoall_shm_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SHM_MAX", 16384);
+    tune.bcast_shm_max = (size_t)tun(RD_COLL_T_BCAST_SHM_MAX);
+    tune.ibcast_shm_max = (size_t)tun(RD_COLL_T_IBCAST_SHM_MAX);
+    tune.allreduce_shm_max = (size_t)tun(RD_COLL_T_ALLREDUCE_SHM_MAX);
+    tune.allreduce_shm_split_min = (size_t)tun(RD_COLL_T_ALLREDUCE_SHM_SPLIT_MIN);
+    tune.alltoall_shm_max = (size_t)tun(RD_COLL_T_ALLTOALL_SHM_MAX);
     /* Above that, single-copy alltoall from this many bytes per block
      * (0: off), on any number of ranks. */
-    tune.alltoall_cma_min = (size_t)rd_env_size("RDMPI_ALLTOALL_CMA_MIN", 16385);
+    tune.alltoall_cma_min = (size_t)tun(RD_COLL_T_ALLTOALL_CMA_MIN);
     /* With two ranks every algorithm is a single exchange already: the
      * shared areas save only p2p's per-message overhead, and from a few KiB
      * their two copies lose to one copy over CMA (doc/performance.md). */
-    tune.coll_shm_max_np2 = (size_t)rd_env_size("RDMPI_COLL_SHM_MAX_NP2", 1024);
-    tune.bcast_scatter_min = (size_t)rd_env_size("RDMPI_BCAST_SCATTER_MIN", 12288);
-    tune.bcast_scatter_min_procs = (int)rd_env_long("RDMPI_BCAST_SCATTER_MIN_PROCS", 8);
-    tune.allgather_ring_min = (size_t)rd_env_size("RDMPI_ALLGATHER_RING_MIN", 524288);
-    tune.alltoall_bruck_max = (size_t)rd_env_size("RDMPI_ALLTOALL_BRUCK_MAX", 256);
-    tune.alltoall_scattered_max = (size_t)rd_env_size("RDMPI_ALLTOALL_SCATTERED_MAX", 32768);
-    tune.allreduce_rsag_min = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN", 2048);
+    tune.coll_shm_max_np2 = (size_t)tun(RD_COLL_T_COLL_SHM_MAX_NP2);
+    tune.bcast_scatter_min = (size_t)tun(RD_COLL_T_BCAST_SCATTER_MIN);
+    tune.bcast_scatter_min_procs = (int)tun(RD_COLL_T_BCAST_SCATTER_MIN_PROCS);
+    tune.allgather_ring_min = (size_t)tun(RD_COLL_T_ALLGATHER_RING_MIN);
+    tune.alltoall_bruck_max = (size_t)tun(RD_COLL_T_ALLTOALL_BRUCK_MAX);
+    tune.alltoall_scattered_max = (size_t)tun(RD_COLL_T_ALLTOALL_SCATTERED_MAX);
+    tune.allreduce_rsag_min = (size_t)tun(RD_COLL_T_ALLREDUCE_RSAG_MIN);
     /* On two ranks both algorithms move the same bytes; Rabenseifner only
      * halves the local reduction and costs a second round (a second
      * rendezvous handshake above the eager size), which pays from about
      * 256 KiB on shared memory (measured, doc/performance.md). */
-    tune.allreduce_rsag_min_np2 = (size_t)rd_env_size("RDMPI_ALLREDUCE_RSAG_MIN_NP2", 262144);
-    tune.gather_binomial_max = (size_t)rd_env_size("RDMPI_GATHER_BINOMIAL_MAX", 65536);
-    tune.reduce_scatter_pairwise_min =
-        (size_t)rd_env_size("RDMPI_REDUCE_SCATTER_PAIRWISE_MIN", 524288);
+    tune.allreduce_rsag_min_np2 = (size_t)tun(RD_COLL_T_ALLREDUCE_RSAG_MIN_NP2);
+    tune.gather_binomial_max = (size_t)tun(RD_COLL_T_GATHER_BINOMIAL_MAX);
+    tune.reduce_scatter_pairwise_min = (size_t)tun(RD_COLL_T_REDUCE_SCATTER_PAIRWISE_MIN);
 }
 
 const rd_coll_tune_t *rd_coll_tune(void)

@@ -1,11 +1,9 @@
-/* Reading RDMPI_* tunables from the environment (see env.h). Each tunable is
- * read once, where its subsystem initializes, so a bad value is reported once. */
+/* Reading RDMPI_* variables from the environment (see env.h). */
 #include "util/env.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -35,21 +33,17 @@ int rd_env_parse_size(const char *s, long long *out)
     return 0;
 }
 
-static void bad_value(const char *name, const char *val)
-{
-    fprintf(stderr, "rdmpi: ignoring %s=\"%s\": not a valid value, using the default\n", name, val);
-}
-
+/* Nothing below src/api prints, and a malformed value gives the default:
+ * every RDMPI_* variable the library reads is in a table that MPI_Init
+ * checks first (api/api_tunables.h), so one never gets this far there. */
 long long rd_env_size(const char *name, long long dflt)
 {
     const char *s = getenv(name);
     long long v;
     if (!s || !*s)
         return dflt;
-    if (rd_env_parse_size(s, &v) != 0) {
-        bad_value(name, s);
+    if (rd_env_parse_size(s, &v) != 0)
         return dflt;
-    }
     return v;
 }
 
@@ -61,10 +55,8 @@ long rd_env_long(const char *name, long dflt)
         return dflt;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || *end) {
-        bad_value(name, s);
+    if (errno || *end)
         return dflt;
-    }
     return v;
 }
 
@@ -83,6 +75,5 @@ int rd_env_bool(const char *name, int dflt)
         return 1;
     if (!strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "off") || !strcasecmp(s, "false"))
         return 0;
-    bad_value(name, s);
     return dflt;
 }

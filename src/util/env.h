@@ -1,7 +1,8 @@
 /*
- * Tunables: every RDMPI_* environment variable is read here, through these
- * helpers, and listed in doc/tunables.md with its default. A malformed value
- * is reported once on stderr and the default is used.
+ * Plain environment readers. Tunables are read through their layer's table
+ * (util/tunable.h), which fails on a bad value; these helpers return the
+ * default for a malformed value, for callers not yet reading through a
+ * table. rd_env_parse_size is the size syntax both share.
  */
 #ifndef RD_UTIL_ENV_H
 #define RD_UTIL_ENV_H

@@ -4,7 +4,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "util/env.h"
+#include "util/status.h"
+#include "util/util_tunables.h"
 
 #define SLOTS 8                    /* cached blocks at most */
 #define MIN_CACHED (64 * 1024)     /* smaller blocks are cheap to get from malloc */
@@ -47,8 +48,12 @@ void rd_scratch_put(void *p)
     if (!p)
         return;
     block_t *b = (block_t *)p - 1;
-    if (sc.limit < 0)
-        sc.limit = rd_env_size("RDMPI_SCRATCH_CACHE", 64LL << 20);
+    if (sc.limit < 0) {
+        const rd_tunable_t *t = &rd_util_tunables[RD_UTIL_T_SCRATCH_CACHE];
+        /* MPI_Init has checked the value (api/api_tunables.h). */
+        if (rd_tunable_int(t, &sc.limit) != RD_OK)
+            sc.limit = (long long)t->dflt;
+    }
     if (b->cap < MIN_CACHED || b->cap > (size_t)sc.limit) {
         free(b);
         return;

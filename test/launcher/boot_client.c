@@ -29,13 +29,16 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
 static rd_boot_info_t info;
 
 static void die(const char *what, int rc)
 {
-    fprintf(stderr, "boot_client rank %d: %s failed: %s\n", info.rank, what, rd_status_str(rc));
+    /* The layer recorded why (util/errdetail.h); it never prints itself. */
+    fprintf(stderr, "boot_client rank %d: %s failed: %s%s%s\n", info.rank, what,
+            rd_status_str(rc), *rd_err_detail_peek() ? ": " : "", rd_err_detail_peek());
     exit(3);
 }
 

@@ -15,6 +15,7 @@ RD_MPI_TEST_PROGS = \
 	test/mpi/err_buffer \
 	test/mpi/err_comm \
 	test/mpi/err_count \
+	test/mpi/err_detail \
 	test/mpi/err_fatal \
 	test/mpi/err_handlers \
 	test/mpi/err_rank \
@@ -55,7 +56,7 @@ check_SCRIPTS += test/mpi/runtests.sh
 # make -j runs the lists in parallel. A new list is added here.
 RD_MPI_TESTLISTS = test/mpi/main.testlist test/mpi/coll.testlist test/mpi/comm.testlist \
 	test/mpi/dtype.testlist test/mpi/nbc.testlist test/mpi/protocols.testlist \
-	test/mpi/tcp.testlist
+	test/mpi/tcp.testlist test/mpi/errors.testlist
 TESTS += $(RD_MPI_TESTLISTS)
 TEST_EXTENSIONS = .testlist
 TESTLIST_LOG_COMPILER = bash
@@ -69,6 +70,10 @@ EXTRA_DIST += test/mpi/runtests.sh test/mpi/build-with.sh test/mpi/main.testlist
 RD_MPI_TEST_CFLAGS = $(AM_CFLAGS) -Wno-stringop-overflow
 RD_MPI_TEST_LIBS = $(RD_TEST_LDADD) -lpthread
 
+test_mpi_err_detail_SOURCES = test/mpi/err_detail.c test/mpi/mtest.c
+test_mpi_err_detail_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_err_detail_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_err_detail_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_abort_SOURCES = test/mpi/abort.c test/mpi/mtest.c
 test_mpi_abort_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_abort_LDADD = $(RD_MPI_TEST_LIBS)

@@ -90,6 +90,25 @@ else
 fi
 
 out=$(mktemp "${TMPDIR:-/tmp}/rdma-vm-suite.XXXXXX")
+
+# rdmpi_info sees the device: rc and ud usable, port 1 active with a RoCE v2
+# GID of the guest's IPv4 address chosen, and no tunable of this
+# environment refused (its exit status also counts RDMPI_VM_DROP, which is
+# the harness's, not a tunable).
+echo "== rdma-vm ($where): rdmpi_info"
+./src/info/rdmpi_info >"$out" 2>&1
+dev=${RXE_DEV:-rxe0}
+gidx=$(sed -n "s/^  $dev port 1: active, Ethernet, .*GID index used: \([0-9]*\) .*/\1/p" "$out")
+if grep -Eq '^  rc +built +usable ' "$out" && grep -Eq '^  ud +built +usable ' "$out" &&
+   [ -n "$gidx" ] && grep -Eq "^    GID $gidx +[0-9a-f:]*ffff:[0-9a-f]{4}:[0-9a-f]{4}  RoCE v2" "$out" &&
+   ! grep -q INVALID "$out"; then
+    echo "PASS rdmpi_info: rc, ud usable; $dev GID index $gidx"
+    passed=$((passed + 1))
+else
+    echo "FAIL rdmpi_info:"
+    sed 's/^/    /' "$out"
+    failed=$((failed + 1))
+fi
 IFS=';' read -r -a cfgs <<<"$configs"
 for cfg in "${cfgs[@]}"; do
     name=${cfg%%:*}

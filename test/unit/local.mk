@@ -9,7 +9,7 @@ UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
 	test/unit/test_datatype test/unit/test_op test/unit/test_scratch \
 	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
 	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts \
-	test/unit/test_p2p_am
+	test/unit/test_p2p_am test/unit/test_tunable
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -20,6 +20,10 @@ test_unit_test_match_LDADD = $(CUNIT_LIBS)
 test_unit_test_env_SOURCES = test/unit/test_env.c src/util/env.c src/util/env.h
 test_unit_test_env_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_env_LDADD = $(CUNIT_LIBS)
+test_unit_test_tunable_SOURCES = test/unit/test_tunable.c src/util/tunable.c src/util/tunable.h \
+	src/util/env.c src/util/env.h src/util/errdetail.c src/util/errdetail.h
+test_unit_test_tunable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_tunable_LDADD = $(CUNIT_LIBS)
 # --- end matching engine and tunables ---
 
 # --- p2p's active messages, progress hooks, rd_p2p_start (test_p2p_am; a
@@ -38,6 +42,7 @@ test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
 check_PROGRAMS += test/unit/shm_pingpong
 RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
+	src/transport/shm/shm_tunables.c src/util/tunable.c src/util/errdetail.c \
 	src/util/status.c src/util/status.h src/util/copy.c src/util/copy.h \
 	test/unit/fake_boot.c test/unit/fake_boot.h
 test_unit_test_shm_SOURCES = test/unit/test_shm.c $(RD_SHM_TEST_SOURCES)
@@ -66,7 +71,7 @@ test_unit_test_op_LDADD = $(CUNIT_LIBS)
 
 # --- scratch-memory cache (test_scratch) ---
 test_unit_test_scratch_SOURCES = test/unit/test_scratch.c src/util/scratch.c src/util/scratch.h \
-	src/util/env.c src/util/env.h
+	src/util/env.c src/util/env.h src/util/util_tunables.c src/util/tunable.c src/util/errdetail.c
 test_unit_test_scratch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_scratch_LDADD = $(CUNIT_LIBS)
 # --- end scratch ---

@@ -24,7 +24,8 @@
 
 #include "transport/transport.h"
 #include "util/copy.h"
-#include "util/env.h"
+#include "transport/shm/shm_tunables.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
 /* Records consumed from one ring per progress pass before moving on to the
@@ -79,6 +80,7 @@ static struct rd_shm_state {
     unsigned char *areas;        /* area of local index 0; the others follow */
     size_t area_bytes;
     int in_progress;
+    long long tun_eager, tun_ring, tun_area, tun_cma;   /* tunables, read at init */
 } shm;
 
 /* Word a peer reads with process_vm_readv to prove CMA works at init. */
@@ -130,17 +132,7 @@ static uint64_t pow2_ceil(uint64_t v)
 /* The node-wide parameters local rank 0 decides from its environment. */
 static void choose_params(rd_shm_seg_hdr_t *h, int n)
 {
-    long long eager = rd_env_size("RDMPI_SHM_EAGER_MAX", RD_SHM_EAGER_MAX_DEFAULT);
-    long long ring = rd_env_size("RDMPI_SHM_RING_BYTES", RD_SHM_RING_BYTES_DEFAULT);
-    long long area = rd_env_size("RDMPI_SHM_AREA_BYTES", RD_SHM_AREA_BYTES_DEFAULT);
-    if (area < 0)
-        area = 0;
-    if (area > RD_SHM_AREA_BYTES_LIMIT)
-        area = RD_SHM_AREA_BYTES_LIMIT;
-    if (eager > RD_SHM_EAGER_MAX_LIMIT)
-        eager = RD_SHM_EAGER_MAX_LIMIT;
-    if (ring > RD_SHM_RING_BYTES_LIMIT)
-        ring = RD_SHM_RING_BYTES_LIMIT;
+    long long eager = shm.tun_eager, ring = shm.tun_ring, area = shm.tun_area;
     /* Room for a wrap filler, two largest records and the spare cell. */
     uint64_t need = 4 * rd_shm_rec_size(RD_SHM_HDR_MAX, (size_t)eager);
     if ((uint64_t)ring < need)
@@ -210,14 +202,26 @@ static int create_segment(const char *name, int n, const rd_boot_info_t *boot)
     memset(&h, 0, sizeof(h));
     choose_params(&h, n);
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
+    if (fd < 0) {
+        rd_err_detail_sys(errno, "shm: shm_open(%s) to create the node's segment", name);
         return RD_ESYS;
+    }
     /* The umask could have narrowed 0600 further; make it exact. */
-    if (fchmod(fd, 0600) != 0 || ftruncate(fd, (off_t)h.seg_bytes) != 0)
+    if (fchmod(fd, 0600) != 0) {
+        rd_err_detail_sys(errno, "shm: fchmod(%s)", name);
         goto err;
+    }
+    if (ftruncate(fd, (off_t)h.seg_bytes) != 0) {
+        rd_err_detail_sys(errno, "shm: ftruncate(%s, %llu bytes) (is /dev/shm large enough?)",
+                          name, (unsigned long long)h.seg_bytes);
+        goto err;
+    }
     void *p = mmap(NULL, h.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED)
+    if (p == MAP_FAILED) {
+        rd_err_detail_sys(errno, "shm: mmap of %s (%llu bytes)", name,
+                          (unsigned long long)h.seg_bytes);
         goto err;
+    }
     close(fd);
     shm.seg = p;
     shm.seg_bytes = h.seg_bytes;
@@ -235,22 +239,33 @@ static int attach_segment(const char *name, int n, const rd_boot_info_t *boot)
 {
     struct stat st;
     int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0)
+    if (fd < 0) {
+        rd_err_detail_sys(errno, "shm: shm_open(%s) to attach local rank 0's segment", name);
         return RD_ESYS;
+    }
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < RD_SHM_PAGE) {
+        rd_err_detail_sys(errno, "shm: fstat(%s) (or the segment is too small)", name);
         close(fd);
         return RD_ESYS;
     }
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int merr = errno;
     close(fd);
-    if (p == MAP_FAILED)
+    if (p == MAP_FAILED) {
+        rd_err_detail_sys(merr, "shm: mmap of %s (%llu bytes)", name,
+                          (unsigned long long)st.st_size);
         return RD_ESYS;
+    }
     shm.seg = p;
     shm.seg_bytes = (size_t)st.st_size;
     const rd_shm_seg_hdr_t *h = p;
     if (h->magic != RD_SHM_MAGIC || h->version != RD_SHM_VERSION ||
-        h->nlocal != (uint32_t)n || h->seg_bytes != shm.seg_bytes)
+        h->nlocal != (uint32_t)n || h->seg_bytes != shm.seg_bytes) {
+        rd_err_detail("shm: segment %s does not match this rank (version %u, %u local ranks; "
+                      "expected version %u, %d)", name, (unsigned)h->version,
+                      (unsigned)h->nlocal, (unsigned)RD_SHM_VERSION, n);
         return RD_EINTERN;
+    }
     publish_slot(boot);
     return RD_OK;
 }
@@ -258,7 +273,7 @@ static int attach_segment(const char *name, int n, const rd_boot_info_t *boot)
 /* Votes against CMA unless this rank can read every local peer's probe word. */
 static void probe_cma(rd_shm_seg_hdr_t *h)
 {
-    if (!rd_env_bool("RDMPI_SHM_CMA", 1)) {
+    if (!shm.tun_cma) {
         atomic_store(&h->cma_ok, 0);
         return;
     }
@@ -348,14 +363,17 @@ static int shm_init(const rd_tp_env_t *env)
     rd_shm_transport.mem_key = NULL;
     rd_shm_transport.get = NULL;
     rd_shm_transport.put = NULL;
-    rd_shm_transport.eager_max = (size_t)rd_env_size("RDMPI_SHM_EAGER_MAX", RD_SHM_EAGER_MAX_DEFAULT);
-    if (rd_shm_transport.eager_max > RD_SHM_EAGER_MAX_LIMIT)
-        rd_shm_transport.eager_max = RD_SHM_EAGER_MAX_LIMIT;
+    /* Every rank reads them, so a bad value fails on every rank alike. */
+    const rd_tunable_t *t = rd_shm_tunables;
+    if ((err = rd_tunable_int(&t[RD_SHM_T_EAGER_MAX], &shm.tun_eager)) == RD_OK &&
+        (err = rd_tunable_int(&t[RD_SHM_T_RING_BYTES], &shm.tun_ring)) == RD_OK &&
+        (err = rd_tunable_int(&t[RD_SHM_T_AREA_BYTES], &shm.tun_area)) == RD_OK)
+        err = rd_tunable_int(&t[RD_SHM_T_CMA], &shm.tun_cma);
+    rd_shm_transport.eager_max = (size_t)shm.tun_eager;
 
-    shm.local_of = malloc((size_t)shm.size * sizeof(*shm.local_of));
-    if (!shm.local_of)
+    if (!err && !(shm.local_of = malloc((size_t)shm.size * sizeof(*shm.local_of))))
         err = RD_ENOMEM;
-    else {
+    if (!err) {
         for (int r = 0; r < shm.size; r++)
             shm.local_of[r] = -1;
         for (int li = 0; li < shm.nlocal; li++)
@@ -667,6 +685,10 @@ static int cma_copy(int peer, void *local, uint64_t remote_addr, const void *key
             continue;
         if (n <= 0) {
             status = (n < 0 && errno == ESRCH) ? RD_EPEER : RD_ESYS;
+            if (status == RD_ESYS)
+                rd_err_detail_sys(n < 0 ? errno : EFAULT, "shm: %s of %zu bytes %s rank %d",
+                                  write ? "process_vm_writev" : "process_vm_readv", len - got,
+                                  write ? "to" : "from", peer);
             break;
         }
         got += (size_t)n;

@@ -12,21 +12,19 @@
 #include <hwloc.h>
 #include <hwloc/openfabrics-verbs.h>
 
+#include <sys/resource.h>
+
 #include "boot/boot.h"
+#include "transport/verbs/common/gid.h"
 #include "transport/verbs/common/memhook.h"
-#include "util/env.h"
+#include "transport/verbs/common/verbs_tunables.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
-/* Tunables (doc/tunables.md). */
-#define RD_VB_RCACHE_ENTRIES_DEFAULT 1024          /* RDMPI_RCACHE_ENTRIES */
-#define RD_VB_RCACHE_BYTES_DEFAULT (1LL << 30)     /* RDMPI_RCACHE_BYTES */
-
 /* Transport-level timeouts of an RC QP: 4.096 us * 2^14 = 67 ms per try
- * (RDMPI_RC_TIMEOUT, the exponent, 1 to 31), 7 tries; RNR retry 7 =
+ * (RDMPI_RC_TIMEOUT, the exponent, verbs_tunables.c), 7 tries; RNR retry 7 =
  * infinite (receivers are flow-controlled, so an RNR only happens
  * transiently while an SRQ refill is pending). */
-#define RD_VB_RC_TIMEOUT_DEFAULT 14
-#define RD_VB_RC_TIMEOUT_MAX 31
 #define RD_VB_RC_RETRY 7
 #define RD_VB_RC_RNR_RETRY 7
 #define RD_VB_RC_MIN_RNR_TIMER 12   /* 0.64 ms */
@@ -73,70 +71,27 @@ static uint8_t active_port(struct ibv_context *ctx, const struct ibv_device_attr
     return 0;
 }
 
-/* GID rank for the default choice: RoCE v2 with an IPv4-mapped address
- * (routable, what rdma_cm picks), then other RoCE v2, then anything. */
-static int gid_score(const struct ibv_gid_entry *g)
-{
-    static const uint8_t v4[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-    int v2 = g->gid_type == IBV_GID_TYPE_ROCE_V2;
-    int zero = 1;
-    for (int i = 0; i < 16; i++)
-        zero &= g->gid.raw[i] == 0;
-    if (zero)
-        return -1;
-    if (v2 && memcmp(g->gid.raw, v4, sizeof(v4)) == 0)
-        return 3;
-    if (v2)
-        return 2;
-    return 1;
-}
-
-static int pick_gid(rd_vb_dev_t *d)
-{
-    long forced = rd_env_long("RDMPI_IB_GID_INDEX", -1);
-    if (forced >= 0) {
-        if (forced >= d->port_attr.gid_tbl_len ||
-            ibv_query_gid(d->ctx, d->port, (int)forced, &d->gid) != 0) {
-            fprintf(stderr, "rdmpi: RDMPI_IB_GID_INDEX=%ld: no such GID on %s port %u\n",
-                    forced, d->name, d->port);
-            return RD_EINVAL;
-        }
-        d->gid_index = (int)forced;
-        return RD_OK;
-    }
-    if (!d->is_eth) {
-        /* InfiniBand: routed by LID inside the subnet; GID 0 for the record. */
-        d->gid_index = -1;
-        if (ibv_query_gid(d->ctx, d->port, 0, &d->gid) != 0)
-            memset(&d->gid, 0, sizeof(d->gid));
-        return RD_OK;
-    }
-    int best = -1, best_score = 0;
-    for (int i = 0; i < d->port_attr.gid_tbl_len; i++) {
-        struct ibv_gid_entry g;
-        if (ibv_query_gid_ex(d->ctx, d->port, (uint32_t)i, &g, 0) != 0)
-            continue;
-        int s = gid_score(&g);
-        if (s > best_score) {
-            best_score = s;
-            best = i;
-            d->gid = g.gid;
-        }
-    }
-    if (best < 0)
-        return RD_ENOTSUP;   /* no address configured on the port yet */
-    d->gid_index = best;
-    return RD_OK;
-}
-
 static int mr_reg(void *arg, uintptr_t start, size_t len, void **handle)
 {
     rd_vb_dev_t *d = arg;
     struct ibv_mr *mr = ibv_reg_mr(d->pd, (void *)start, len,
                                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
                                    IBV_ACCESS_REMOTE_WRITE);
-    if (!mr)
-        return errno == ENOMEM ? RD_ENOMEM : RD_ESYS;
+    if (!mr) {
+        int err = errno;
+        struct rlimit rl;
+        char hint[96] = "";
+        /* Pinning beyond RLIMIT_MEMLOCK is the usual cause (ENOMEM, EPERM). */
+        if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+            if (rl.rlim_cur == RLIM_INFINITY)
+                snprintf(hint, sizeof(hint), "; memlock limit: unlimited");
+            else
+                snprintf(hint, sizeof(hint), "; memlock limit: %llu KiB (ulimit -l; raise it "
+                         "for RDMA)", (unsigned long long)rl.rlim_cur / 1024);
+        }
+        rd_err_detail("ibv_reg_mr(%zu bytes) on %s: %s%s", len, d->name, strerror(err), hint);
+        return err == ENOMEM ? RD_ENOMEM : RD_ESYS;
+    }
     *handle = mr;
     return RD_OK;
 }
@@ -147,57 +102,85 @@ static void mr_dereg(void *arg, void *handle)
     ibv_dereg_mr(handle);
 }
 
+/* The tunables of this layer, all read before the device is opened. */
+typedef struct vb_tun {
+    const char *device;
+    long long gid_index, rc_timeout, cache, cache_entries, cache_bytes;
+} vb_tun_t;
+
+static int read_tunables(vb_tun_t *v)
+{
+    const rd_tunable_t *t = rd_vb_tunables;
+    int rc;
+    if ((rc = rd_tunable_str(&t[RD_VB_T_IB_DEVICE], &v->device)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_VB_T_IB_GID_INDEX], &v->gid_index)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_VB_T_RC_TIMEOUT], &v->rc_timeout)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_VB_T_RCACHE], &v->cache)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_VB_T_RCACHE_ENTRIES], &v->cache_entries)) != RD_OK)
+        return rc;
+    return rd_tunable_int(&t[RD_VB_T_RCACHE_BYTES], &v->cache_bytes);
+}
+
 static int open_dev(rd_vb_dev_t *d)
 {
-    int n = 0, rc = RD_ENOTSUP;
+    int n = 0, rc;
+    vb_tun_t v;
+    if ((rc = read_tunables(&v)) != RD_OK)
+        return rc;
+    rc = RD_ENOTSUP;
     struct ibv_device **list = ibv_get_device_list(&n);
-    if (!list)
-        return RD_ENOTSUP;   /* no RDMA in this kernel (ENOSYS) */
-    const char *want = rd_env_str("RDMPI_IB_DEVICE", NULL);
+    if (!list) {
+        rd_err_detail_sys(errno, "ibv_get_device_list (no RDMA support in this kernel?)");
+        return RD_ENOTSUP;
+    }
     struct ibv_device *dev = NULL;
-    if (want) {
+    if (v.device) {
         for (int i = 0; i < n; i++)
-            if (strcmp(ibv_get_device_name(list[i]), want) == 0)
+            if (strcmp(ibv_get_device_name(list[i]), v.device) == 0)
                 dev = list[i];
         if (!dev) {
-            fprintf(stderr, "rdmpi: RDMPI_IB_DEVICE=%s: no such RDMA device\n", want);
+            rd_err_detail("RDMPI_IB_DEVICE=%s: no such RDMA device (%d found; see rdmpi_info)",
+                          v.device, n);
             rc = RD_EINVAL;
         }
     } else if (n > 0) {
         dev = nearest(list, n);
+    } else {
+        rd_err_detail("no RDMA device");
     }
     if (!dev)
         goto out;
     snprintf(d->name, sizeof(d->name), "%s", ibv_get_device_name(dev));
     d->ctx = ibv_open_device(dev);
-    if (!d->ctx)
+    if (!d->ctx) {
+        rd_err_detail_sys(errno, "ibv_open_device(%s)", d->name);
         goto out;
-    if (ibv_query_device(d->ctx, &d->attr) != 0)
+    }
+    if (ibv_query_device(d->ctx, &d->attr) != 0) {
+        rd_err_detail_sys(errno, "ibv_query_device(%s)", d->name);
         goto err;
+    }
     d->port = active_port(d->ctx, &d->attr, &d->port_attr);
-    if (!d->port)
+    if (!d->port) {
+        rd_err_detail("%s: no active port", d->name);
         goto err;
+    }
     d->is_eth = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
     d->mtu = d->port_attr.active_mtu;
-    if ((rc = pick_gid(d)) != RD_OK)
+    rc = rd_vb_gid_choose(d->ctx, d->port, &d->port_attr, (long)v.gid_index, &d->gid_index,
+                          &d->gid);
+    if (rc != RD_OK)
         goto err;
     rc = RD_ENOTSUP;
     d->pd = ibv_alloc_pd(d->ctx);
-    if (!d->pd)
+    if (!d->pd) {
+        rd_err_detail_sys(errno, "ibv_alloc_pd(%s)", d->name);
         goto err;
-    long t = rd_env_long("RDMPI_RC_TIMEOUT", RD_VB_RC_TIMEOUT_DEFAULT);
-    if (t < 1 || t > RD_VB_RC_TIMEOUT_MAX) {
-        fprintf(stderr, "rdmpi: ignoring RDMPI_RC_TIMEOUT=%ld: not 1 to %d; using %d\n", t,
-                RD_VB_RC_TIMEOUT_MAX, RD_VB_RC_TIMEOUT_DEFAULT);
-        t = RD_VB_RC_TIMEOUT_DEFAULT;
     }
-    d->rc_timeout = (uint8_t)t;
-    int cache = rd_env_bool("RDMPI_RCACHE", 1);
-    rd_rcache_init(&d->rcache, cache,
-                   (size_t)rd_env_long("RDMPI_RCACHE_ENTRIES", RD_VB_RCACHE_ENTRIES_DEFAULT),
-                   (size_t)rd_env_size("RDMPI_RCACHE_BYTES", RD_VB_RCACHE_BYTES_DEFAULT),
+    d->rc_timeout = (uint8_t)v.rc_timeout;
+    rd_rcache_init(&d->rcache, (int)v.cache, (size_t)v.cache_entries, (size_t)v.cache_bytes,
                    mr_reg, mr_dereg, d);
-    if (cache)
+    if (v.cache)
         rd_memhook_enable();
     ibv_free_device_list(list);
     return RD_OK;
@@ -282,6 +265,14 @@ static void fill_ah(const rd_vb_dev_t *dev, const rd_vb_addr_t *a, struct ibv_ah
     }
 }
 
+/* A QP transition failed: ibv_modify_qp returns the errno value. */
+static int qp_fail(const rd_vb_dev_t *dev, const struct ibv_qp *qp, const char *to, int ret)
+{
+    errno = ret > 0 ? ret : errno;
+    rd_err_detail_sys(errno, "ibv_modify_qp(QP %u on %s to %s)", qp->qp_num, dev->name, to);
+    return RD_ESYS;
+}
+
 int rd_vb_rc_connect(const rd_vb_dev_t *dev, struct ibv_qp *qp, const rd_vb_addr_t *a,
                      uint32_t remote_qpn, uint32_t remote_psn, uint32_t my_psn,
                      uint8_t rd_atom)
@@ -293,9 +284,10 @@ int rd_vb_rc_connect(const rd_vb_dev_t *dev, struct ibv_qp *qp, const rd_vb_addr
         .qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
                            IBV_ACCESS_REMOTE_WRITE,
     };
-    if (ibv_modify_qp(qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                      IBV_QP_ACCESS_FLAGS) != 0)
-        return RD_ESYS;
+    int ret = ibv_modify_qp(qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                            IBV_QP_ACCESS_FLAGS);
+    if (ret != 0)
+        return qp_fail(dev, qp, "INIT", ret);
 
     struct ibv_qp_attr rtr = {
         .qp_state = IBV_QPS_RTR,
@@ -306,10 +298,11 @@ int rd_vb_rc_connect(const rd_vb_dev_t *dev, struct ibv_qp *qp, const rd_vb_addr
         .min_rnr_timer = RD_VB_RC_MIN_RNR_TIMER,
     };
     fill_ah(dev, a, &rtr.ah_attr);
-    if (ibv_modify_qp(qp, &rtr, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-                      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-                      IBV_QP_MIN_RNR_TIMER) != 0)
-        return RD_ESYS;
+    ret = ibv_modify_qp(qp, &rtr, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+                        IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+                        IBV_QP_MIN_RNR_TIMER);
+    if (ret != 0)
+        return qp_fail(dev, qp, "RTR", ret);
 
     struct ibv_qp_attr rts = {
         .qp_state = IBV_QPS_RTS,
@@ -319,9 +312,10 @@ int rd_vb_rc_connect(const rd_vb_dev_t *dev, struct ibv_qp *qp, const rd_vb_addr
         .rnr_retry = RD_VB_RC_RNR_RETRY,
         .max_rd_atomic = rd_atom,
     };
-    if (ibv_modify_qp(qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-                      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC) != 0)
-        return RD_ESYS;
+    ret = ibv_modify_qp(qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+                        IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+    if (ret != 0)
+        return qp_fail(dev, qp, "RTS", ret);
     return RD_OK;
 }
 
@@ -333,15 +327,16 @@ int rd_vb_ud_ready(const rd_vb_dev_t *dev, struct ibv_qp *qp, uint32_t qkey)
         .port_num = dev->port,
         .qkey = qkey,
     };
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
-        return RD_ESYS;
+    int ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
+    if (ret != 0)
+        return qp_fail(dev, qp, "INIT", ret);
     a.qp_state = IBV_QPS_RTR;
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-        return RD_ESYS;
+    if ((ret = ibv_modify_qp(qp, &a, IBV_QP_STATE)) != 0)
+        return qp_fail(dev, qp, "RTR", ret);
     a.qp_state = IBV_QPS_RTS;
     a.sq_psn = 0;
-    if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
-        return RD_ESYS;
+    if ((ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)) != 0)
+        return qp_fail(dev, qp, "RTS", ret);
     return RD_OK;
 }
 
@@ -373,7 +368,13 @@ static void invalidate(void *arg, uintptr_t start, size_t len)
 int rd_vb_mr_acquire(rd_vb_dev_t *dev, const void *buf, size_t len, rd_rcache_ent_t **e)
 {
     rd_memhook_drain(invalidate, &dev->rcache);
-    return rd_rcache_acquire(&dev->rcache, buf, len, e);
+    int had_detail = *rd_err_detail_peek() != '\0';
+    int rc = rd_rcache_acquire(&dev->rcache, buf, len, e);
+    /* The cache retries a failed registration after freeing idle ones: a
+     * failure it recovered from must not be blamed for a later error. */
+    if (rc == RD_OK && !had_detail)
+        rd_err_detail_clear();
+    return rc;
 }
 
 void rd_vb_mr_release(rd_vb_dev_t *dev, rd_rcache_ent_t *e)

@@ -14,8 +14,8 @@
  *    munmap/mmap interception of memhook.c keeping it correct.
  *
  * Without a usable device (no RDMA in the kernel, no active port),
- * rd_vb_dev_get returns RD_ENOTSUP, silently: the transports then answer
- * reachable() with 0 and the job runs on shm/tcp.
+ * rd_vb_dev_get returns RD_ENOTSUP (the reason in the error detail): the
+ * transports then answer reachable() with 0 and the job runs on shm/tcp.
  */
 #ifndef RD_TRANSPORT_VERBS_COMMON_VERBS_H
 #define RD_TRANSPORT_VERBS_COMMON_VERBS_H
@@ -45,8 +45,9 @@ typedef struct rd_vb_dev {
 
 /* Opens the device on first use (later calls take a reference). Returns
  * RD_OK, RD_ENOTSUP when there is no usable device (not an error for the
- * job), or RD_EINVAL when RDMPI_IB_DEVICE / RDMPI_IB_GID_INDEX name
- * something that does not exist (one line on stderr). */
+ * job), or RD_EINVAL when a tunable is bad or RDMPI_IB_DEVICE /
+ * RDMPI_IB_GID_INDEX name something that does not exist; the error detail
+ * (util/errdetail.h) says which. */
 int rd_vb_dev_get(rd_vb_dev_t **dev);
 void rd_vb_dev_put(rd_vb_dev_t *dev);
 

@@ -18,7 +18,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,7 +30,8 @@
 #include "transport/verbs/ud/rel.h"
 #include "transport/verbs/ud/ud.h"
 #include "util/clock.h"
-#include "util/env.h"
+#include "transport/verbs/ud/ud_tunables.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
 #define UD_KEY "rd.ud"
@@ -100,20 +100,27 @@ static uint64_t now_us(void *ctx)
 
 /* ---- tunables ---- */
 
-static double drop_rate(void)
+/* Values of the table (ud_tunables.h), read before anything is set up. */
+typedef struct ud_tun {
+    long long eager, window, nqp, depth, signal_every, max_inline, rto, ack_delay, timeout;
+    double drop;
+} ud_tun_t;
+
+static int read_tunables(ud_tun_t *v)
 {
-    const char *s = rd_env_str("RDMPI_UD_DROP_RATE", NULL);
-    if (!s)
-        return 0;
-    char *end;
-    errno = 0;
-    double r = strtod(s, &end);
-    if (errno || *end || end == s || !(r >= 0 && r < 1)) {
-        fprintf(stderr, "rdmpi: ignoring RDMPI_UD_DROP_RATE=\"%s\": not a fraction in [0, 1), "
-                "using 0\n", s);
-        return 0;
-    }
-    return r;
+    const rd_tunable_t *t = rd_ud_tunables;
+    int rc;
+    if ((rc = rd_tunable_int(&t[RD_UD_T_EAGER_MAX], &v->eager)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_WINDOW], &v->window)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_QPS], &v->nqp)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_SQ_DEPTH], &v->depth)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_SIGNAL_EVERY], &v->signal_every)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_INLINE], &v->max_inline)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_RTO], &v->rto)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_ACK_DELAY], &v->ack_delay)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_UD_T_TIMEOUT], &v->timeout)) != RD_OK)
+        return rc;
+    return rd_tunable_real(&t[RD_UD_T_DROP_RATE], &v->drop);
 }
 
 static long clamp(long v, long lo, long hi)
@@ -143,7 +150,12 @@ static int post_recvs(const uint32_t *idx, int n)
                                       .next = i + 1 < n ? &wr[i + 1] : NULL };
     }
     struct ibv_recv_wr *bad;
-    return n && ibv_post_recv(ud.qps[0].qp, wr, &bad) ? RD_ESYS : RD_OK;
+    int ret = n ? ibv_post_recv(ud.qps[0].qp, wr, &bad) : 0;
+    if (ret != 0) {
+        rd_err_detail_sys(ret, "ud: ibv_post_recv of %d buffers on %s", n, ud.dev->name);
+        return RD_ESYS;
+    }
+    return RD_OK;
 }
 
 static int qp_setup(int k, uint32_t nrecv)
@@ -158,7 +170,12 @@ static int qp_setup(int k, uint32_t nrecv)
         .sq_sig_all = 0,
     };
     q->qp = rd_vb_qp_create(ud.dev, &a, ud.max_inline);
-    if (!q->qp || rd_vb_ud_ready(ud.dev, q->qp, RD_UD_QKEY) != RD_OK)
+    if (!q->qp) {
+        rd_err_detail_sys(errno, "ud: ibv_create_qp on %s (%u send, %u receive entries)",
+                          ud.dev->name, ud.depth, a.cap.max_recv_wr);
+        return RD_ESYS;
+    }
+    if (rd_vb_ud_ready(ud.dev, q->qp, RD_UD_QKEY) != RD_OK)
         return RD_ESYS;
     if (a.cap.max_inline_data < ud.max_inline)
         ud.max_inline = a.cap.max_inline_data;
@@ -167,7 +184,12 @@ static int qp_setup(int k, uint32_t nrecv)
     if (!q->slots)
         return RD_ENOMEM;
     q->mr = ibv_reg_mr(ud.dev->pd, q->slots, bytes, IBV_ACCESS_LOCAL_WRITE);
-    return q->mr ? RD_OK : RD_ESYS;
+    if (!q->mr) {
+        rd_err_detail_sys(errno, "ud: ibv_reg_mr of %zu bytes of send slots on %s (check "
+                          "ulimit -l)", bytes, ud.dev->name);
+        return RD_ESYS;
+    }
+    return RD_OK;
 }
 
 static int ud_post(void *ctx, int peer, const void *pkt, size_t len);
@@ -181,24 +203,20 @@ static void ud_deliver(void *ctx, int peer, const void *hdr, size_t hdrlen,
 static int setup(void)
 {
     const rd_vb_dev_t *dev = ud.dev;
+    ud_tun_t v;
+    int rc = read_tunables(&v);
+    if (rc != RD_OK)
+        return rc;
     ud.pkt_max = (size_t)128 << dev->mtu;           /* IBV_MTU_256 = 1 */
-    long long eager = rd_env_size("RDMPI_UD_EAGER_MAX", RD_UD_EAGER_MAX_DEFAULT);
-    rd_ud_transport.eager_max = (size_t)clamp((long)eager, 0, RD_UD_EAGER_MAX_LIMIT);
-    uint32_t window = pow2_floor((uint32_t)clamp(rd_env_long("RDMPI_UD_WINDOW",
-                                                             RD_UD_WINDOW_DEFAULT),
-                                                 RD_UDR_WINDOW_MIN, RD_UDR_WINDOW_MAX));
-    ud.nqp = (int)clamp(rd_env_long("RDMPI_UD_QPS", RD_UD_QPS_DEFAULT), 1, RD_UD_QPS_MAX);
-    ud.depth = (uint32_t)clamp(rd_env_long("RDMPI_UD_SQ_DEPTH", RD_UD_SQ_DEPTH_DEFAULT), 8,
-                               dev->attr.max_qp_wr);
-    ud.signal_every = (uint32_t)clamp(rd_env_long("RDMPI_UD_SIGNAL_EVERY",
-                                                  RD_UD_SIGNAL_DEFAULT), 1, ud.depth / 2);
-    ud.max_inline = (uint32_t)clamp(rd_env_long("RDMPI_UD_INLINE", RD_UD_INLINE_DEFAULT), 0,
-                                    4096);
-    long rto = clamp(rd_env_long("RDMPI_UD_RTO", RD_UD_RTO_DEFAULT), 100, 10000000);
-    long ack_delay = clamp(rd_env_long("RDMPI_UD_ACK_DELAY", RD_UD_ACK_DELAY_DEFAULT), 0,
-                           10000000);
-    long timeout = clamp(rd_env_long("RDMPI_UD_TIMEOUT", RD_UD_TIMEOUT_DEFAULT), 0, 1000000);
-    double drop = drop_rate();
+    rd_ud_transport.eager_max = (size_t)v.eager;
+    uint32_t window = pow2_floor((uint32_t)v.window);
+    ud.nqp = (int)v.nqp;
+    /* The table bounds the values; the device may bound them further. */
+    ud.depth = (uint32_t)clamp((long)v.depth, 8, dev->attr.max_qp_wr);
+    ud.signal_every = (uint32_t)clamp((long)v.signal_every, 1, ud.depth / 2);
+    ud.max_inline = (uint32_t)v.max_inline;
+    long rto = (long)v.rto, ack_delay = (long)v.ack_delay, timeout = (long)v.timeout;
+    double drop = v.drop;
 
     /* the receive queue holds data and acks from every peer's full window */
     uint32_t peers = ud.size > 1 ? (uint32_t)ud.size - 1 : 1;
@@ -212,10 +230,13 @@ static int setup(void)
 
     ud.rcq = ibv_create_cq(dev->ctx, (int)ud.nrecv, NULL, NULL, 0);
     ud.scq = ibv_create_cq(dev->ctx, (int)(ud.depth * (uint32_t)ud.nqp), NULL, NULL, 0);
-    if (!ud.rcq || !ud.scq)
+    if (!ud.rcq || !ud.scq) {
+        rd_err_detail_sys(errno, "ud: ibv_create_cq on %s (%u receive entries)", dev->name,
+                          ud.nrecv);
         return RD_ESYS;
+    }
     for (int k = 0; k < ud.nqp; k++) {
-        int rc = qp_setup(k, k == 0 ? ud.nrecv : 0);
+        rc = qp_setup(k, k == 0 ? ud.nrecv : 0);
         if (rc != RD_OK)
             return rc;
     }
@@ -224,8 +245,11 @@ static int setup(void)
     if (!ud.rbufs)
         return RD_ENOMEM;
     ud.rmr = ibv_reg_mr(dev->pd, ud.rbufs, rbytes, IBV_ACCESS_LOCAL_WRITE);
-    if (!ud.rmr)
+    if (!ud.rmr) {
+        rd_err_detail_sys(errno, "ud: ibv_reg_mr of %zu bytes of receive buffers on %s "
+                          "(check ulimit -l)", rbytes, dev->name);
         return RD_ESYS;
+    }
     for (uint32_t i = 0; i < ud.nrecv; i += RD_UD_POLL) {
         uint32_t idx[RD_UD_POLL];
         int n = 0;
@@ -351,8 +375,10 @@ static int reap_sends(void)
 {
     struct ibv_wc wc[RD_UD_POLL];
     int n = ibv_poll_cq(ud.scq, RD_UD_POLL, wc);
-    if (n < 0)
+    if (n < 0) {
+        rd_err_detail("ud: ibv_poll_cq of the send CQ on %s failed", ud.dev->name);
         return RD_ESYS;
+    }
     for (int i = 0; i < n; i++) {
         if (wc[i].status != IBV_WC_SUCCESS)
             return RD_EPEER;
@@ -402,8 +428,12 @@ static int ud_post(void *ctx, int peer, const void *pkt, size_t len)
         sge = (struct ibv_sge){ (uintptr_t)slot, (uint32_t)len, q->mr->lkey };
     }
     struct ibv_send_wr *bad;
-    if (ibv_post_send(q->qp, &wr, &bad) != 0)
+    int ret = ibv_post_send(q->qp, &wr, &bad);
+    if (ret != 0) {
+        rd_err_detail_sys(ret, "ud: ibv_post_send of %zu bytes to rank %d on %s", len, peer,
+                          ud.dev->name);
         return RD_ESYS;
+    }
     q->posted++;
     return RD_OK;
 }
@@ -423,8 +453,10 @@ static int ud_progress(void)
         return 0;
     struct ibv_wc wc[RD_UD_POLL];
     int n = ibv_poll_cq(ud.rcq, RD_UD_POLL, wc), events = 0;
-    if (n < 0)
+    if (n < 0) {
+        rd_err_detail("ud: ibv_poll_cq of the receive CQ on %s failed", ud.dev->name);
         return RD_ESYS;
+    }
     if (n > 0) {
         uint32_t idx[RD_UD_POLL];
         size_t bsz = RD_UD_GRH + ud.pkt_max;

@@ -1,0 +1,133 @@
+/*
+ * osu_acc_latency: latency of MPI_Accumulate (MPI_SUM on MPI_INT, size / 4
+ * elements; the size column is bytes) between ranks 0 and 1, OSU style,
+ * completed by the synchronization -s chooses (default: MPI_Win_flush in a
+ * lock_all epoch), in the window -w chooses (default: MPI_Win_allocate).
+ * Reported: mean microseconds per accumulate with its synchronization.
+ */
+#include "bench_rma.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const bench_info_t info = {
+    .name = "osu_acc_latency",
+    .what = "MPI_Accumulate (MPI_SUM, MPI_INT) latency rank 0 -> rank 1 "
+            "(both ways with fence and PSCW), microseconds per accumulate and "
+            "its synchronization (lower is better)",
+    .column = "latency(us)",
+    .csv_column = "latency_us",
+    .rma = 1,
+    .decimals = 3,
+    .min_size = 4,
+    .max_size = 4u << 20,
+    .iters = 10000, .iters_large = 1000,
+    .warmup = 1000, .warmup_large = 10,
+    .window = 1,
+    .elem_size = sizeof(int),
+    .elem_name = "int",
+};
+
+#define ACC(w, buf, size)                                                   \
+    bench_rma_ok(MPI_Accumulate((buf), (int)((size) / sizeof(int)), MPI_INT, \
+                                (w)->peer, bench_win_disp((w), 0),          \
+                                (int)((size) / sizeof(int)), MPI_INT,       \
+                                MPI_SUM, (w)->win), "MPI_Accumulate")
+
+/* Small values of a pattern, so sums stay far from overflow. */
+static int value(unsigned seed, size_t i)
+{
+    return (int)((seed + (unsigned)i * 2654435761u) % 100000u);
+}
+
+static void fill_values(int *v, size_t count, unsigned seed)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        v[i] = value(seed, i);
+}
+
+/* One untimed round: the target's elements and the origin's operands
+ * follow two patterns; the target checks every element is their sum. */
+static int check_round(bench_win_t *w, int *obuf, size_t size)
+{
+    unsigned mine = bench_seed(size, w->rank, 0);
+    unsigned theirs = bench_seed(size, w->peer, 0);
+    size_t count = size / sizeof(int), i;
+    int *tv = (int *)(void *)w->base;
+    int errors = 0;
+
+    if (bench_rma_latency_target(w)) {
+        bench_win_local_begin(w);
+        fill_values(tv, count, ~mine);
+        bench_win_local_end(w);
+    }
+    if (bench_rma_latency_origin(w))
+        fill_values(obuf, count, mine);
+    MPI_Barrier(MPI_COMM_WORLD);
+    bench_rma_begin(w);
+    BENCH_RMA_LATENCY_LOOP(w, 1, ACC(w, obuf, size));
+    bench_rma_end(w);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (bench_rma_latency_target(w)) {
+        bench_win_local_begin(w);
+        for (i = 0; i < count && !errors; i++) {
+            int want = value(~mine, i) + value(theirs, i);
+
+            if (tv[i] != want) {
+                fprintf(stderr, "%s: rank %d: size %zu: element %zu is %d, "
+                        "expected %d\n", info.name, w->rank, size, i, tv[i],
+                        want);
+                errors = 1;
+            }
+        }
+        bench_win_local_end(w);
+    }
+    return errors;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o;
+    bench_win_t w;
+    int *obuf;
+    size_t size, i;
+    int rank, errors = 0;
+
+    rank = bench_begin(&argc, &argv, &info, &o);
+    bench_win_open(&info, &o, o.max_size, &w);
+    obuf = bench_alloc(o.max_size);
+    if (rank == 0)
+        bench_print_header(&info, &o);
+
+    for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
+        int n = bench_iters(&o, size), wu = bench_warmup(&o, size);
+        double t0, t;
+
+        if (o.check)
+            errors += check_round(&w, obuf, size);
+        /* Ones onto zeros: ordinary values, and no overflow within the
+         * iteration counts -i accepts. */
+        for (i = 0; i < size / sizeof(int); i++)
+            obuf[i] = 1;
+        bench_win_local_begin(&w);
+        memset(w.base, 0, size);
+        bench_win_local_end(&w);
+        MPI_Barrier(MPI_COMM_WORLD);
+        bench_rma_begin(&w);
+        BENCH_RMA_LATENCY_LOOP(&w, wu, ACC(&w, obuf, size));
+        t0 = MPI_Wtime();
+        BENCH_RMA_LATENCY_LOOP(&w, n, ACC(&w, obuf, size));
+        t = MPI_Wtime() - t0;
+        bench_rma_end(&w);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            bench_print_row(&o, size, bench_rma_latency_us(&w, t, n));
+    }
+
+    bench_win_close(&w);
+    free(obuf);
+    return bench_end(&o, errors);
+}

@@ -1,0 +1,45 @@
+/* The API layer's tunables and the list of all tables (see api_tunables.h). */
+#include "api/api_tunables.h"
+
+#include "coll/coll_tunables.h"
+#include "p2p/p2p_tunables.h"
+#include "transport/shm/shm_tunables.h"
+#include "transport/tcp/tcp_tunables.h"
+#include "transport/verbs/common/verbs_tunables.h"
+#include "transport/verbs/rc/rc_tunables.h"
+#include "transport/verbs/ud/ud_tunables.h"
+#include "util/status.h"
+#include "util/util_tunables.h"
+
+const rd_tunable_t rd_api_tunables[RD_API_T_COUNT] = {
+    [RD_API_T_THREAD_LEVEL] = {
+        .name = "RDMPI_THREAD_LEVEL", .type = RD_TUN_STR,
+        .choices = "single,funneled,serialized,multiple",
+        .meaning = "thread level MPI_Init asks for, as MPI_Init_thread would (unset: single)",
+        .flags = RD_TUN_F_UNSET },
+};
+
+const rd_tunable_table_t rd_api_tunables_table = {
+    "api", "src/api/init.c", rd_api_tunables, RD_API_T_COUNT
+};
+
+/* The verbs tables are listed even where verbs is not built: the variables
+ * are the same everywhere, and a bad value is an error everywhere. */
+const rd_tunable_table_t *const rd_api_all_tunables[] = {
+    &rd_api_tunables_table, &rd_coll_tunables_table, &rd_p2p_tunables_table,
+    &rd_shm_tunables_table, &rd_tcp_tunables_table, &rd_vb_tunables_table,
+    &rd_rc_tunables_table, &rd_ud_tunables_table, &rd_util_tunables_table, NULL,
+};
+
+int rd_api_tunables_check(void)
+{
+    for (size_t i = 0; rd_api_all_tunables[i]; i++) {
+        const rd_tunable_table_t *tab = rd_api_all_tunables[i];
+        for (size_t k = 0; k < tab->n; k++) {
+            const char *s = rd_tunable_getenv(&tab->t[k]);
+            if (s && rd_tunable_parse(&tab->t[k], s, NULL) != RD_OK)
+                return RD_EINVAL;
+        }
+    }
+    return RD_OK;
+}

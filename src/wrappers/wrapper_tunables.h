@@ -1,0 +1,21 @@
+/*
+ * Variables the compiler wrappers (mpicc, mpifort) read. They are shell
+ * scripts, so this table only declares the variables for rdmpi_info and
+ * the doc check.
+ */
+#ifndef RD_WRAPPERS_WRAPPER_TUNABLES_H
+#define RD_WRAPPERS_WRAPPER_TUNABLES_H
+
+#include "util/tunable.h"
+
+enum {
+    RD_WRAP_T_CC,
+    RD_WRAP_T_CXX,
+    RD_WRAP_T_FC,
+    RD_WRAP_T_COUNT
+};
+
+extern const rd_tunable_t rd_wrapper_tunables[RD_WRAP_T_COUNT];
+extern const rd_tunable_table_t rd_wrapper_tunables_table;
+
+#endif
