@@ -129,7 +129,7 @@ int rd_api_request_error(rd_request_t *w, const char *fn)
     if (w->error == RD_ETRUNC)
         return rd_api_error(c, MPI_ERR_TRUNCATE, fn,
                             "message from rank %d is longer than the receive buffer (%zu bytes)",
-                            w->st_source, w->bytes);
+                            w->st_source, w->dt ? w->count * w->dt->size : 0);
     if (w->error == RD_EPEER && c) {
         int gone = rd_api_peer_rank(c, w->peer_world);
         if (w->kind == RD_REQ_RECV && w->peer == RD_ANY_SOURCE)

@@ -104,16 +104,8 @@ int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *
     }
     char *copy = bs.buf + off;
     rd_dt_pack(buf, (size_t)count, dt, 0, copy, bytes);
-    r->buf = copy;
-    r->count = bytes;
-    r->dt = &rd_dt_bytes;
-    r->comm = c;
-    r->peer = dest;
-    r->tag = tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = rd_p2p_isend(r, 0);
+    int rc = rd_p2p_start(r, copy, bytes, &rd_dt_bytes, c, dest, tag, RD_MODE_STANDARD, 0);
     if (rc != RD_OK) {
-        r->dt = NULL;
         rd_req_free(r);
         free(s);
         return rd_api_status_error(c, rc, fn);

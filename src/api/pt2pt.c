@@ -109,15 +109,7 @@ static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *d
     } else {
         r = new_request(RD_REQ_SEND, local);
         if (r) {
-            r->buf = (void *)buf;
-            r->count = (size_t)count;
-            r->dt = dt;
-            rd_dt_ref(dt);
-            r->comm = c;
-            r->peer = dest;
-            r->tag = tag;
-            r->mode = (uint8_t)mode;
-            int rc = rd_p2p_isend(r, 0);
+            int rc = rd_p2p_start(r, buf, (size_t)count, dt, c, dest, tag, mode, 0);
             if (rc != RD_OK) {
                 rd_req_free(r);
                 return rd_api_error(c, rd_api_class_of(rc), fn, "rank %d cannot send to rank %d: %s",
@@ -139,16 +131,8 @@ static int start_recv(rd_comm_t *c, void *buf, int count, rd_datatype_t *dt, int
         r = null_peer_request(RD_REQ_RECV, c);
     } else {
         r = new_request(RD_REQ_RECV, local);
-        if (r) {
-            r->buf = buf;
-            r->count = (size_t)count;
-            r->dt = dt;
-            rd_dt_ref(dt);
-            r->comm = c;
-            r->peer = source;
-            r->tag = tag;
-            rd_p2p_irecv(r, 0);
-        }
+        if (r)
+            rd_p2p_start(r, buf, (size_t)count, dt, c, source, tag, RD_MODE_STANDARD, 0);
     }
     if (!r)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");

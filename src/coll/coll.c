@@ -2,17 +2,17 @@
  * dissemination algorithm of coll_steps.c. */
 #include "coll/coll.h"
 
+#include "coll/coll_node.h"
 #include "coll/coll_steps.h"
 #include "coll/coll_util.h"
-#include "p2p/p2p.h"
 #include "util/status.h"
 
 int rd_coll_barrier(rd_comm_t *c)
 {
     /* All on one node: a gather / release through shared-memory counters
-     * (p2p), cheaper than messages, and the lowest rank leaves first. */
+     * (coll_node.h), cheaper than messages, and the lowest rank leaves first. */
     if (rd_coll_tune()->barrier_signal) {
-        int rc = rd_p2p_signal_barrier(c);
+        int rc = rd_coll_node_barrier(c);
         if (rc != RD_ENOTSUP)
             return rc;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/coll_comm.h"
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
@@ -92,8 +93,9 @@ static uint64_t stamp_of(const rd_comm_t *c, uint32_t seq)
 /* The identity of the communicator's next publication (the same on every rank). */
 static uint64_t next_stamp(rd_comm_t *c)
 {
-    c->shm_seq = seq_after(c->shm_seq);
-    return stamp_of(c, c->shm_seq);
+    rd_coll_comm_t *cc = rd_coll_comm(c);
+    cc->shm_seq = seq_after(cc->shm_seq);
+    return stamp_of(c, cc->shm_seq);
 }
 
 static void mark_version(void *mine)
@@ -305,7 +307,7 @@ int rd_coll_shm_ibcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, 
     /* Take the stamps of all chunks now, in call order, so that the
      * collectives started after this one (blocking or not) get the same
      * sequence numbers on every rank whenever this one completes. */
-    ib->seq = seq_after(c->shm_seq);
+    ib->seq = seq_after(rd_coll_comm(c)->shm_seq);
     for (size_t off = 0; off < n; off += ib->chunk)
         next_stamp(c);
     if (n == 0)

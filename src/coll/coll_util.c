@@ -72,15 +72,7 @@ static int start(rd_request_t **out, rd_request_t *local, int kind, rd_comm_t *c
         rd_req_init_local(r, kind);
     else if (!(r = rd_req_new(kind)))
         return RD_ENOMEM;
-    r->buf = buf;
-    r->count = count;
-    r->dt = dt;
-    rd_dt_ref(dt);
-    r->comm = c;
-    r->peer = peer;
-    r->tag = tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = kind == RD_REQ_SEND ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    int rc = rd_p2p_start(r, buf, count, dt, c, peer, tag, RD_MODE_STANDARD, 1);
     if (rc != RD_OK) {
         rd_req_free(r);
         return rc;

@@ -75,6 +75,7 @@ static rd_list_t active_scheds = RD_LIST_INIT(active_scheds);
 static rd_nbc_t *pool;         /* freed schedules for reuse */
 static int npool;
 static int in_hook;            /* a callback's p2p call must not re-enter the hook */
+static int hook_id;            /* progress_hook's id, active while active_scheds is not empty */
 
 /* Schedules started per communicator, indexed by ctx / 2 (context ids are
  * even and never reused within a process). */
@@ -370,15 +371,10 @@ static int post(rd_nbc_t *s, const step_t *st)
     rd_request_t *r = rd_req_new(send ? RD_REQ_SEND : RD_REQ_RECV);
     if (!r)
         return RD_ENOMEM;
-    r->buf = send ? (void *)st->src : st->dst;
-    r->count = send ? st->scount : st->dcount;
-    r->dt = send ? st->sdt : st->ddt;
-    rd_dt_ref(r->dt); /* released by rd_req_free */
-    r->comm = s->comm;
-    r->peer = st->peer;
-    r->tag = s->tag;
-    r->mode = RD_MODE_STANDARD;
-    int rc = send ? rd_p2p_isend(r, 1) : rd_p2p_irecv(r, 1);
+    int rc = send ? rd_p2p_start(r, st->src, st->scount, st->sdt, s->comm, st->peer, s->tag,
+                                 RD_MODE_STANDARD, 1)
+                  : rd_p2p_start(r, st->dst, st->dcount, st->ddt, s->comm, st->peer, s->tag,
+                                 RD_MODE_STANDARD, 1);
     if (rc != RD_OK) {
         rd_req_free(r);
         return rc;
@@ -437,6 +433,8 @@ static int run_local(rd_nbc_t *s, int *events)
 static void finish(rd_nbc_t *s)
 {
     rd_list_remove(&s->link);
+    if (rd_list_empty(&active_scheds))
+        rd_progress_hook_deactivate(hook_id);
     rd_req_complete(s->req, s->err);
     rd_nbc_free(s);
 }
@@ -486,13 +484,15 @@ static int progress_hook(void)
 
 int rd_nbc_start(rd_nbc_t *s, rd_request_t *req)
 {
-    int rc = s->err != RD_OK ? s->err : rd_progress_hook_add(progress_hook);
-    if (rc != RD_OK) {
+    int rc = s->err != RD_OK ? s->err : rd_progress_hook_register(progress_hook);
+    if (rc < 0) {
         rd_nbc_free(s);
         return rc;
     }
+    hook_id = rc;
     s->req = req;
     rd_list_push_back(&active_scheds, &s->link);
+    rd_progress_hook_activate(hook_id);
     s->pos = 0;
     start_round(s);
     in_hook++;

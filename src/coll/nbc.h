@@ -13,9 +13,9 @@
  * is built when the MPI_I* call is made, so the caller's count and
  * displacement arrays are not needed afterwards; a callback may append
  * further steps (used by the context-id agreement of MPI_Comm_idup in
- * coll/ctxid.c). A progress hook (rd_progress_hook_add) walks the active
- * schedules; the last round's completion completes the user's request
- * through rd_req_complete.
+ * coll/ctxid.c). A progress hook, active only while some schedule is
+ * (rd_progress_hook_*), walks the active schedules; the last round's
+ * completion completes the user's request through rd_req_complete.
  *
  * Tags: every schedule gets tag RD_NBC_TAG_BASE + (n mod RD_NBC_TAG_SPAN),
  * where n counts the schedules started on the communicator. Collectives are

@@ -11,8 +11,10 @@
 
 #include "core/errhandler.h"
 #include "core/group.h"
-#include "p2p/match.h"
 #include "util/list.h"
+
+/* Bytes rd_comm_t reserves for src/coll's per-communicator state. */
+#define RD_COMM_COLL_SIZE 16
 
 typedef struct rd_attr {
     rd_list_t link;
@@ -29,13 +31,16 @@ typedef struct rd_comm {
     rd_group_t *group;         /* local group */
     rd_group_t *rgroup;        /* intercommunicators: the remote group, else NULL */
     rd_errhandler_t *errh;
-    rd_match_q_t *mq;          /* matching queues of ctx and ctx + 1 (p2p owns them) */
-    rd_match_q_t *mq_coll;
+    /* matching queues of ctx and ctx + 1: p2p's (rd_p2p_attach), opaque here */
+    struct rd_match_q *mq;
+    struct rd_match_q *mq_coll;
     rd_list_t attrs;           /* rd_attr_t */
     int topo;                  /* topology kind, 0 = none */
     void *topo_data;
     char name[128];
-    uint32_t shm_seq;          /* node-local collectives so far (src/coll/coll_shm.c) */
+    /* src/coll's state for this communicator (coll/coll_comm.h); zero in a
+     * new communicator, never interpreted here. */
+    _Alignas(8) unsigned char coll[RD_COMM_COLL_SIZE];
 } rd_comm_t;
 
 /* Job rank of rank r in the group messages go to (remote group for intercomms). */

@@ -30,7 +30,6 @@ rd_request_t *rd_req_new(int kind)
     memset(r, 0, sizeof(*r));
     r->handle = handle;
     r->kind = (uint8_t)kind;
-    rd_list_init(&r->link);
     return r;
 }
 
@@ -38,7 +37,7 @@ void rd_req_init_local(rd_request_t *r, int kind)
 {
     /* A compound literal: the compiler zeroes the struct with a few wide
      * stores instead of a memset call (a blocking call's fixed cost). */
-    *r = (rd_request_t){ .kind = (uint8_t)kind, .link = { &r->link, &r->link } };
+    *r = (rd_request_t){ .kind = (uint8_t)kind };
 }
 
 void rd_req_free(rd_request_t *r)

@@ -9,8 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "p2p/match.h"
-#include "util/list.h"
 
 struct rd_comm;
 struct rd_datatype;
@@ -31,26 +29,16 @@ enum rd_send_mode {
     RD_MODE_BUFFERED,
 };
 
-/* Protocol state of a p2p request (p2p's business; kept here so the request
- * is one allocation). */
-enum rd_req_state {
-    RD_RS_IDLE,
-    RD_RS_POSTED,        /* receive: queued in the matching engine */
-    RD_RS_WAIT_ACK,      /* sync eager send: sent, waiting for the match ack */
-    RD_RS_WAIT_CTS,      /* rendezvous send: RTS sent, waiting for CTS or FIN */
-    RD_RS_STREAMING,     /* rendezvous send: sending fragments after CTS */
-    RD_RS_RECV_DATA,     /* rendezvous receive: fragments or a get in flight */
-    RD_RS_QUEUED,        /* send: waiting in a per-peer queue for ring space */
-};
+/* Bytes of private state a request carries for the layer that runs its
+ * kind (p2p for SEND and RECV); enough for p2p's protocol state, which
+ * p2p checks at build time. */
+#define RD_REQ_PRIV_SIZE 128
 
 typedef struct rd_request {
     int handle;
     uint8_t kind;              /* enum rd_req_kind */
     uint8_t mode;              /* enum rd_send_mode */
-    uint8_t state;             /* enum rd_req_state */
     uint8_t cancelled;
-    uint8_t keyed;             /* rendezvous: transport keys to release (p2p.c) */
-    uint8_t counted;           /* rendezvous send: counted in its peer's rndv_sends (p2p.c) */
     volatile int done;         /* set once by rd_req_complete */
     int user_freed;            /* MPI_Request_free while active: free on completion */
     int error;                 /* internal status at completion */
@@ -64,21 +52,16 @@ typedef struct rd_request {
     size_t count;
     struct rd_datatype *dt;
     struct rd_comm *comm;
-    int peer;                  /* rank in comm (receive: may be RD_ANY_SOURCE) */
+    int peer;                  /* rank in comm (receive: may be MPI_ANY_SOURCE) */
     int tag;
     int peer_world;            /* job rank of the peer, once known */
 
-    /* p2p protocol */
-    rd_match_elem_t match;     /* posted receive */
-    size_t bytes;              /* packed message length (send) / capacity (recv) */
-    size_t offset;             /* rendezvous: bytes moved so far */
-    size_t key_off, key_len;   /* rendezvous: the part of buf keyed for a peer's put */
-    void *tmp;                 /* packed copy for non-contiguous data, or NULL */
-    uint64_t remote;           /* rendezvous: the peer's request id */
-    int parts;                 /* rendezvous: completions still awaited (get/put halves) */
-    rd_list_t link;            /* p2p lists (streaming sends) */
-    rd_list_t wait_link;       /* p2p: waiting on a peer that may fail (next NULL: not) */
+    /* The private state of the layer that runs this kind of request (p2p:
+     * matching, rendezvous progress); zero in a new request. The layer
+     * defines its layout and casts; core never looks inside. */
+    _Alignas(8) unsigned char priv[RD_REQ_PRIV_SIZE];
 
+    void *tmp;                 /* memory the request owns (a packed copy), freed with it */
     /* persistent requests: the active inner request */
     struct rd_request *inner;
     /* buffered send: the bsend buffer segment to release on completion */

@@ -1,8 +1,9 @@
 /*
- * Point-to-point: protocols (eager, rendezvous by get or by copy), per-peer
+ * Point-to-point: protocols (eager, rendezvous by get, put or copy), per-peer
  * send queues, the receive path from the transports into the matching engine,
- * and the progress engine. The API layer fills a request (buffer, count,
- * datatype, communicator, peer, tag, mode) and hands it here.
+ * the active-message registry other layers send their own messages through,
+ * the progress engine with its hooks, and node services for src/coll. The
+ * API layer starts a request (rd_p2p_start) and waits for it here.
  */
 #ifndef RD_P2P_P2P_H
 #define RD_P2P_P2P_H
@@ -11,7 +12,9 @@
 
 #include "boot/boot.h"
 #include "core/comm.h"
+#include "core/datatype.h"
 #include "core/request.h"
+#include "p2p/match.h"
 
 /* What a probe reports. */
 typedef struct rd_p2p_status {
@@ -41,6 +44,27 @@ int rd_p2p_isend(rd_request_t *r, int coll);
 /* Starts a receive (r->kind RD_REQ_RECV; peer may be RD_ANY_SOURCE, tag RD_ANY_TAG). */
 int rd_p2p_irecv(rd_request_t *r, int coll);
 
+/* Fills r (a fresh RD_REQ_SEND or RD_REQ_RECV request: rd_req_new or
+ * rd_req_init_local) with an operation and starts it: rd_p2p_isend or
+ * rd_p2p_irecv by r->kind, in the user context of c (coll 0) or its
+ * collective one (coll 1). r takes a reference on dt, which rd_req_free
+ * drops. mode is an enum rd_send_mode (receives: RD_MODE_STANDARD). On
+ * failure (a negative status) the caller frees r. */
+static inline int rd_p2p_start(rd_request_t *r, const void *buf, size_t count,
+                               rd_datatype_t *dt, rd_comm_t *c, int peer, int tag, int mode,
+                               int coll)
+{
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dt = dt;
+    rd_dt_ref(dt);
+    r->comm = c;
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = (uint8_t)mode;
+    return r->kind == RD_REQ_SEND ? rd_p2p_isend(r, coll) : rd_p2p_irecv(r, coll);
+}
+
 /* Probes for a matching unexpected message on c. Sets *flag; fills *st.
  * Returns RD_OK, or, when nothing matches and a sender the probe may be
  * waiting for has failed (src itself, or for RD_ANY_SOURCE any member of
@@ -56,29 +80,107 @@ int rd_p2p_mrecv(rd_request_t *r, void *msg);
 /* Cancels a posted receive; returns 1 if it was cancelled (r completes, cancelled). */
 int rd_p2p_cancel_recv(rd_request_t *r);
 
-/* Polls every transport and pushes queued sends, then runs the registered
- * hooks (nonblocking collective schedules, ...). Returns events handled. */
+/* ---- active messages ----
+ * Every message between two processes is an active message: a header whose
+ * first byte is its type, then an optional payload. Each layer owns a range
+ * of types, registers a handler for each type it uses, and lays out the
+ * rest of its headers itself (p2p's own: proto.h). On arrival p2p calls the
+ * handler registered for the type; a type nobody registered is dropped. */
+enum {
+    RD_AM_P2P_FIRST = 1,     /* p2p: eager and rendezvous protocols (proto.h) */
+    RD_AM_P2P_LAST = 31,
+    RD_AM_COLL_FIRST = 32,   /* src/coll */
+    RD_AM_COLL_LAST = 63,
+    RD_AM_RMA_FIRST = 64,    /* src/rma */
+    RD_AM_RMA_LAST = 127,
+    RD_AM_TYPES = 256,       /* types are one byte; 128 .. 255 are not assigned */
+};
+/* Largest header an active message may have: what every transport takes. */
+#define RD_P2P_AM_HDR_MAX 80
+
+/* The handler of one message type. The contract:
+ *  - peer is the sender's job rank; hdr is hdrlen bytes (hdr[0] is the
+ *    type), payload is len bytes (len may be 0, payload then NULL).
+ *  - hdr and payload belong to the transport and are valid only until the
+ *    handler returns: copy what is needed later. Neither is aligned beyond
+ *    what the sender's packed layout gives: use packed structs or memcpy.
+ *  - It runs inside transport progress: from rd_progress (and so from any
+ *    wait), and, for a message a rank sends to itself, inside the sender's
+ *    rd_p2p_am_send / rd_p2p_isend. It must not block, wait or call
+ *    rd_progress (that would re-enter the transport delivering it). It may
+ *    send (rd_p2p_am_send: RD_EAGAIN is fine, the message is queued),
+ *    complete requests (rd_req_complete), allocate memory and start a
+ *    transport get/put whose completion comes later from progress.
+ *  - Ids in the header come from the wire: validate them before use. */
+typedef void (*rd_p2p_am_fn)(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                             size_t len);
+/* Registers fn for type (in the caller's layer's range). Call after
+ * rd_p2p_init and before any peer may send that type (a layer registers at
+ * its own init, or in a collective call every peer makes before sending).
+ * Registering the same fn again is harmless. Returns RD_OK, or RD_EINVAL
+ * (type not in 1 .. RD_AM_TYPES-1, p2p's EAGER, or another fn holds it).
+ * rd_p2p_finalize drops every registration. */
+int rd_p2p_am_register(int type, rd_p2p_am_fn fn);
+
+/* Tells the owner of a queued active message that it left (RD_OK) or
+ * never will (the peer failed: a negative status). Called from progress. */
+typedef void (*rd_p2p_am_done_fn)(void *ctx, int status);
+/* Sends an active message to job rank peer_world: hdr (hdrlen bytes, 1 ..
+ * RD_P2P_AM_HDR_MAX, hdr[0] the type, filled by the caller) and payload
+ * (len bytes, at most rd_p2p_am_max(peer_world)). Messages to one peer
+ * leave in the order of rd_p2p_am_send and rd_p2p_isend calls. Returns
+ *  RD_OK      sent: hdr and payload may be reused; done is never called;
+ *  RD_EAGAIN  queued behind earlier messages or a full transport: hdr was
+ *             copied, payload must stay valid until done(ctx, status) is
+ *             called from a later rd_progress (done may be NULL);
+ *  < 0        not sent, done is never called: RD_EINVAL (bad rank or
+ *             sizes), RD_EPEER or the status the peer failed with, or a
+ *             transport error.
+ * The transport may hold a sent message until the next rd_progress. */
+int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *payload,
+                   size_t len, rd_p2p_am_done_fn done, void *ctx);
+/* The largest payload rd_p2p_am_send takes for peer_world (its transport's
+ * eager limit); 0 when peer_world is unreachable. */
+size_t rd_p2p_am_max(int peer_world);
+
+/* Polls every transport and pushes queued sends, then runs the active
+ * progress hooks. Returns events handled. */
 int rd_progress(void);
-/* Registers fn to be called by every rd_progress; fn returns the events it
- * handled. Up to RD_PROGRESS_HOOKS_MAX hooks. Returns RD_OK or RD_ENOMEM. */
+
+/* Progress hooks: work of a higher layer (nonblocking collective
+ * schedules, ...) that rd_progress advances, switched on only while there
+ * is some, so that an idle engine costs rd_progress nothing. A hook returns
+ * the events it handled; it runs inside rd_progress, must not call
+ * rd_progress itself (nor wait), and may activate or deactivate any hook,
+ * itself included. */
 #define RD_PROGRESS_HOOKS_MAX 4
-int rd_progress_hook_add(int (*fn)(void));
+typedef int (*rd_progress_hook_fn)(void);
+/* Registers fn, inactive. Returns its id (>= 0; the same id again for an
+ * fn already registered) or RD_ENOMEM (RD_PROGRESS_HOOKS_MAX registered).
+ * rd_p2p_finalize drops every hook: a layer registers again after the
+ * next rd_p2p_init. */
+int rd_progress_hook_register(rd_progress_hook_fn fn);
+/* From the next rd_progress on, runs (activate) or stops running
+ * (deactivate) hook id. Both are cheap and idempotent. */
+void rd_progress_hook_activate(int id);
+void rd_progress_hook_deactivate(int id);
 /* Progresses until r->done. Spins RDMPI_SPIN_COUNT idle polls, then yields the CPU
  * between polls, so that more ranks than cores still make progress. */
 void rd_p2p_wait(rd_request_t *r);
 /* Called on each idle poll of a wait loop: yields after enough idle polls. */
 void rd_p2p_idle(unsigned *idle);
 
-/* MPI_Barrier over intracommunicator c when every other member is reached
- * through a transport with signals (transport.h; shm: all on this node):
- * the members signal c's rank 0, which waits for all of them and then
- * signals each back, so rank 0 leaves first. Correct across communicators
- * because a signal is a counter per pair of processes and two processes
- * run their barriers on the communicators they share in the same order (any
- * other order deadlocks in every MPI). Returns RD_OK, or RD_ENOTSUP having
- * done nothing (some member elsewhere, an intercommunicator): every member
- * of c gets the same answer. */
-int rd_p2p_signal_barrier(rd_comm_t *c);
+/* Node signals, for src/coll's node barrier: a bare counter per ordered
+ * pair of processes that a transport with signals keeps (transport.h,
+ * signal; shm: processes on this node). rd_p2p_signals(peer) is 1 when job
+ * rank peer is reached through such a transport, else 0 (then the other
+ * two must not be called for it). rd_p2p_signal(peer) raises one signal
+ * towards peer; rd_p2p_signaled(peer) consumes one that peer raised towards
+ * this process and returns 1, or returns 0 when there is none. They carry
+ * no data and no order with messages, and never run handlers. */
+int rd_p2p_signals(int peer);
+void rd_p2p_signal(int peer);
+int rd_p2p_signaled(int peer);
 /* When every other member of intracommunicator c is reached through one
  * transport that shares memory (transport.h, area; shm: all on this node),
  * sets areas[i] to the shared area of c's rank i (this rank's included) and

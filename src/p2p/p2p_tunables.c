@@ -29,5 +29,5 @@ const rd_tunable_t rd_p2p_tunables[RD_P2P_T_COUNT] = {
 };
 
 const rd_tunable_table_t rd_p2p_tunables_table = {
-    "p2p", "src/p2p/p2p.c", rd_p2p_tunables, RD_P2P_T_COUNT
+    "p2p", "src/p2p/p2p_init.c", rd_p2p_tunables, RD_P2P_T_COUNT
 };

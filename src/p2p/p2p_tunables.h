@@ -1,6 +1,6 @@
 /*
  * Tunables of the p2p layer: transports, progress, rendezvous.
- * Declared once here, read by src/p2p/p2p.c, printed by rdmpi_info and
+ * Declared once here, read by src/p2p/p2p_init.c, printed by rdmpi_info and
  * checked against doc/tunables.md (util/tunable.h).
  */
 #ifndef RD_P2P_P2P_TUNABLES_H

@@ -48,6 +48,10 @@
 
 #define RD_PROTO_VERSION 2
 
+/* p2p's active-message types (p2p.h: RD_AM_P2P_FIRST .. RD_AM_P2P_LAST);
+ * EAGER is handled inline on arrival, the others by the handlers p2p
+ * registers like any other layer. Types of other layers carry their
+ * owners' headers: only the first byte, the type, is common. */
 enum rd_msg_type {
     RD_MSG_EAGER = 1,    /* a whole message */
     RD_MSG_RTS = 2,      /* request to send: a large message is waiting */

@@ -9,7 +9,7 @@ UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
 	test/unit/test_datatype test/unit/test_op test/unit/test_scratch \
 	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
 	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts \
-	test/unit/test_tunable
+	test/unit/test_p2p_am test/unit/test_tunable
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -25,6 +25,18 @@ test_unit_test_tunable_SOURCES = test/unit/test_tunable.c src/util/tunable.c src
 test_unit_test_tunable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tunable_LDADD = $(CUNIT_LIBS)
 # --- end matching engine and tunables ---
+
+# --- p2p's active messages, progress hooks, rd_p2p_start (test_p2p_am; a
+# scripted transport stands in for the network, the loopback is the real one) ---
+test_unit_test_p2p_am_SOURCES = test/unit/test_p2p_am.c src/p2p/p2p_am.c src/p2p/p2p_fail.c \
+	src/p2p/p2p_init.c src/p2p/p2p_node.c src/p2p/p2p_progress.c src/p2p/p2p_recv.c \
+	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
+	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
+	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
+	src/util/env.c src/util/status.c
+test_unit_test_p2p_am_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
+# --- end p2p active messages ---
 
 # --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
 check_PROGRAMS += test/unit/shm_pingpong

@@ -1,0 +1,111 @@
+/*
+ * The progress engine (see p2p.h): rd_progress polls the transports that
+ * carry some peer; only when sends wait in queues, rendezvous data streams
+ * or a hook is active does it take the slower path (progress_more). Waits
+ * spin, then yield the CPU.
+ */
+#include <sched.h>
+
+#include "p2p/p2p_impl.h"
+
+static int push_queues(void)
+{
+    int n = 0;
+    rd_list_t *pos, *tmp;
+    rd_list_for_each_safe(pos, tmp, &rd_p2p.busy_peers) {
+        peer_t *p = rd_list_entry(pos, peer_t, busy_link);
+        int dst = (int)(p - rd_p2p.peers);
+        while (!rd_list_empty(&p->sendq)) {
+            qmsg_t *q = rd_list_entry(p->sendq.next, qmsg_t, link);
+            int rc = p->tp->send(dst, &q->hdr, q->hdrlen, q->payload, q->len);
+            if (rc == RD_EAGAIN)
+                break;
+            rd_list_remove(&q->link);
+            if (q->req) {
+                if (rc == RD_OK)
+                    eager_sent(q->req);
+                else
+                    rd_req_complete(q->req, rc);
+            } else if (q->done) {
+                q->done(q->ctx, rc);
+            }
+            free(q);
+            n++;
+        }
+        if (rd_list_empty(&p->sendq))
+            rd_list_remove(&p->busy_link);
+    }
+    if (++rd_p2p.pass == 0)
+        rd_p2p.pass = 1;   /* 0 is every peer's stream_full at init */
+    rd_list_for_each_safe(pos, tmp, &rd_p2p.streaming) {
+        n += rd_p2p_stream(req_of(rd_list_entry(pos, p2p_req_t, link)));
+    }
+    return n;
+}
+
+/* What rd_progress does beyond polling the transports. */
+static int __attribute__((noinline)) progress_more(void)
+{
+    int n = 0;
+    if (!rd_list_empty(&rd_p2p.busy_peers) || !rd_list_empty(&rd_p2p.streaming))
+        n += push_queues();
+    /* Reread the mask each time: a hook may switch itself or another off. */
+    for (int i = 0; i < rd_p2p.nhooks; i++)
+        if (rd_p2p.hooks_on & (1u << i))
+            n += rd_p2p.hooks[i]();
+    return n;
+}
+
+int rd_progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < rd_p2p.nactive; i++) {
+        int k = rd_p2p.active[i]->progress();
+        if (k > 0)
+            n += k;
+    }
+    if (__builtin_expect(rd_p2p.hooks_on || !rd_list_empty(&rd_p2p.busy_peers) ||
+                             !rd_list_empty(&rd_p2p.streaming), 0))
+        n += progress_more();
+    return n;
+}
+
+int rd_progress_hook_register(rd_progress_hook_fn fn)
+{
+    for (int i = 0; i < rd_p2p.nhooks; i++)
+        if (rd_p2p.hooks[i] == fn)
+            return i;
+    if (rd_p2p.nhooks == RD_PROGRESS_HOOKS_MAX)
+        return RD_ENOMEM;
+    rd_p2p.hooks[rd_p2p.nhooks] = fn;
+    return rd_p2p.nhooks++;
+}
+
+void rd_progress_hook_activate(int id)
+{
+    rd_p2p.hooks_on |= 1u << id;
+}
+
+void rd_progress_hook_deactivate(int id)
+{
+    rd_p2p.hooks_on &= ~(1u << id);
+}
+
+void rd_p2p_idle(unsigned *idle)
+{
+    if (++*idle >= rd_p2p.spin) {
+        sched_yield();
+        *idle = rd_p2p.spin / 2;
+    }
+}
+
+void rd_p2p_wait(rd_request_t *r)
+{
+    unsigned idle = 0;
+    while (!r->done) {
+        if (rd_progress() == 0)
+            rd_p2p_idle(&idle);
+        else
+            idle = 0;
+    }
+}

@@ -1,0 +1,143 @@
+/*
+ * The send side of p2p (see p2p.h, proto.h): a message that fits the
+ * transport's eager limit goes out whole (EAGER, or SYNC EAGER answered by
+ * an ACK); a larger one starts a rendezvous (p2p_rndv.c).
+ *
+ * Ordering: everything for one peer goes through that peer's send queue once
+ * the transport has pushed back (RD_EAGAIN), so messages leave in the order
+ * they were sent and MPI's non-overtaking rule holds; progress
+ * (p2p_progress.c) drains the queues. DATA fragments carry their offset and
+ * need no order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p/p2p_impl.h"
+
+static void mark_busy(peer_t *p)
+{
+    if (rd_list_empty(&p->busy_link))
+        rd_list_push_back(&rd_p2p.busy_peers, &p->busy_link);
+}
+
+/* Sends now if nothing is queued for the peer and the transport has room;
+ * otherwise queues a copy of the header (the payload stays the caller's until
+ * req completes; control messages have none). Returns RD_OK when sent,
+ * RD_EAGAIN when queued, or a negative status. */
+int rd_p2p_post(int dst, const void *hdr, size_t hdrlen, const void *payload,
+                size_t len, rd_request_t *req)
+{
+    peer_t *p = &rd_p2p.peers[dst];
+    if (rd_list_empty(&p->sendq)) {
+        int rc = p->tp->send(dst, hdr, hdrlen, payload, len);
+        if (rc != RD_EAGAIN)
+            return rc;
+    }
+    qmsg_t *q = malloc(sizeof(*q));
+    if (!q)
+        return RD_ENOMEM;
+    memcpy(&q->hdr, hdr, hdrlen);
+    q->hdrlen = hdrlen;
+    q->payload = payload;
+    q->len = len;
+    q->req = req;
+    q->done = NULL;
+    rd_list_push_back(&p->sendq, &q->link);
+    mark_busy(p);
+    return RD_EAGAIN;
+}
+
+void rd_p2p_send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
+{
+    rd_msg_hdr_t h;
+    memset(&h, 0, RD_HDR_CTRL_LEN);
+    h.type = (uint8_t)type;
+    h.version = RD_PROTO_VERSION;
+    h.sreq = sreq;
+    h.rreq = rreq;
+    /* A failure here means the peer is gone; the job is ending anyway. */
+    (void)rd_p2p_post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
+}
+
+int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const rd_datatype_t *dt,
+                    int rank, int tag)
+{
+    int dst = rd_comm_world(c, rank);
+    peer_t *p = &rd_p2p.peers[dst];
+    const rd_transport_t *tp = p->tp;
+    size_t bytes = count * dt->size;
+    /* Queued messages go first (non-overtaking); the rest needs a request. */
+    if (!tp || bytes > tp->eager_max || !rd_dt_is_contig(dt, count) || !rd_list_empty(&p->sendq))
+        return RD_EAGAIN;
+    rd_msg_hdr_t h;
+    h.type = RD_MSG_EAGER;
+    h.flags = 0;
+    h.keylen = 0;
+    h.version = RD_PROTO_VERSION;
+    h.ctx = c->ctx;
+    h.src = c->rank;
+    h.tag = tag;
+    h.len = bytes;
+    int rc = tp->send(dst, &h, RD_HDR_EAGER_LEN, rd_dt_contig_ptr(buf, dt), bytes);
+    /* A blocking send returns without progress: nothing may stay held
+     * (this message, or earlier nonblocking sends to any peer). */
+    for (int i = 0; i < rd_p2p.nactive; i++)
+        if (rd_p2p.active[i]->flush)
+            rd_p2p.active[i]->flush();
+    return rc;
+}
+
+int rd_p2p_isend(rd_request_t *r, int coll)
+{
+    int dst = rd_comm_world(r->comm, r->peer);
+    peer_t *p = &rd_p2p.peers[dst];
+    const rd_transport_t *tp = p->tp;
+    rd_msg_hdr_t h;
+    int rc;
+
+    if (!tp)
+        return RD_EPEER;
+    r->peer_world = dst;
+    P(r)->bytes = r->count * r->dt->size;
+    int contig = rd_dt_is_contig(r->dt, r->count);
+
+    if (P(r)->bytes <= tp->eager_max) {
+        const void *payload = P(r)->bytes ? rd_dt_contig_ptr(r->buf, r->dt) : NULL;
+        if (!contig && P(r)->bytes) {
+            r->tmp = malloc(P(r)->bytes);
+            if (!r->tmp)
+                return RD_ENOMEM;
+            rd_dt_pack(r->buf, r->count, r->dt, 0, r->tmp, P(r)->bytes);
+            payload = r->tmp;
+        }
+        fill_hdr(&h, RD_MSG_EAGER, r, coll);
+        size_t hdrlen = RD_HDR_EAGER_LEN;
+        if (r->mode == RD_MODE_SYNC) {
+            h.flags = RD_MSG_F_SYNC;
+            h.sreq = (uint64_t)(uintptr_t)r;
+            hdrlen = RD_HDR_SYNC_LEN;
+        }
+        rc = rd_p2p_post(dst, &h, hdrlen, payload, P(r)->bytes, r);
+        if (rc == RD_OK)
+            eager_sent(r);
+        else if (rc == RD_EAGAIN)
+            P(r)->state = RD_RS_QUEUED;
+        else
+            return rc;
+        return RD_OK;
+    }
+
+    return rd_p2p_rndv_send(r, tp, dst, contig, coll);
+}
+
+static void on_ack(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    const rd_msg_hdr_t *h = hdr;
+    (void)peer, (void)hdrlen, (void)payload, (void)len;
+    finish((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+}
+
+void rd_p2p_send_register(void)
+{
+    rd_p2p_am_register(RD_MSG_ACK, on_ack);
+}

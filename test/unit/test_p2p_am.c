@@ -1,0 +1,354 @@
+/*
+ * Unit tests of p2p's interfaces for other layers: the active-message
+ * registry and rd_p2p_am_send (with its queueing, ordering and failure
+ * rules), progress hooks switched on and off, and an eager receive through
+ * rd_p2p_start and the request's private area. One process plays job rank 0
+ * of two; rank 1 sits behind a scripted transport that records what p2p
+ * sends, refuses sends while told to be full, and lets the test deliver
+ * messages and report rank 1 failed through the upcalls p2p gave it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/group.h"
+#include "core/request.h"
+#include "p2p/p2p.h"
+#include "p2p/proto.h"
+#include "transport/transport.h"
+#include "unit_main.h"
+#include "util/status.h"
+
+/* ---- the scripted transport ---- */
+
+#define SENT_MAX 16
+
+static struct {
+    const rd_tp_env_t *env;
+    int full;                      /* send() answers RD_EAGAIN */
+    int nsent;
+    struct {
+        unsigned char hdr[RD_P2P_AM_HDR_MAX];
+        size_t hdrlen, len;
+        char payload[64];
+    } sent[SENT_MAX];
+} fake;
+
+static int fake_init(const rd_tp_env_t *env)
+{
+    fake.env = env;
+    return RD_OK;
+}
+static void fake_finalize(void) {}
+static int fake_reachable(int peer) { return peer == 1; }
+static int fake_progress(void) { return 0; }
+
+static int fake_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    if (fake.full)
+        return RD_EAGAIN;
+    CU_ASSERT_FATAL(fake.nsent < SENT_MAX);
+    CU_ASSERT_FATAL(hdrlen <= RD_P2P_AM_HDR_MAX && len <= sizeof(fake.sent[0].payload));
+    memcpy(fake.sent[fake.nsent].hdr, hdr, hdrlen);
+    fake.sent[fake.nsent].hdrlen = hdrlen;
+    if (len)
+        memcpy(fake.sent[fake.nsent].payload, payload, len);
+    fake.sent[fake.nsent].len = len;
+    fake.nsent++;
+    return RD_OK;
+}
+
+/* Named like a network transport so that the default RDMPI_TRANSPORTS
+ * selects it. */
+static rd_transport_t fake_tp = {
+    .name = "tcp",
+    .caps = RD_TP_CAP_FAILS,
+    .hdr_max = RD_P2P_AM_HDR_MAX,
+    .eager_max = 64,
+    .init = fake_init,
+    .finalize = fake_finalize,
+    .reachable = fake_reachable,
+    .send = fake_send,
+    .progress = fake_progress,
+};
+
+rd_transport_t *const rd_transports[] = { &fake_tp, NULL };
+
+/* The process manager p2p may call (boot.h): one process, nothing to wait for. */
+int rd_boot_fence(void) { return RD_OK; }
+void rd_boot_abort(int code, const char *msg)
+{
+    (void)msg;
+    exit(code);
+}
+
+static rd_boot_info_t boot = { .rank = 0, .size = 2, .local_size = 1, .universe_size = 2 };
+
+static int setup(void)
+{
+    memset(&fake, 0, sizeof(fake));
+    return rd_p2p_init(&boot) == RD_OK ? 0 : 1;
+}
+
+static int teardown(void)
+{
+    rd_p2p_finalize();
+    return 0;
+}
+
+/* ---- handlers and callbacks the tests register ---- */
+
+static struct {
+    int calls, peer;
+    unsigned char hdr[RD_P2P_AM_HDR_MAX];
+    size_t hdrlen, len;
+    char payload[64];
+} got;
+
+static void on_test_msg(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    got.calls++;
+    got.peer = peer;
+    memcpy(got.hdr, hdr, hdrlen);
+    got.hdrlen = hdrlen;
+    if (len)
+        memcpy(got.payload, payload, len);
+    got.len = len;
+}
+
+static void on_other_msg(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                         size_t len)
+{
+    (void)peer, (void)hdr, (void)hdrlen, (void)payload, (void)len;
+}
+
+static int ndone, done_status[4];
+
+static void sent_done(void *ctx, int status)
+{
+    CU_ASSERT_FATAL(ndone < 4);
+    done_status[ndone++] = status;
+    *(int *)ctx = 1;
+}
+
+/* ---- tests ---- */
+
+static void test_register(void)
+{
+    CU_ASSERT_EQUAL(rd_p2p_am_register(0, on_test_msg), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_AM_TYPES, on_test_msg), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_MSG_EAGER, on_test_msg), RD_EINVAL);
+    /* p2p's own rendezvous types are taken by p2p's handlers. */
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_MSG_RTS, on_test_msg), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_AM_RMA_FIRST, on_test_msg), RD_OK);
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_AM_RMA_FIRST, on_test_msg), RD_OK);
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_AM_RMA_FIRST, on_other_msg), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_register(RD_AM_COLL_FIRST, on_other_msg), RD_OK);
+}
+
+static void test_dispatch(void)
+{
+    unsigned char hdr[12] = { RD_AM_RMA_FIRST, 7, 8, 9 };
+    memset(&got, 0, sizeof(got));
+    fake.env->recv(1, hdr, sizeof(hdr), "abc", 3);
+    CU_ASSERT_EQUAL(got.calls, 1);
+    CU_ASSERT_EQUAL(got.peer, 1);
+    CU_ASSERT_EQUAL(got.hdrlen, sizeof(hdr));
+    CU_ASSERT_EQUAL(memcmp(got.hdr, hdr, sizeof(hdr)), 0);
+    CU_ASSERT_EQUAL(got.len, 3);
+    CU_ASSERT_EQUAL(memcmp(got.payload, "abc", 3), 0);
+    /* A type nobody registered is dropped. */
+    hdr[0] = RD_AM_RMA_FIRST + 1;
+    fake.env->recv(1, hdr, sizeof(hdr), NULL, 0);
+    CU_ASSERT_EQUAL(got.calls, 1);
+}
+
+static void test_send_now(void)
+{
+    unsigned char hdr[RD_P2P_AM_HDR_MAX] = { RD_AM_RMA_FIRST, 1, 2, 3 };
+    int called = 0;
+    fake.nsent = 0;
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, 4, "xy", 2, sent_done, &called), RD_OK);
+    CU_ASSERT_EQUAL(fake.nsent, 1);
+    CU_ASSERT_EQUAL(fake.sent[0].hdrlen, 4);
+    CU_ASSERT_EQUAL(memcmp(fake.sent[0].hdr, hdr, 4), 0);
+    CU_ASSERT_EQUAL(fake.sent[0].len, 2);
+    CU_ASSERT_EQUAL(called, 0);   /* sent at once: done is never called */
+    /* The limits. */
+    CU_ASSERT_EQUAL(rd_p2p_am_max(1), 64);
+    CU_ASSERT_EQUAL(rd_p2p_am_max(2), 0);
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, 0, NULL, 0, NULL, NULL), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, RD_P2P_AM_HDR_MAX + 1, NULL, 0, NULL, NULL),
+                    RD_EINVAL);
+    char big[65] = { 0 };
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, 4, big, sizeof(big), NULL, NULL), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_send(2, hdr, 4, NULL, 0, NULL, NULL), RD_EINVAL);
+    CU_ASSERT_EQUAL(rd_p2p_am_send(-1, hdr, 4, NULL, 0, NULL, NULL), RD_EINVAL);
+    CU_ASSERT_EQUAL(fake.nsent, 1);
+}
+
+static void test_send_queued(void)
+{
+    unsigned char hdr[8] = { RD_AM_RMA_FIRST, 1 };
+    int first = 0, second = 0;
+    fake.nsent = 0;
+    ndone = 0;
+    fake.full = 1;
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), "one", 3, sent_done, &first), RD_EAGAIN);
+    hdr[1] = 2;   /* the queued copy of the header keeps what was sent */
+    /* The transport has room again, but the first message waits: order holds. */
+    fake.full = 0;
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), "two", 3, sent_done, &second),
+                    RD_EAGAIN);
+    CU_ASSERT_EQUAL(fake.nsent, 0);
+    CU_ASSERT_EQUAL(first + second, 0);
+    rd_progress();
+    CU_ASSERT_EQUAL(fake.nsent, 2);
+    CU_ASSERT_EQUAL(fake.sent[0].hdr[1], 1);
+    CU_ASSERT_EQUAL(memcmp(fake.sent[0].payload, "one", 3), 0);
+    CU_ASSERT_EQUAL(fake.sent[1].hdr[1], 2);
+    CU_ASSERT_EQUAL(memcmp(fake.sent[1].payload, "two", 3), 0);
+    CU_ASSERT(first && second);
+    CU_ASSERT_EQUAL(ndone, 2);
+    CU_ASSERT_EQUAL(done_status[0], RD_OK);
+    CU_ASSERT_EQUAL(done_status[1], RD_OK);
+    rd_progress();
+    CU_ASSERT_EQUAL(ndone, 2);   /* once each */
+}
+
+static void test_self(void)
+{
+    unsigned char hdr[4] = { RD_AM_RMA_FIRST, 5 };
+    memset(&got, 0, sizeof(got));
+    /* The loopback transport runs the handler inside the send. */
+    CU_ASSERT_EQUAL(rd_p2p_am_send(0, hdr, sizeof(hdr), "me", 2, NULL, NULL), RD_OK);
+    CU_ASSERT_EQUAL(got.calls, 1);
+    CU_ASSERT_EQUAL(got.peer, 0);
+    CU_ASSERT_EQUAL(got.hdr[1], 5);
+    CU_ASSERT_EQUAL(memcmp(got.payload, "me", 2), 0);
+}
+
+static int hook_calls, hook_stop_after;
+static int hook_id;
+
+static int count_hook(void)
+{
+    hook_calls++;
+    if (hook_calls == hook_stop_after)
+        rd_progress_hook_deactivate(hook_id);
+    return 0;
+}
+
+static int other_hook(void) { return 0; }
+static int third_hook(void) { return 0; }
+static int fourth_hook(void) { return 0; }
+static int fifth_hook(void) { return 0; }
+
+static void test_hooks(void)
+{
+    hook_id = rd_progress_hook_register(count_hook);
+    CU_ASSERT_FATAL(hook_id >= 0);
+    CU_ASSERT_EQUAL(rd_progress_hook_register(count_hook), hook_id);
+    hook_calls = 0;
+    hook_stop_after = 3;
+    rd_progress();
+    CU_ASSERT_EQUAL(hook_calls, 0);   /* registered, not active */
+    rd_progress_hook_activate(hook_id);
+    rd_progress_hook_activate(hook_id);
+    rd_progress();
+    rd_progress();
+    CU_ASSERT_EQUAL(hook_calls, 2);
+    rd_progress();                    /* the third call switches itself off */
+    rd_progress();
+    CU_ASSERT_EQUAL(hook_calls, 3);
+    int ids[3] = { rd_progress_hook_register(other_hook), rd_progress_hook_register(third_hook),
+                   rd_progress_hook_register(fourth_hook) };
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT(ids[i] >= 0 && ids[i] != hook_id);
+    CU_ASSERT_EQUAL(rd_progress_hook_register(fifth_hook), RD_ENOMEM);
+}
+
+/* A receive started through rd_p2p_start is matched by an EAGER arrival
+ * and another by an unexpected one. */
+static void test_eager_recv(void)
+{
+    int world[2] = { 0, 1 };
+    rd_group_t *g = rd_group_new(2, world, 0);
+    CU_ASSERT_FATAL(g != NULL);
+    rd_comm_t *c = rd_comm_new(g, 4);
+    rd_group_release(g);
+    CU_ASSERT_FATAL(c != NULL && rd_p2p_attach(c) == RD_OK);
+
+    char buf[16] = { 0 };
+    rd_request_t r;
+    rd_req_init_local(&r, RD_REQ_RECV);
+    CU_ASSERT_EQUAL(rd_p2p_start(&r, buf, sizeof(buf), &rd_dt_bytes, c, 1, 42, RD_MODE_STANDARD,
+                                 0), RD_OK);
+    CU_ASSERT_EQUAL(r.done, 0);
+    rd_msg_hdr_t h;
+    memset(&h, 0, sizeof(h));
+    h.type = RD_MSG_EAGER;
+    h.version = RD_PROTO_VERSION;
+    h.ctx = 4;
+    h.src = 1;
+    h.tag = 42;
+    h.len = 5;
+    fake.env->recv(1, &h, RD_HDR_EAGER_LEN, "hello", 5);
+    CU_ASSERT_EQUAL(r.done, 1);
+    CU_ASSERT_EQUAL(r.error, RD_OK);
+    CU_ASSERT_EQUAL(r.st_source, 1);
+    CU_ASSERT_EQUAL(r.st_tag, 42);
+    CU_ASSERT_EQUAL(r.st_bytes, 5);
+    CU_ASSERT_EQUAL(memcmp(buf, "hello", 5), 0);
+    rd_req_free(&r);
+
+    /* Unexpected first, then the receive; a longer message truncates. */
+    h.tag = 43;
+    fake.env->recv(1, &h, RD_HDR_EAGER_LEN, "0123456789abcdefXYZ", 19);
+    rd_req_init_local(&r, RD_REQ_RECV);
+    CU_ASSERT_EQUAL(rd_p2p_start(&r, buf, sizeof(buf), &rd_dt_bytes, c, 1, RD_ANY_TAG,
+                                 RD_MODE_STANDARD, 0), RD_OK);
+    CU_ASSERT_EQUAL(r.done, 1);
+    CU_ASSERT_EQUAL(r.error, RD_ETRUNC);
+    CU_ASSERT_EQUAL(r.st_tag, 43);
+    CU_ASSERT_EQUAL(r.st_bytes, sizeof(buf));
+    CU_ASSERT_EQUAL(memcmp(buf, "0123456789abcdef", 16), 0);
+    rd_req_free(&r);
+    rd_comm_release(c);
+}
+
+/* Last: rank 1 fails with a message queued for it. */
+static void test_peer_failed(void)
+{
+    unsigned char hdr[4] = { RD_AM_RMA_FIRST };
+    int called = 0;
+    ndone = 0;
+    fake.full = 1;
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), NULL, 0, sent_done, &called), RD_EAGAIN);
+    fake.env->peer_failed(1, RD_EPEER);
+    CU_ASSERT_EQUAL(called, 1);
+    CU_ASSERT_EQUAL(ndone, 1);
+    CU_ASSERT_EQUAL(done_status[0], RD_EPEER);
+    fake.full = 0;
+    CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), NULL, 0, sent_done, &called), RD_EPEER);
+    CU_ASSERT_EQUAL(rd_p2p_failed_peer(), 1);
+    rd_progress();
+    CU_ASSERT_EQUAL(ndone, 1);
+}
+
+int main(void)
+{
+    static const rd_unit_test_t tests[] = {
+        { "register", test_register },
+        { "dispatch", test_dispatch },
+        { "send now", test_send_now },
+        { "send queued in order", test_send_queued },
+        { "send to self", test_self },
+        { "progress hooks", test_hooks },
+        { "eager receive through rd_p2p_start", test_eager_recv },
+        { "peer failed with a message queued", test_peer_failed },
+    };
+    return rd_unit_run_fixture("p2p active messages", setup, teardown, tests,
+                               RD_UNIT_COUNT(tests));
+}
