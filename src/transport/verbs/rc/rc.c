@@ -39,7 +39,8 @@
 #include "transport/verbs/rc/rc_msg.h"
 #include "transport/verbs/rc/rc_rdma.h"
 #include "transport/verbs/rc/rc_ring.h"
-#include "util/env.h"
+#include "transport/verbs/rc/rc_tunables.h"
+#include "util/errdetail.h"
 
 rd_rc_state_t rd_rc;
 
@@ -65,28 +66,34 @@ rd_transport_t rd_rc_transport = {
     .put = NULL,
 };
 
-static void read_tunables(void)
+/* The table bounds each value; what depends on the device or on another
+ * value is settled here. */
+static int read_tunables(void)
 {
-    long long eager = rd_env_size("RDMPI_RC_EAGER_MAX", RD_RC_EAGER_MAX_DEFAULT);
-    if (eager < 64)
-        eager = 64;
-    if (eager > RD_RC_EAGER_MAX_LIMIT)
-        eager = RD_RC_EAGER_MAX_LIMIT;
+    const rd_tunable_t *t = rd_rc_tunables;
+    long long eager, credits, nsend, signal_every, sq_depth, max_inline, connect_timeout;
+    long long ring_on, th, ns, rsz, mp;
+    int rc;
+    if ((rc = rd_tunable_int(&t[RD_RC_T_EAGER_MAX], &eager)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_CREDITS], &credits)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_SEND_BUFS], &nsend)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_SIGNAL_EVERY], &signal_every)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_SQ_DEPTH], &sq_depth)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_INLINE], &max_inline)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_CONNECT_TIMEOUT], &connect_timeout)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_RDMA_EAGER], &ring_on)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_RDMA_EAGER_THRESHOLD], &th)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_RDMA_EAGER_SLOTS], &ns)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_RDMA_EAGER_SIZE], &rsz)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_RC_T_RDMA_EAGER_PEERS], &mp)) != RD_OK)
+        return rc;
     eager &= ~63LL;              /* the CM message carries it in 64-byte units */
     rd_rc_transport.eager_max = (size_t)eager;
     rd_rc.buf_bytes = (sizeof(rd_rc_prefix_t) + RD_TP_HDR_MAX + (size_t)eager + 63) & ~(size_t)63;
-    rd_rc.credits = (int)rd_env_long("RDMPI_RC_CREDITS", RD_RC_CREDITS_DEFAULT);
-    if (rd_rc.credits < 2)
-        rd_rc.credits = 2;
-    if (rd_rc.credits > 4096)
-        rd_rc.credits = 4096;
-    rd_rc.nsend = (int)rd_env_long("RDMPI_RC_SEND_BUFS", RD_RC_SEND_BUFS_DEFAULT);
-    if (rd_rc.nsend < 4)
-        rd_rc.nsend = 4;
-    rd_rc.signal_every = (int)rd_env_long("RDMPI_RC_SIGNAL_EVERY", RD_RC_SIGNAL_DEFAULT);
-    if (rd_rc.signal_every < 1)
-        rd_rc.signal_every = 1;
-    rd_rc.sq_depth = (int)rd_env_long("RDMPI_RC_SQ_DEPTH", RD_RC_SQ_DEPTH_DEFAULT);
+    rd_rc.credits = (int)credits;
+    rd_rc.nsend = (int)nsend;
+    rd_rc.signal_every = (int)signal_every;
+    rd_rc.sq_depth = (int)sq_depth;
     /* Room for a full unsignalled run, plus one WR kept for CREDIT/FLUSH/BYE. */
     if (rd_rc.sq_depth < 2 * rd_rc.signal_every + 4)
         rd_rc.sq_depth = 2 * rd_rc.signal_every + 4;
@@ -94,30 +101,39 @@ static void read_tunables(void)
         rd_rc.sq_depth = rd_rc.dev->attr.max_qp_wr;
     if (rd_rc.signal_every > (rd_rc.sq_depth - 4) / 2)
         rd_rc.signal_every = (rd_rc.sq_depth - 4) / 2 > 0 ? (rd_rc.sq_depth - 4) / 2 : 1;
-    rd_rc.max_inline = (uint32_t)rd_env_long("RDMPI_RC_INLINE", RD_RC_INLINE_DEFAULT);
-    rd_rc.connect_timeout = (double)rd_env_long("RDMPI_RC_CONNECT_TIMEOUT",
-                                             RD_RC_CONNECT_TIMEOUT_DEFAULT);
-    rd_rc.ring_on = rd_env_bool("RDMPI_RDMA_EAGER", RD_RING_ENABLE_DEFAULT);
-    long th = rd_env_long("RDMPI_RDMA_EAGER_THRESHOLD", RD_RING_THRESHOLD_DEFAULT);
-    rd_rc.ring_threshold = th < 1 ? 1 : th > 1L << 30 ? 1 << 30 : (int)th;
-    long ns = rd_env_long("RDMPI_RDMA_EAGER_SLOTS", RD_RING_SLOTS_DEFAULT);
-    rd_rc.ring_nslots = ns < 2 ? 2 : ns > RD_RING_SLOTS_MAX ? RD_RING_SLOTS_MAX : (int)ns;
-    long long rsz = rd_env_size("RDMPI_RDMA_EAGER_SIZE", RD_RING_SIZE_DEFAULT);
-    if (rsz < 0)
-        rsz = 0;
+    rd_rc.max_inline = (uint32_t)max_inline;
+    rd_rc.connect_timeout = (double)connect_timeout;
+    rd_rc.ring_on = (int)ring_on;
+    rd_rc.ring_threshold = (int)th;
+    rd_rc.ring_nslots = (int)ns;
     if (rsz > eager)
         rsz = eager;
     rd_rc.ring_slot_bytes = (uint32_t)((sizeof(rd_rc_slot_t) + RD_TP_HDR_MAX + (size_t)rsz + 1 +
                                         63) & ~(size_t)63);
-    long mp = rd_env_long("RDMPI_RDMA_EAGER_PEERS", RD_RING_PEERS_DEFAULT);
-    rd_rc.ring_max_peers = mp < 0 ? 0 : mp > rd_rc.size ? rd_rc.size : (int)mp;
+    rd_rc.ring_max_peers = mp > rd_rc.size ? rd_rc.size : (int)mp;
     int atom = rd_rc.dev->attr.max_qp_rd_atom < rd_rc.dev->attr.max_qp_init_rd_atom
              ? rd_rc.dev->attr.max_qp_rd_atom : rd_rc.dev->attr.max_qp_init_rd_atom;
     rd_rc.rd_atom = (uint8_t)(atom > 16 ? 16 : atom < 1 ? 1 : atom);
 #ifdef RD_FAULT_INJECTION
-    rd_rc.fault_after = rd_rc_fault_knob();
+    return rd_rc_fault_knob(&rd_rc.fault_after);
+#else
+    long after;
+    return rd_rc_fault_knob(&after);
 #endif
 }
+
+#ifndef RD_FAULT_INJECTION
+/* Without --enable-fault-injection the knob does not exist: say so rather
+ * than ignore it (rc_fault.c has the real one). */
+int rd_rc_fault_knob(long *after)
+{
+    *after = -1;
+    if (!rd_tunable_getenv(&rd_rc_tunables[RD_RC_T_FAULT]))
+        return RD_OK;
+    rd_err_detail("RDMPI_RC_FAULT needs a library configured with --enable-fault-injection");
+    return RD_EINVAL;
+}
+#endif
 
 /* Collective: every rank publishes its CM address (or "no device"). */
 static int rc_init(const rd_tp_env_t *env)
@@ -144,7 +160,8 @@ static int rc_init(const rd_tp_env_t *env)
         rd_rc.dev = NULL;
         return rc_;
     }
-    read_tunables();
+    if ((rc_ = read_tunables()) != RD_OK)
+        return rc_;
     rd_rc.peers = calloc((size_t)rd_rc.size, sizeof(*rd_rc.peers));
     rd_rc.due = malloc((size_t)rd_rc.size * sizeof(*rd_rc.due));
     uint32_t q = 16;

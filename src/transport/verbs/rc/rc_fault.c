@@ -14,17 +14,20 @@
 #include "transport/verbs/rc/rc_cm.h"
 #include "transport/verbs/rc/rc_int.h"
 #include "transport/verbs/rc/rc_msg.h"
-#include "util/env.h"
+#include "transport/verbs/rc/rc_tunables.h"
+#include "util/errdetail.h"
 
 /* RDMPI_RC_FAULT=RANK:N (testing only): on rank RANK, the QP to a peer is
  * moved to the error state when message N + 1 to that peer is sent, the way
  * a broken link would leave it (this side's work requests flush, the
- * peer's retries run out). Returns N for this rank, else -1. */
-long rd_rc_fault_knob(void)
+ * peer's retries run out). */
+int rd_rc_fault_knob(long *after)
 {
-    const char *s = rd_env_str("RDMPI_RC_FAULT", NULL);
-    if (!s)
-        return -1;
+    const char *s;
+    int rc = rd_tunable_str(&rd_rc_tunables[RD_RC_T_FAULT], &s);
+    *after = -1;
+    if (rc != RD_OK || !s)
+        return rc;
     char *end;
     errno = 0;
     long r = strtol(s, &end, 10), n = -1;
@@ -32,16 +35,17 @@ long rd_rc_fault_knob(void)
         char *e2;
         n = strtol(end + 1, &e2, 10);
         if (errno || e2 == end + 1 || *e2 || n < 0)
-            n = -1, r = -1;
+            r = -1;
     } else {
         r = -1;
     }
     if (r < 0) {
-        fprintf(stderr, "rdmpi: ignoring RDMPI_RC_FAULT=\"%s\": not RANK:N (two whole numbers)\n",
-                s);
-        return -1;
+        rd_err_detail("RDMPI_RC_FAULT=\"%s\" is not valid: expected RANK:N (two whole numbers)", s);
+        return RD_EINVAL;
     }
-    return r == rd_rc.rank ? n : -1;
+    if (r == rd_rc.rank)
+        *after = n;
+    return RD_OK;
 }
 
 /* RDMPI_RC_FAULT: peer's QP goes to the error state, as a broken link

@@ -11,9 +11,11 @@
 
 #include <stddef.h>
 
+/* RDMPI_RC_FAULT=RANK:N: *after = N on rank RANK, else -1. RD_OK, or
+ * RD_EINVAL with the detail recorded: a malformed value, or any value in a
+ * library built without the option (the knob would silently do nothing). */
+int rd_rc_fault_knob(long *after);
 #ifdef RD_FAULT_INJECTION
-/* RDMPI_RC_FAULT=RANK:N: N on rank RANK, else -1. */
-long rd_rc_fault_knob(void);
 /* send() on that rank: breaks the QP before message N + 1 to a peer. */
 int rd_rc_fault_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 #endif
