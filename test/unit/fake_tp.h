@@ -2,7 +2,8 @@
  * A scripted transport for unit tests of p2p's protocols and of what runs on
  * top of them (the nonblocking-collective engine). The test binary links it
  * instead of src/transport/registry.c: rd_transports lists only this fake,
- * which reaches every other rank of a job that has one process. The test
+ * which reaches every other rank of a job that has one process (fake_tp.c
+ * also defines the rd_boot_fence and rd_boot_abort p2p calls). The test
  * plays the other ranks by hand: it reads what p2p sent (peer, header,
  * payload, in send order), builds the messages a peer would answer with
  * (proto.h) and queues them for delivery at the next progress() in the
