@@ -161,6 +161,13 @@ static const rd_msg_hdr_t *sent_type(int type, int nth)
     return NULL;
 }
 
+/* Whether the i-th message sent carries the string s (with its NUL). */
+static int sent_str(int i, const char *s)
+{
+    const fake_msg_t *m = fake_tp_sent(i);
+    return m && m->len == strlen(s) + 1 && memcmp(m->payload, s, m->len) == 0;
+}
+
 static int count_type(int type)
 {
     int n = 0;
@@ -247,7 +254,7 @@ static void burst(unsigned caps, int tag_of_late)
     CU_ASSERT_EQUAL(memcmp(bufs[3], big2, sizeof(big2)), 0);
     if (flags) {
         /* Read directly; each read ends with a FIN naming its sender's request. */
-        CU_ASSERT_EQUAL(count_type(RD_MSG_FIN), 2);
+        CU_ASSERT_EQUAL_FATAL(count_type(RD_MSG_FIN), 2);
         CU_ASSERT_EQUAL(sent_type(RD_MSG_FIN, 0)->sreq, 0x1001);
         CU_ASSERT_EQUAL(sent_type(RD_MSG_FIN, 1)->sreq, 0x1002);
         CU_ASSERT_EQUAL(fake_tp_stats()->gets, 2);
@@ -333,6 +340,28 @@ static void test_trunc_eager(void)
     down();
 }
 
+/* Empty messages, with and without a buffer, posted before and after. */
+static void test_empty(void)
+{
+    up(0);
+    char buf[4] = "xyz";
+    rd_request_t r[3];
+    post_recv(&r[0], NULL, 0, 1, 1);
+    post_recv(&r[1], buf, sizeof(buf), 1, 2);
+    peer_eager(1, 1, NULL, 0);
+    peer_eager(1, 2, NULL, 0);
+    peer_eager(1, 3, NULL, 0);
+    rd_progress();
+    post_recv(&r[2], NULL, 0, 1, 3);
+    check_recv(&r[0], 1, 1, 0, RD_OK);
+    check_recv(&r[1], 1, 2, 0, RD_OK);
+    check_recv(&r[2], 1, 3, 0, RD_OK);
+    CU_ASSERT_STRING_EQUAL(buf, "xyz");
+    for (int i = 0; i < 3; i++)
+        rd_req_free(&r[i]);
+    down();
+}
+
 static void trunc_rndv(unsigned caps)
 {
     up(caps);
@@ -363,7 +392,7 @@ static void trunc_rndv(unsigned caps)
         CU_ASSERT_EQUAL_FATAL(buf[i], '#');
     if (flags) {
         /* The sender's buffer is released by the FIN even so. */
-        CU_ASSERT_EQUAL(count_type(RD_MSG_FIN), 1);
+        CU_ASSERT_EQUAL_FATAL(count_type(RD_MSG_FIN), 1);
         CU_ASSERT_EQUAL(sent_type(RD_MSG_FIN, 0)->sreq, 0x2001);
     }
     rd_req_free(&r);
@@ -400,10 +429,10 @@ static void test_eagain_order(void)
     CU_ASSERT_EQUAL_FATAL(fake_tp_nsent(), 3);
     CU_ASSERT_EQUAL(fake_tp_hdr(0)->type, RD_MSG_EAGER);
     CU_ASSERT_EQUAL(fake_tp_hdr(0)->tag, 1);
-    CU_ASSERT_STRING_EQUAL((const char *)fake_tp_sent(0)->payload, "one");
+    CU_ASSERT(sent_str(0, "one"));
     CU_ASSERT_EQUAL(fake_tp_hdr(1)->type, RD_MSG_EAGER);
     CU_ASSERT_EQUAL(fake_tp_hdr(1)->tag, 2);
-    CU_ASSERT_STRING_EQUAL((const char *)fake_tp_sent(1)->payload, "two");
+    CU_ASSERT(sent_str(1, "two"));
     CU_ASSERT_EQUAL(fake_tp_hdr(2)->type, RD_MSG_RTS);
     CU_ASSERT_EQUAL(fake_tp_hdr(2)->tag, 3);
     CU_ASSERT_EQUAL(fake_tp_hdr(2)->sreq, id_of(&s[2]));
@@ -412,6 +441,7 @@ static void test_eagain_order(void)
     CU_ASSERT_EQUAL(s[2].done, 0);
     /* The queue is empty again: the blocking fast path sends at once. */
     CU_ASSERT_EQUAL(rd_p2p_send_now(comm, "four", 5, &rd_dt_bytes, 1, 4), RD_OK);
+    CU_ASSERT_EQUAL_FATAL(fake_tp_nsent(), 4);
     CU_ASSERT_EQUAL(fake_tp_hdr(3)->tag, 4);
     /* The rendezvous goes on: stream after the CTS, refused once midway. */
     peer_ctrl(1, RD_MSG_CTS, id_of(&s[2]), 0x77);
@@ -679,6 +709,7 @@ int main(void)
         { "non-overtaking burst, streamed", test_burst_stream },
         { "wildcard matching order", test_wildcards },
         { "truncated eager", test_trunc_eager },
+        { "empty messages", test_empty },
         { "truncated rendezvous by get", test_trunc_rndv_get },
         { "truncated rendezvous streamed", test_trunc_rndv_stream },
         { "refused sends queue in order", test_eagain_order },
