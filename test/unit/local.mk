@@ -47,7 +47,8 @@ RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c \
 	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
 	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
 	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
-	src/util/env.c src/util/status.c test/unit/fake_tp.c test/unit/fake_tp.h
+	src/util/env.c src/util/status.c src/util/tunable.c src/util/errdetail.c \
+	src/p2p/p2p_tunables.c test/unit/fake_tp.c test/unit/fake_tp.h
 test_unit_test_p2p_proto_SOURCES = test/unit/test_p2p_proto.c $(RD_P2P_TEST_SOURCES)
 test_unit_test_p2p_proto_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_proto_LDADD = $(CUNIT_LIBS)
@@ -55,7 +56,7 @@ test_unit_test_p2p_proto_LDADD = $(CUNIT_LIBS)
 test_unit_test_nbc_SOURCES = test/unit/test_nbc.c $(RD_P2P_TEST_SOURCES) \
 	src/coll/nbc.c src/coll/coll_steps.c src/coll/coll_shm.c src/coll/coll_util.c \
 	src/coll/coll_tunables.c src/core/op.c src/util/copy.c src/util/scratch.c \
-	src/util/util_tunables.c src/util/tunable.c src/util/errdetail.c
+	src/util/util_tunables.c
 test_unit_test_nbc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_nbc_LDADD = $(CUNIT_LIBS)
 # --- end p2p protocols ---
