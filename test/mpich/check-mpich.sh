@@ -25,7 +25,8 @@
 #
 # Usage (from the build directory; `make check-mpich`, `make check-mpich-rma`):
 #   check-mpich.sh [--impl rdmpi|mpich] [--prefix DIR] [--rma] [--dirs "D ..."]
-#                  [-j N] [--timeout S] [--timeout-scale K] [-k REGEX] [-v]
+#                  [-j N] [--timeout S] [--timeout-scale K] [-k REGEX]
+#                  [--from N] [--list] [-v]
 #   --impl      rdmpi (default: this build tree, or --prefix DIR for an
 #               installed rdmpi) or mpich (mpicc.mpich, mpirun.mpich)
 #   --rma       the rma directory instead of the default set
@@ -34,12 +35,16 @@
 #   -j N        tests run at once (default 2) and make's parallelism
 #   --timeout   seconds per test without a timeLimit of its own (default 60)
 #   --timeout-scale K  multiplies every limit (a loaded machine; default 1)
-#   -k REGEX    only entries whose "dir/name" matches
+#   -k REGEX    only entries whose line ("dir/name np=N options") matches
+#   --from N    start at the Nth entry (to resume an interrupted run)
+#   --list      print the entries, numbered, instead of running them
 #   -v          print the output of failing tests
 # Prints one line per entry (PASS/FAIL/SKIP dir/name np=N [options]) and
 # "N passed, N failed, N skipped"; exits 1 if any entry failed.
-# CI is to call it as `make check-mpich check-mpich-rma` from scripts/check.sh
-# once rdmpi passes both.
+# CI is to call it from scripts/check.sh (in _build-check) as two more extra
+# suites, `extra check-mpich make -s check-mpich` and `extra check-mpich-rma
+# make -s check-mpich-rma`, once rdmpi passes them; until then it is run by
+# hand.
 set -u
 
 top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,6 +56,8 @@ jobs=2
 timeout_default=60
 timeout_scale=1
 pattern=
+from=1
+list=no
 verbose=no
 while [ $# -gt 0 ]; do
     case $1 in
@@ -63,6 +70,8 @@ while [ $# -gt 0 ]; do
         --timeout) timeout_default=$2; shift ;;
         --timeout-scale) timeout_scale=$2; shift ;;
         -k) pattern=$2; shift ;;
+        --from) from=$2; shift ;;
+        --list) list=yes ;;
         -v) verbose=yes ;;
         *) sed -n '2,/^set -u/p' "$0" | sed 's/^# \{0,1\}//;/^set -u/d' >&2; exit 2 ;;
     esac
@@ -151,8 +160,12 @@ skip_reason() {  # id np opts -> prints the reason if listed
         }' "$skipfile"
 }
 
-# The entries, one per line: dir|name|np|options (as runtests parses them).
-entries=$build/.entries
+# This run's entries, one per line (dir|name|np|options, as runtests parses
+# them), and the status of each; runs of other directories may share $build.
+run=$(mktemp -d "$build/.run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+trap 'exit 130' INT TERM
+entries=$run/entries
 : >"$entries"
 list_dir() {  # dir (relative to the build directory)
     local d=$1 f file line name np spec lists=
@@ -216,7 +229,7 @@ run_one() {  # index dir name np options
     done
     limit=$(( ${limit:-$timeout_default} * timeout_scale ))
     out=$build/$d/out/$name.$i.out
-    res=$build/.res/$i
+    res=$run/$i.res
     local line="$d/$name np=$np${opts:+ $opts}"
     if [ ! -x "$build/$d/$name" ]; then
         why=$(make -C "$build/$d" "$name" 2>&1 | grep -m1 -E 'undefined reference|error:' |
@@ -258,26 +271,31 @@ run_one() {  # index dir name np options
     fi
 }
 
-rm -rf "$build/.res"
-mkdir -p "$build/.res"
 i=0
 while IFS='|' read -r d name np opts; do
     i=$((i + 1))
-    [ -n "$pattern" ] && ! echo "$d/$name" | grep -Eq -- "$pattern" && continue
+    [ "$i" -lt "$from" ] && continue
+    line="$d/$name np=$np${opts:+ $opts}"
+    [ -n "$pattern" ] && ! echo "$line" | grep -Eq -- "$pattern" && continue
+    if [ $list = yes ]; then
+        echo "$i $line"
+        continue
+    fi
     mkdir -p "$build/$d/out"
     why=$(skip_reason "$d/$name" "$np" "$opts")
     if [ -n "$why" ]; then
-        echo "SKIP $d/$name np=$np${opts:+ $opts} ($why)"
-        echo SKIP >"$build/.res/$i"
+        echo "SKIP $line ($why)"
+        echo SKIP >"$run/$i.res"
         continue
     fi
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
     run_one "$i" "$d" "$name" "$np" "$opts" &
 done <"$entries"
 wait
+[ $list = yes ] && exit 0
 
-pass=$(grep -lx PASS "$build"/.res/* 2>/dev/null | wc -l)
-fail=$(grep -lx FAIL "$build"/.res/* 2>/dev/null | wc -l)
-skip=$(grep -lx SKIP "$build"/.res/* 2>/dev/null | wc -l)
+pass=$(cat "$run"/*.res 2>/dev/null | grep -cx PASS)
+fail=$(cat "$run"/*.res 2>/dev/null | grep -cx FAIL)
+skip=$(cat "$run"/*.res 2>/dev/null | grep -cx SKIP)
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
