@@ -238,8 +238,10 @@ run_one() {  # index dir name np options
         echo FAIL >"$res"
         return
     fi
+    # The launcher gets the limit as MPIEXEC_TIMEOUT (init/timeout checks
+    # that it ends the job) and a few seconds to act on it before timeout.
     (cd "$build/$d" && env MPIEXEC_TIMEOUT="$limit" "${envs[@]}" \
-        timeout -k 10 "$limit" "$mpirun" -n "$np" "${mpiargs[@]}" "./$name" "${args[@]}" \
+        timeout -k 10 $((limit + 10)) "$mpirun" -n "$np" "${mpiargs[@]}" "./$name" "${args[@]}" \
         >"$out" 2>&1 </dev/null)
     rc=$?
     why=$(awk -v rc="$rc" -v kind="${result:-default}" '
