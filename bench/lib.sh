@@ -28,7 +28,8 @@ die() { echo "$bench_prog: $*" >&2; exit 2; }
 
 selected() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 
-# The one-sided benchmarks: built with bench_rma.c, run with -s and -w.
+# The one-sided benchmarks: built with bench_rma.c and bench_rma_run.c, run
+# with -s and -w.
 rma_benches="put_latency get_latency put_bw get_bw acc_latency fop_latency cas_latency"
 is_rma() { case " $rma_benches " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -138,7 +139,7 @@ build_benches() {
     for b in "${bench_list[@]}"; do
         log=$work/build/$l/osu_$b.log
         srcs=("$bench_dir/osu_$b.c" "$bench_dir/bench_util.c")
-        is_rma "$b" && srcs+=("$bench_dir/bench_rma.c")
+        is_rma "$b" && srcs+=("$bench_dir/bench_rma.c" "$bench_dir/bench_rma_run.c")
         if ! "$cc" -O2 -Wall -Wextra -o "$work/build/$l/osu_$b" "${srcs[@]}" \
                 >"$log" 2>&1; then
             status[$l]=failed

@@ -41,11 +41,13 @@ bench_osu_ibcast_SOURCES = bench/osu_ibcast.c bench/bench_util.c bench/bench_uti
 bench_osu_ibcast_LDADD = $(RD_TEST_LDADD)
 bench_osu_ibcast_LDFLAGS = $(RD_TEST_LINKOPTS)
 
-# One-sided: bench_rma.c holds their windows, epochs and loops.
+# One-sided: bench_rma.c holds their windows, epochs and loops,
+# bench_rma_run.c the size loop they share.
 noinst_PROGRAMS += bench/osu_put_latency bench/osu_get_latency \
 	bench/osu_put_bw bench/osu_get_bw bench/osu_acc_latency \
 	bench/osu_fop_latency bench/osu_cas_latency
-RD_BENCH_RMA_SOURCES = bench/bench_rma.c bench/bench_rma.h \
+RD_BENCH_RMA_SOURCES = bench/bench_rma_run.c bench/bench_rma_run.h \
+	bench/bench_rma.c bench/bench_rma.h \
 	bench/bench_util.c bench/bench_util.h
 
 bench_osu_put_latency_SOURCES = bench/osu_put_latency.c $(RD_BENCH_RMA_SOURCES)

@@ -5,7 +5,7 @@
  * lock_all epoch), in the window -w chooses (default: MPI_Win_allocate).
  * Reported: mean microseconds per accumulate with its synchronization.
  */
-#include "bench_rma.h"
+#include "bench_rma_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +29,6 @@ static const bench_info_t info = {
     .elem_name = "int",
 };
 
-#define ACC(w, buf, size)                                                   \
-    bench_rma_ok(MPI_Accumulate((buf), (int)((size) / sizeof(int)), MPI_INT, \
-                                (w)->peer, bench_win_disp((w), 0),          \
-                                (int)((size) / sizeof(int)), MPI_INT,       \
-                                MPI_SUM, (w)->win), "MPI_Accumulate")
-
 /* Small values of a pattern, so sums stay far from overflow. */
 static int value(unsigned seed, size_t i)
 {
@@ -51,7 +45,7 @@ static void fill_values(int *v, size_t count, unsigned seed)
 
 /* One untimed round: the target's elements and the origin's operands
  * follow two patterns; the target checks every element is their sum. */
-static int check_round(bench_win_t *w, int *obuf, size_t size)
+static int check_round(bench_win_t *w, void *obuf, size_t size, int window)
 {
     unsigned mine = bench_seed(size, w->rank, 0);
     unsigned theirs = bench_seed(size, w->peer, 0);
@@ -59,6 +53,7 @@ static int check_round(bench_win_t *w, int *obuf, size_t size)
     int *tv = (int *)(void *)w->base;
     int errors = 0;
 
+    (void)window;
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);
         fill_values(tv, count, ~mine);
@@ -67,9 +62,7 @@ static int check_round(bench_win_t *w, int *obuf, size_t size)
     if (bench_rma_latency_origin(w))
         fill_values(obuf, count, mine);
     MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_begin(w);
-    BENCH_RMA_LATENCY_LOOP(w, 1, ACC(w, obuf, size));
-    bench_rma_end(w);
+    bench_rma_latency_once(w, BENCH_RMA_ACC, obuf, size, NULL);
     MPI_Barrier(MPI_COMM_WORLD);
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);
@@ -90,44 +83,6 @@ static int check_round(bench_win_t *w, int *obuf, size_t size)
 
 int main(int argc, char **argv)
 {
-    bench_opts_t o;
-    bench_win_t w;
-    int *obuf;
-    size_t size, i;
-    int rank, errors = 0;
-
-    rank = bench_begin(&argc, &argv, &info, &o);
-    bench_win_open(&info, &o, o.max_size, &w);
-    obuf = bench_alloc(o.max_size);
-    if (rank == 0)
-        bench_print_header(&info, &o);
-
-    for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
-        int n = bench_iters(&o, size), wu = bench_warmup(&o, size);
-        double t0, t;
-
-        if (o.check)
-            errors += check_round(&w, obuf, size);
-        /* Ones onto zeros: ordinary values, and no overflow within the
-         * iteration counts -i accepts. */
-        for (i = 0; i < size / sizeof(int); i++)
-            obuf[i] = 1;
-        bench_win_local_begin(&w);
-        memset(w.base, 0, size);
-        bench_win_local_end(&w);
-        MPI_Barrier(MPI_COMM_WORLD);
-        bench_rma_begin(&w);
-        BENCH_RMA_LATENCY_LOOP(&w, wu, ACC(&w, obuf, size));
-        t0 = MPI_Wtime();
-        BENCH_RMA_LATENCY_LOOP(&w, n, ACC(&w, obuf, size));
-        t = MPI_Wtime() - t0;
-        bench_rma_end(&w);
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0)
-            bench_print_row(&o, size, bench_rma_latency_us(&w, t, n));
-    }
-
-    bench_win_close(&w);
-    free(obuf);
-    return bench_end(&o, errors);
+    return bench_rma_latency_main(argc, argv, &info, BENCH_RMA_ACC,
+                                  check_round);
 }

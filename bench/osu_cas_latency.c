@@ -7,14 +7,9 @@
  * up, comparing with the value it last stored. Reported: mean microseconds
  * per operation with its synchronization; one row, size 8.
  */
-#include "bench_rma.h"
+#include "bench_rma_run.h"
 
 #include <stdio.h>
-
-/* The window holds one page, not just the 8 bytes used: MPICH 4.0.2
- * sends atomics on an 8-byte MPI_Win_allocate window to the origin's own
- * memory (the -c check catches it). */
-#define WIN_BYTES 4096
 
 static const bench_info_t info = {
     .name = "osu_cas_latency",
@@ -33,40 +28,28 @@ static const bench_info_t info = {
     .window = 1,
 };
 
-/* Swaps in cmp + 1 where the target holds cmp, then counts cmp up for the
- * next round (the buffers are free again once the round synchronized). */
-#define CAS(w, cmp, next, old)                                              \
-    do {                                                                    \
-        (next) = (cmp) + 1;                                                 \
-        bench_rma_ok(MPI_Compare_and_swap(&(next), &(cmp), &(old),          \
-                                          MPI_LONG_LONG, (w)->peer,         \
-                                          bench_win_disp((w), 0),           \
-                                          (w)->win),                        \
-                     "MPI_Compare_and_swap");                               \
-        (cmp)++;                                                            \
-    } while (0)
-
 /* One untimed round: the origin must fetch the target's known value, which
  * it compared against, so the target must then hold the new value. */
-static int check_round(bench_win_t *w)
+static int check_round(bench_win_t *w, void *obuf, size_t size, int window)
 {
     long long *target = (long long *)(void *)w->base;
-    long long cmp = 7000 + w->peer, next = 0, old = -1;
+    bench_rma_counter_t c = { .cmp = 7000 + w->peer, .old = -1 };
     long long start = 7000 + w->rank;
     int errors = 0;
 
+    (void)obuf;
+    (void)size;
+    (void)window;
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);
         *target = start;
         bench_win_local_end(w);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_begin(w);
-    BENCH_RMA_LATENCY_LOOP(w, 1, CAS(w, cmp, next, old));
-    bench_rma_end(w);
-    if (bench_rma_latency_origin(w) && old != 7000 + w->peer) {
+    bench_rma_latency_once(w, BENCH_RMA_CAS, NULL, 0, &c);
+    if (bench_rma_latency_origin(w) && c.old != 7000 + w->peer) {
         fprintf(stderr, "%s: rank %d: fetched %lld, expected %lld\n",
-                info.name, w->rank, old, 7000LL + w->peer);
+                info.name, w->rank, c.old, 7000LL + w->peer);
         errors++;
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -82,57 +65,8 @@ static int check_round(bench_win_t *w)
     return errors;
 }
 
-/* After the timed loop (-c): every swap of the peer counted the
- * target up by one. */
-static int check_count(bench_win_t *w, long long rounds)
-{
-    long long got;
-
-    if (!bench_rma_latency_target(w))
-        return 0;
-    bench_win_local_begin(w);
-    got = *(long long *)(void *)w->base;
-    bench_win_local_end(w);
-    if (got == rounds)
-        return 0;
-    fprintf(stderr, "%s: rank %d: target holds %lld after %lld rounds\n",
-            info.name, w->rank, got, rounds);
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
-    bench_opts_t o;
-    bench_win_t w;
-    long long cmp = 0, next = 0, old = 0;
-    int rank, errors = 0, n, wu;
-    double t0, t;
-
-    rank = bench_begin(&argc, &argv, &info, &o);
-    bench_win_open(&info, &o, WIN_BYTES, &w);
-    if (rank == 0)
-        bench_print_header(&info, &o);
-
-    n = bench_iters(&o, o.min_size);
-    wu = bench_warmup(&o, o.min_size);
-    if (o.check)
-        errors += check_round(&w);
-    bench_win_local_begin(&w);
-    *(long long *)(void *)w.base = 0;
-    bench_win_local_end(&w);
-    MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_begin(&w);
-    BENCH_RMA_LATENCY_LOOP(&w, wu, CAS(&w, cmp, next, old));
-    t0 = MPI_Wtime();
-    BENCH_RMA_LATENCY_LOOP(&w, n, CAS(&w, cmp, next, old));
-    t = MPI_Wtime() - t0;
-    bench_rma_end(&w);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
-        bench_print_row(&o, o.min_size, bench_rma_latency_us(&w, t, n));
-    if (o.check)
-        errors += check_count(&w, wu + n);
-
-    bench_win_close(&w);
-    return bench_end(&o, errors);
+    return bench_rma_latency_main(argc, argv, &info, BENCH_RMA_CAS,
+                                  check_round);
 }

@@ -5,7 +5,7 @@
  * in the window -w chooses (default: MPI_Win_allocate). Reported: mean
  * microseconds per put with its synchronization (see bench_rma.h).
  */
-#include "bench_rma.h"
+#include "bench_rma_run.h"
 
 #include <stdlib.h>
 
@@ -25,17 +25,13 @@ static const bench_info_t info = {
     .window = 1,
 };
 
-#define PUT(w, buf, size)                                                   \
-    bench_rma_ok(MPI_Put((buf), (int)(size), MPI_BYTE, (w)->peer,           \
-                         bench_win_disp((w), 0), (int)(size), MPI_BYTE,     \
-                         (w)->win), "MPI_Put")
-
 /* One untimed round with a known pattern, checked at the target. */
-static int check_round(bench_win_t *w, char *obuf, size_t size)
+static int check_round(bench_win_t *w, void *obuf, size_t size, int window)
 {
     unsigned seed = bench_seed(size, w->peer, 0);
     int errors = 0;
 
+    (void)window;
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);
         bench_fill(w->base, size, ~seed);
@@ -44,9 +40,7 @@ static int check_round(bench_win_t *w, char *obuf, size_t size)
     if (bench_rma_latency_origin(w))
         bench_fill(obuf, size, bench_seed(size, w->rank, 0));
     MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_begin(w);
-    BENCH_RMA_LATENCY_LOOP(w, 1, PUT(w, obuf, size));
-    bench_rma_end(w);
+    bench_rma_latency_once(w, BENCH_RMA_PUT, obuf, size, NULL);
     MPI_Barrier(MPI_COMM_WORLD);
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);
@@ -58,37 +52,6 @@ static int check_round(bench_win_t *w, char *obuf, size_t size)
 
 int main(int argc, char **argv)
 {
-    bench_opts_t o;
-    bench_win_t w;
-    char *obuf;
-    size_t size;
-    int rank, errors = 0;
-
-    rank = bench_begin(&argc, &argv, &info, &o);
-    bench_win_open(&info, &o, o.max_size, &w);
-    obuf = bench_alloc(o.max_size);
-    if (rank == 0)
-        bench_print_header(&info, &o);
-
-    for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
-        int n = bench_iters(&o, size), wu = bench_warmup(&o, size);
-        double t0, t;
-
-        if (o.check)
-            errors += check_round(&w, obuf, size);
-        MPI_Barrier(MPI_COMM_WORLD);
-        bench_rma_begin(&w);
-        BENCH_RMA_LATENCY_LOOP(&w, wu, PUT(&w, obuf, size));
-        t0 = MPI_Wtime();
-        BENCH_RMA_LATENCY_LOOP(&w, n, PUT(&w, obuf, size));
-        t = MPI_Wtime() - t0;
-        bench_rma_end(&w);
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0)
-            bench_print_row(&o, size, bench_rma_latency_us(&w, t, n));
-    }
-
-    bench_win_close(&w);
-    free(obuf);
-    return bench_end(&o, errors);
+    return bench_rma_latency_main(argc, argv, &info, BENCH_RMA_PUT,
+                                  check_round);
 }
