@@ -6,7 +6,7 @@
  * lock_all epoch), in the window -w chooses (default: MPI_Win_allocate).
  * Reported: bytes moved / time, in MB/s (1 MB = 1e6 bytes).
  */
-#include "bench_rma.h"
+#include "bench_rma_run.h"
 
 #include <stdlib.h>
 
@@ -25,16 +25,11 @@ static const bench_info_t info = {
     .window = 64,
 };
 
-#define GET_SLOT(w, obuf, size, stride, j)                                  \
-    bench_rma_ok(MPI_Get((obuf) + (size_t)(j) * (stride), (int)(size),      \
-                         MPI_BYTE, (w)->peer,                               \
-                         bench_win_disp((w), (size_t)(j) * (stride)),       \
-                         (int)(size), MPI_BYTE, (w)->win), "MPI_Get")
-
 /* One untimed window: rank 1's slots hold a pattern each, rank 0's origin
  * slots are poisoned, and rank 0 checks slot by slot what it got. */
-static int check_round(bench_win_t *w, char *obuf, size_t size, int window)
+static int check_round(bench_win_t *w, void *obuf_, size_t size, int window)
 {
+    char *obuf = obuf_;
     size_t stride = bench_slot_stride(size);
     int errors = 0, j;
 
@@ -50,10 +45,7 @@ static int check_round(bench_win_t *w, char *obuf, size_t size, int window)
                        ~bench_seed(size, 1, j));
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_begin(w);
-    BENCH_RMA_WINDOW_LOOP(w, 1, j, window,
-                          GET_SLOT(w, obuf, size, stride, j));
-    bench_rma_end(w);
+    bench_rma_window_once(w, BENCH_RMA_GET, window, obuf, size);
     if (w->rank == 0) {
         for (j = 0; j < window; j++)
             errors += bench_verify(&info, obuf + (size_t)j * stride, size,
@@ -65,42 +57,6 @@ static int check_round(bench_win_t *w, char *obuf, size_t size, int window)
 
 int main(int argc, char **argv)
 {
-    bench_opts_t o;
-    bench_win_t w;
-    char *obuf;
-    size_t size, slots;
-    int rank, errors = 0;
-
-    rank = bench_begin(&argc, &argv, &info, &o);
-    /* Rank 0 only writes its origin slots, rank 1 only exposes its window. */
-    slots = bench_slot_stride(o.max_size) * (size_t)o.window;
-    bench_win_open(&info, &o, rank == 1 ? slots : 0, &w);
-    obuf = bench_alloc(rank == 0 ? slots : 0);
-    if (rank == 0)
-        bench_print_header(&info, &o);
-
-    for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
-        size_t stride = bench_slot_stride(size);
-        int n = bench_iters(&o, size), wu = bench_warmup(&o, size), j;
-        double t0, t;
-
-        if (o.check)
-            errors += check_round(&w, obuf, size, o.window);
-        MPI_Barrier(MPI_COMM_WORLD);
-        bench_rma_begin(&w);
-        BENCH_RMA_WINDOW_LOOP(&w, wu, j, o.window,
-                              GET_SLOT(&w, obuf, size, stride, j));
-        t0 = MPI_Wtime();
-        BENCH_RMA_WINDOW_LOOP(&w, n, j, o.window,
-                              GET_SLOT(&w, obuf, size, stride, j));
-        t = MPI_Wtime() - t0;
-        bench_rma_end(&w);
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0)
-            bench_print_row(&o, size, (double)size * o.window * n / t / 1e6);
-    }
-
-    bench_win_close(&w);
-    free(obuf);
-    return bench_end(&o, errors);
+    return bench_rma_bw_main(argc, argv, &info, BENCH_RMA_GET,
+                             check_round);
 }
