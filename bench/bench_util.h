@@ -63,6 +63,19 @@ typedef struct bench_info {
     const char *elem_name;   /* its name in the error, e.g. "float" */
 } bench_info_t;
 
+/* The value columns of a latency and of a bandwidth benchmark. */
+#define BENCH_LATENCY_COLUMNS                                               \
+    .column = "latency(us)", .csv_column = "latency_us"
+#define BENCH_BW_COLUMNS                                                    \
+    .column = "bandwidth(MB/s)", .csv_column = "bw_MBps"
+
+/* The counts of the two-rank latency benchmarks (osu_latency and the
+ * one-sided ones): 10000/1000 timed and 1000/10 warm-up rounds. */
+#define BENCH_PINGPONG_COUNTS                                               \
+    .iters = 10000, .iters_large = 1000,                                    \
+    .warmup = 1000, .warmup_large = 10,                                     \
+    .window = 1
+
 /* The defaults every collective latency benchmark shares (designated
  * initializers for the rest of a bench_info_t): any even number of ranks,
  * no window, 8 B to 1 MiB, 1000/100 timed and 200/10 warm-up calls. */

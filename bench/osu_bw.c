@@ -15,8 +15,7 @@ static const bench_info_t info = {
     .name = "osu_bw",
     .what = "unidirectional bandwidth rank 0 -> rank 1, windows of "
             "nonblocking sends, MB/s = 1e6 B/s (higher is better)",
-    .column = "bandwidth(MB/s)",
-    .csv_column = "bw_MBps",
+    BENCH_BW_COLUMNS,
     .multi_pair = 0,
     BENCH_WINDOW_BW_DEFAULTS,
 };

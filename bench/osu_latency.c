@@ -13,15 +13,12 @@ static const bench_info_t info = {
     .name = "osu_latency",
     .what = "ping-pong latency between ranks 0 and 1, half round trip in "
             "microseconds (lower is better)",
-    .column = "latency(us)",
-    .csv_column = "latency_us",
+    BENCH_LATENCY_COLUMNS,
+    BENCH_PINGPONG_COUNTS,
     .multi_pair = 0,
     .uses_window = 0,
     .min_size = 0,
     .max_size = 4u << 20,
-    .iters = 10000, .iters_large = 1000,
-    .warmup = 1000, .warmup_large = 10,
-    .window = 1,
 };
 
 /* One untimed round trip with a known pattern each way. */
