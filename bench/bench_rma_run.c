@@ -15,6 +15,14 @@
  * the origin's own memory (the -c round catches it). */
 #define COUNTER_WIN_BYTES 4096
 
+/* Operands of the counter operations, alive across a size's rounds. */
+typedef struct counter_args {
+    long long add;           /* fop: what each round adds */
+    long long cmp, next;     /* cas: the value expected, the value stored;
+                              * each round counts cmp up by one */
+    long long old;           /* fop, cas: the value fetched */
+} counter_args_t;
+
 static int is_counter(enum bench_rma_op op)
 {
     return op == BENCH_RMA_FOP || op == BENCH_RMA_CAS;
@@ -43,7 +51,7 @@ static void acc(bench_win_t *w, const void *buf, size_t size)
                                 MPI_SUM, w->win), "MPI_Accumulate");
 }
 
-static void fop(bench_win_t *w, bench_rma_counter_t *c)
+static void fop(bench_win_t *w, counter_args_t *c)
 {
     bench_rma_ok(MPI_Fetch_and_op(&c->add, &c->old, MPI_LONG_LONG, w->peer,
                                   bench_win_disp(w, 0), MPI_SUM, w->win),
@@ -52,7 +60,7 @@ static void fop(bench_win_t *w, bench_rma_counter_t *c)
 
 /* Swaps in cmp + 1 where the target holds cmp, then counts cmp up for the
  * next round (the buffers are free again once the round synchronized). */
-static void cas(bench_win_t *w, bench_rma_counter_t *c)
+static void cas(bench_win_t *w, counter_args_t *c)
 {
     c->next = c->cmp + 1;
     bench_rma_ok(MPI_Compare_and_swap(&c->next, &c->cmp, &c->old,
@@ -64,7 +72,7 @@ static void cas(bench_win_t *w, bench_rma_counter_t *c)
 
 /* n latency rounds of op, inside the epoch of bench_rma_begin. */
 static void latency_rounds(bench_win_t *w, enum bench_rma_op op, int n,
-                           void *obuf, size_t size, bench_rma_counter_t *c)
+                           void *obuf, size_t size, counter_args_t *c)
 {
     switch (op) {
     case BENCH_RMA_PUT:
@@ -103,20 +111,110 @@ static void window_rounds(bench_win_t *w, enum bench_rma_op op, int n,
                                   (size_t)j * stride));
 }
 
-void bench_rma_latency_once(bench_win_t *w, enum bench_rma_op op, void *obuf,
-                            size_t size, bench_rma_counter_t *c)
+/* One untimed latency round in an epoch of its own. */
+static void latency_once(bench_win_t *w, enum bench_rma_op op, void *obuf,
+                         size_t size, counter_args_t *c)
 {
     bench_rma_begin(w);
     latency_rounds(w, op, 1, obuf, size, c);
     bench_rma_end(w);
 }
 
-void bench_rma_window_once(bench_win_t *w, enum bench_rma_op op, int window,
-                           void *obuf, size_t size)
+void bench_rma_latency_once(bench_win_t *w, enum bench_rma_op op, void *obuf,
+                            size_t size)
 {
-    bench_rma_begin(w);
-    window_rounds(w, op, 1, window, obuf, size);
-    bench_rma_end(w);
+    latency_once(w, op, obuf, size, NULL);
+}
+
+/*
+ * The -c round of put and get, latency (window 1, the ranks of
+ * bench_rma_latency_origin/target) or bandwidth (rank 0 the origin,
+ * rank 1 the target): every slot of the side read holds a pattern of its
+ * writer (the origin for put, the target for get), every slot of the side
+ * written is poisoned, and the side written checks every slot.
+ */
+static int check_bytes(const bench_info_t *info, bench_win_t *w,
+                       enum bench_rma_op op, int latency, char *obuf,
+                       size_t size, int window)
+{
+    size_t stride = bench_slot_stride(size);
+    int origin = latency ? bench_rma_latency_origin(w) : w->rank == 0;
+    int target = latency ? bench_rma_latency_target(w) : w->rank == 1;
+    int put_op = op == BENCH_RMA_PUT, errors = 0, j;
+
+    if (target) {
+        bench_win_local_begin(w);
+        for (j = 0; j < window; j++)
+            bench_fill(w->base + (size_t)j * stride, size,
+                       put_op ? ~bench_seed(size, w->peer, j)
+                              : bench_seed(size, w->rank, j));
+        bench_win_local_end(w);
+    }
+    if (origin)
+        for (j = 0; j < window; j++)
+            bench_fill(obuf + (size_t)j * stride, size,
+                       put_op ? bench_seed(size, w->rank, j)
+                              : ~bench_seed(size, w->peer, j));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (latency)
+        latency_once(w, op, obuf, size, NULL);
+    else {
+        bench_rma_begin(w);
+        window_rounds(w, op, 1, window, obuf, size);
+        bench_rma_end(w);
+    }
+    if (!put_op && origin)
+        for (j = 0; j < window; j++)
+            errors += bench_verify(info, obuf + (size_t)j * stride, size,
+                                   bench_seed(size, w->peer, j));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (put_op && target) {
+        bench_win_local_begin(w);
+        for (j = 0; j < window; j++)
+            errors += bench_verify(info, w->base + (size_t)j * stride, size,
+                                   bench_seed(size, w->peer, j));
+        bench_win_local_end(w);
+    }
+    return errors;
+}
+
+/* The -c round of fop and cas: each target's counter starts at a value of
+ * its own; the origin must fetch that value, and the target must then hold
+ * it plus the peer's operand (fop) or plus one (cas, comparing with the
+ * value it fetches, so the swap happens). */
+static int check_counter(const bench_info_t *info, bench_win_t *w,
+                         enum bench_rma_op op)
+{
+    long long base = op == BENCH_RMA_FOP ? 5000 : 7000;
+    long long *target = (long long *)(void *)w->base;
+    long long start = base + w->rank, was = base + w->peer;
+    long long delta = op == BENCH_RMA_FOP ? 1000 + w->peer : 1;
+    counter_args_t c = { .add = 1000 + w->rank, .cmp = was, .old = -1 };
+    int errors = 0;
+
+    if (bench_rma_latency_target(w)) {
+        bench_win_local_begin(w);
+        *target = start;
+        bench_win_local_end(w);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    latency_once(w, op, NULL, 0, &c);
+    if (bench_rma_latency_origin(w) && c.old != was) {
+        fprintf(stderr, "%s: rank %d: fetched %lld, expected %lld\n",
+                info->name, w->rank, c.old, was);
+        errors++;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (bench_rma_latency_target(w)) {
+        bench_win_local_begin(w);
+        if (*target != start + delta) {
+            fprintf(stderr, "%s: rank %d: target holds %lld, expected "
+                    "%lld\n", info->name, w->rank, *target, start + delta);
+            errors++;
+        }
+        bench_win_local_end(w);
+    }
+    return errors;
 }
 
 /* The target memory before a size's timed rounds: accumulate adds ones
@@ -177,11 +275,15 @@ int bench_rma_latency_main(int argc, char **argv, const bench_info_t *info,
 
     for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
         int n = bench_iters(&o, size), wu = bench_warmup(&o, size);
-        bench_rma_counter_t c = { .add = 1 };
+        counter_args_t c = { .add = 1 };
         double t0, t;
 
-        if (o.check)
-            errors += check(&w, obuf, size, 1);
+        if (o.check && check)
+            errors += check(&w, obuf, size);
+        else if (o.check && is_counter(op))
+            errors += check_counter(info, &w, op);
+        else if (o.check)
+            errors += check_bytes(info, &w, op, 1, obuf, size, 1);
         reset_target(&w, op, obuf, size);
         MPI_Barrier(MPI_COMM_WORLD);
         bench_rma_begin(&w);
@@ -203,7 +305,7 @@ int bench_rma_latency_main(int argc, char **argv, const bench_info_t *info,
 }
 
 int bench_rma_bw_main(int argc, char **argv, const bench_info_t *info,
-                      enum bench_rma_op op, bench_rma_check_fn check)
+                      enum bench_rma_op op)
 {
     bench_opts_t o;
     bench_win_t w;
@@ -224,7 +326,7 @@ int bench_rma_bw_main(int argc, char **argv, const bench_info_t *info,
         double t0, t;
 
         if (o.check)
-            errors += check(&w, obuf, size, o.window);
+            errors += check_bytes(info, &w, op, 0, obuf, size, o.window);
         MPI_Barrier(MPI_COMM_WORLD);
         bench_rma_begin(&w);
         window_rounds(&w, op, wu, o.window, obuf, size);

@@ -21,37 +21,40 @@ enum bench_rma_op {
     BENCH_RMA_CAS
 };
 
-/* Operands of the counter operations, alive across a size's rounds. */
-typedef struct bench_rma_counter {
-    long long add;           /* fop: what each round adds */
-    long long cmp, next;     /* cas: the value expected, the value stored;
-                              * each round counts cmp up by one */
-    long long old;           /* fop, cas: the value fetched */
-} bench_rma_counter_t;
+/* The bench_info_t fields every one-sided latency benchmark shares (3
+ * decimals: a put can cost a few hundredths of a microsecond), and the
+ * whole of a counter operation's: one 8-byte size. */
+#define BENCH_RMA_LATENCY_DEFAULTS                                          \
+    BENCH_LATENCY_COLUMNS, BENCH_PINGPONG_COUNTS, .rma = 1, .decimals = 3
+#define BENCH_RMA_COUNTER_DEFAULTS                                          \
+    BENCH_RMA_LATENCY_DEFAULTS, .fixed_size = 1,                            \
+    .min_size = sizeof(long long), .max_size = sizeof(long long)
 
-/* A program's untimed -c round for one size: returns this rank's error
- * count. obuf is the origin buffer (latency: the size; bandwidth: one slot
- * per message of the window), window the -W count (1 for latency). */
-typedef int (*bench_rma_check_fn)(bench_win_t *w, void *obuf, size_t size,
-                                  int window);
+/* And of the bandwidth ones: 1 B to 4 MiB, 500/50 timed and 50/5 warm-up
+ * windows of 64 operations. */
+#define BENCH_RMA_BW_DEFAULTS                                               \
+    BENCH_BW_COLUMNS, .rma = 1, .uses_window = 1,                           \
+    .min_size = 1, .max_size = 4u << 20,                                    \
+    .iters = 500, .iters_large = 50,                                        \
+    .warmup = 50, .warmup_large = 5,                                        \
+    .window = 64
 
-/*
- * One untimed round of op for the -c rounds, in an epoch of its own:
- * bench_rma_latency_once as in a latency benchmark (obuf the origin
- * buffer; c the operands of fop or cas, else NULL), bench_rma_window_once
- * one window of put or get, message j between origin and target slot j.
- */
+/* A program's own untimed -c round for one size, given the origin buffer
+ * of the size: returns this rank's error count. */
+typedef int (*bench_rma_check_fn)(bench_win_t *w, void *obuf, size_t size);
+
+/* One untimed latency round of put, get or accumulate from obuf, in an
+ * epoch of its own: the middle of a -c round. */
 void bench_rma_latency_once(bench_win_t *w, enum bench_rma_op op, void *obuf,
-                            size_t size, bench_rma_counter_t *c);
-void bench_rma_window_once(bench_win_t *w, enum bench_rma_op op, int window,
-                           void *obuf, size_t size);
+                            size_t size);
 
 /*
  * main of a latency benchmark (osu_put_latency, ...): times `op` in the
  * loops of BENCH_RMA_LATENCY_LOOP and prints mean microseconds per
- * operation. With the counter operations (fop, cas) the target's counter
- * starts at zero and -c also checks it counted every round. Returns the
- * exit status.
+ * operation. The -c round is `check`, or with NULL the one built in for
+ * put and get (a pattern per byte, checked where it lands) and for fop
+ * and cas (the value fetched and the one left, then after the timed rounds
+ * that the target counted every one). Returns the exit status.
  */
 int bench_rma_latency_main(int argc, char **argv, const bench_info_t *info,
                            enum bench_rma_op op, bench_rma_check_fn check);
@@ -59,10 +62,11 @@ int bench_rma_latency_main(int argc, char **argv, const bench_info_t *info,
 /*
  * main of a bandwidth benchmark (osu_put_bw, osu_get_bw): times windows
  * of `op` (put or get), each message from its own origin slot to its own
- * target slot, in the loops of BENCH_RMA_WINDOW_LOOP, and prints MB/s.
- * Returns the exit status.
+ * target slot, in the loops of BENCH_RMA_WINDOW_LOOP, and prints MB/s. Its -c round
+ * sends one window with a pattern per slot, checked slot by slot where it
+ * lands (a message in the wrong slot fails). Returns the exit status.
  */
 int bench_rma_bw_main(int argc, char **argv, const bench_info_t *info,
-                      enum bench_rma_op op, bench_rma_check_fn check);
+                      enum bench_rma_op op);
 
 #endif

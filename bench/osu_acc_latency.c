@@ -8,23 +8,15 @@
 #include "bench_rma_run.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const bench_info_t info = {
     .name = "osu_acc_latency",
     .what = "MPI_Accumulate (MPI_SUM, MPI_INT) latency rank 0 -> rank 1 "
             "(both ways with fence and PSCW), microseconds per accumulate and "
             "its synchronization (lower is better)",
-    .column = "latency(us)",
-    .csv_column = "latency_us",
-    .rma = 1,
-    .decimals = 3,
+    BENCH_RMA_LATENCY_DEFAULTS,
     .min_size = 4,
     .max_size = 4u << 20,
-    .iters = 10000, .iters_large = 1000,
-    .warmup = 1000, .warmup_large = 10,
-    .window = 1,
     .elem_size = sizeof(int),
     .elem_name = "int",
 };
@@ -45,15 +37,14 @@ static void fill_values(int *v, size_t count, unsigned seed)
 
 /* One untimed round: the target's elements and the origin's operands
  * follow two patterns; the target checks every element is their sum. */
-static int check_round(bench_win_t *w, void *obuf, size_t size, int window)
+static int check_round(bench_win_t *w, void *obuf_, size_t size)
 {
     unsigned mine = bench_seed(size, w->rank, 0);
     unsigned theirs = bench_seed(size, w->peer, 0);
     size_t count = size / sizeof(int), i;
     int *tv = (int *)(void *)w->base;
-    int errors = 0;
+    int *obuf = obuf_, errors = 0;
 
-    (void)window;
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);
         fill_values(tv, count, ~mine);
@@ -62,7 +53,7 @@ static int check_round(bench_win_t *w, void *obuf, size_t size, int window)
     if (bench_rma_latency_origin(w))
         fill_values(obuf, count, mine);
     MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_latency_once(w, BENCH_RMA_ACC, obuf, size, NULL);
+    bench_rma_latency_once(w, BENCH_RMA_ACC, obuf, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (bench_rma_latency_target(w)) {
         bench_win_local_begin(w);

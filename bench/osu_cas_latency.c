@@ -9,64 +9,15 @@
  */
 #include "bench_rma_run.h"
 
-#include <stdio.h>
-
 static const bench_info_t info = {
     .name = "osu_cas_latency",
     .what = "MPI_Compare_and_swap (MPI_LONG_LONG) latency rank 0 -> rank 1 "
             "(both ways with fence and PSCW), microseconds per operation "
             "and its synchronization (lower is better)",
-    .column = "latency(us)",
-    .csv_column = "latency_us",
-    .rma = 1,
-    .decimals = 3,
-    .fixed_size = 1,
-    .min_size = sizeof(long long),
-    .max_size = sizeof(long long),
-    .iters = 10000, .iters_large = 1000,
-    .warmup = 1000, .warmup_large = 10,
-    .window = 1,
+    BENCH_RMA_COUNTER_DEFAULTS,
 };
-
-/* One untimed round: the origin must fetch the target's known value, which
- * it compared against, so the target must then hold the new value. */
-static int check_round(bench_win_t *w, void *obuf, size_t size, int window)
-{
-    long long *target = (long long *)(void *)w->base;
-    bench_rma_counter_t c = { .cmp = 7000 + w->peer, .old = -1 };
-    long long start = 7000 + w->rank;
-    int errors = 0;
-
-    (void)obuf;
-    (void)size;
-    (void)window;
-    if (bench_rma_latency_target(w)) {
-        bench_win_local_begin(w);
-        *target = start;
-        bench_win_local_end(w);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    bench_rma_latency_once(w, BENCH_RMA_CAS, NULL, 0, &c);
-    if (bench_rma_latency_origin(w) && c.old != 7000 + w->peer) {
-        fprintf(stderr, "%s: rank %d: fetched %lld, expected %lld\n",
-                info.name, w->rank, c.old, 7000LL + w->peer);
-        errors++;
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (bench_rma_latency_target(w)) {
-        bench_win_local_begin(w);
-        if (*target != start + 1) {
-            fprintf(stderr, "%s: rank %d: target holds %lld, expected "
-                    "%lld\n", info.name, w->rank, *target, start + 1);
-            errors++;
-        }
-        bench_win_local_end(w);
-    }
-    return errors;
-}
 
 int main(int argc, char **argv)
 {
-    return bench_rma_latency_main(argc, argv, &info, BENCH_RMA_CAS,
-                                  check_round);
+    return bench_rma_latency_main(argc, argv, &info, BENCH_RMA_CAS, NULL);
 }
