@@ -564,3 +564,44 @@ void bench_oneway_window(void *buf, size_t size, int window, int sender,
         MPI_Send(NULL, 0, MPI_BYTE, peer, BENCH_TAG_ACK, MPI_COMM_WORLD);
     }
 }
+
+int bench_oneway_sweep(const bench_info_t *info, const bench_opts_t *o,
+                       int sender, int peer, bench_oneway_value_fn value)
+{
+    MPI_Request *reqs;
+    MPI_Status *stats;
+    void *buf;
+    size_t size;
+    int rank = world_rank(), errors = 0;
+
+    buf = bench_oneway_buffer(o, sender);
+    reqs = bench_malloc(info, sizeof(*reqs) * (size_t)o->window);
+    stats = bench_malloc(info, sizeof(*stats) * (size_t)o->window);
+    if (rank == 0)
+        bench_print_header(info, o);
+
+    for (size = o->min_size; size <= o->max_size;
+         size = bench_next_size(size)) {
+        int n = bench_iters(o, size), w = bench_warmup(o, size), i;
+        double t0 = 0.0, v;
+
+        if (o->check)
+            errors += bench_oneway_check(info, buf, size, o->window, sender,
+                                         peer, reqs);
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (i = 0; i < w + n; i++) {
+            if (i == w)
+                t0 = MPI_Wtime();
+            bench_oneway_window(buf, size, o->window, sender, peer, reqs,
+                                stats);
+        }
+        v = value(o, size, n, MPI_Wtime() - t0, sender);
+        if (rank == 0)
+            bench_print_row(o, size, v);
+    }
+
+    free(reqs);
+    free(stats);
+    free(buf);
+    return errors;
+}

@@ -221,6 +221,19 @@ int bench_oneway_check(const bench_info_t *info, void *buf, size_t size,
 void bench_oneway_window(void *buf, size_t size, int window, int sender,
                          int peer, MPI_Request *reqs, MPI_Status *stats);
 
+/*
+ * The size loop of osu_bw and osu_mr between sender and peer: the buffers
+ * above, the header, then per size the -c round, a barrier, the warm-up
+ * and timed windows, and a row with value(o, size, n, t, sender), where t
+ * is this rank's time of the n timed windows in seconds; value is called
+ * on every rank (it may be collective) and its result printed by rank 0.
+ * Returns the -c error count of this rank, for bench_end.
+ */
+typedef double (*bench_oneway_value_fn)(const bench_opts_t *o, size_t size,
+                                        int n, double t, int sender);
+int bench_oneway_sweep(const bench_info_t *info, const bench_opts_t *o,
+                       int sender, int peer, bench_oneway_value_fn value);
+
 /* Tags used by every benchmark. */
 #define BENCH_TAG_DATA  1
 #define BENCH_TAG_ACK   2

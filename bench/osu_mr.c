@@ -8,9 +8,6 @@
  */
 #include "bench_util.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 static const bench_info_t info = {
     .name = "osu_mr",
     .what = "message rate of sender/receiver pairs (rank r -> r + np/2), "
@@ -26,48 +23,32 @@ static const bench_info_t info = {
     .window = 64,
 };
 
+/* Messages delivered by all pairs over the slowest sender's time (the
+ * receivers' times do not count); valid at rank 0, collective. */
+static double rate(const bench_opts_t *o, size_t size, int n, double t,
+                   int sender)
+{
+    int nprocs;
+    double tmax;
+
+    (void)size;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    t = sender ? t : 0.0;
+    MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return (double)(nprocs / 2) * o->window * n / tmax;
+}
+
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    MPI_Request *reqs;
-    MPI_Status *stats;
-    void *buf;
-    size_t size;
-    int rank, nprocs, pairs, sender, peer, errors = 0;
+    int rank, pairs, sender;
 
     rank = bench_begin(&argc, &argv, &info, &o);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    pairs = nprocs / 2;
+    MPI_Comm_size(MPI_COMM_WORLD, &pairs);
+    pairs /= 2;
     sender = rank < pairs;
-    peer = sender ? rank + pairs : rank - pairs;
-
-    buf = bench_oneway_buffer(&o, sender);
-    reqs = bench_malloc(&info, sizeof(*reqs) * (size_t)o.window);
-    stats = bench_malloc(&info, sizeof(*stats) * (size_t)o.window);
-    if (rank == 0)
-        bench_print_header(&info, &o);
-
-    for (size = o.min_size; size <= o.max_size; size = bench_next_size(size)) {
-        int n = bench_iters(&o, size), w = bench_warmup(&o, size), i;
-        double t0 = 0.0, t, tmax;
-
-        if (o.check)
-            errors += bench_oneway_check(&info, buf, size, o.window, sender,
-                                         peer, reqs);
-        MPI_Barrier(MPI_COMM_WORLD);
-        for (i = 0; i < w + n; i++) {
-            if (i == w)
-                t0 = MPI_Wtime();
-            bench_oneway_window(buf, size, o.window, sender, peer, reqs, stats);
-        }
-        t = sender ? MPI_Wtime() - t0 : 0.0;
-        MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-        if (rank == 0)
-            bench_print_row(&o, size, (double)pairs * o.window * n / tmax);
-    }
-
-    free(reqs);
-    free(stats);
-    free(buf);
-    return bench_end(&o, errors);
+    return bench_end(&o, bench_oneway_sweep(&info, &o, sender,
+                                            sender ? rank + pairs
+                                                   : rank - pairs,
+                                            rate));
 }
