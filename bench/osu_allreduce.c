@@ -15,8 +15,7 @@ static const bench_info_t info = {
     .name = "osu_allreduce",
     .what = "MPI_Allreduce (MPI_SUM, MPI_FLOAT) latency, mean per call, "
             "largest over the ranks, microseconds (lower is better)",
-    .column = "latency(us)",
-    .csv_column = "latency_us",
+    BENCH_LATENCY_COLUMNS,
     BENCH_COLL_DEFAULTS,
     .elem_size = sizeof(float),
     .elem_name = "float",

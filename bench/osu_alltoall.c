@@ -15,8 +15,7 @@ static const bench_info_t info = {
     .name = "osu_alltoall",
     .what = "MPI_Alltoall latency, size = bytes per destination, mean per "
             "call, largest over the ranks, microseconds (lower is better)",
-    .column = "latency(us)",
-    .csv_column = "latency_us",
+    BENCH_LATENCY_COLUMNS,
     BENCH_COLL_DEFAULTS,
 };
 

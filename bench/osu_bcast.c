@@ -14,8 +14,7 @@ static const bench_info_t info = {
     .name = "osu_bcast",
     .what = "MPI_Bcast latency from rank 0, mean per call, largest over the "
             "ranks, microseconds (lower is better)",
-    .column = "latency(us)",
-    .csv_column = "latency_us",
+    BENCH_LATENCY_COLUMNS,
     BENCH_COLL_DEFAULTS,
 };
 
