@@ -34,8 +34,8 @@ void rd_api_comm_destroy(rd_comm_t *c);
 int rd_api_comm_out(rd_comm_t *c, int rc, rd_comm_t *nc, MPI_Comm *newcomm, const char *fn);
 
 /* Checks without the lock: newcomm not NULL; c an intracommunicator (split
- * and create on an intercommunicator are not implemented). MPI_SUCCESS or
- * the error handler's code. */
+ * and create on an intercommunicator fail here with MPI_ERR_COMM saying
+ * so). MPI_SUCCESS or the error handler's code. */
 int rd_api_check_newcomm(rd_comm_t *c, MPI_Comm *newcomm, const char *fn);
 int rd_api_check_intra(rd_comm_t *c, const char *fn);
 

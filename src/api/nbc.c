@@ -3,7 +3,8 @@
  * MPI_Comm_idup). Each checks its arguments as the blocking collective does,
  * builds a schedule (src/coll/nbc.h) and starts it; the request completes
  * when the progress engine has run the schedule to its end. Intracommunicators
- * only; the large-count (_c) variants are not implemented.
+ * only; the large-count (_c) variants fail with MPI_ERR_UNSUPPORTED_OPERATION
+ * (gen-unsupported.sh).
  *
  * MPI_Comm_idup agrees on a context id without blocking (coll/ctxid.h).
  */
