@@ -33,7 +33,7 @@ test_unit_test_p2p_am_SOURCES = test/unit/test_p2p_am.c src/p2p/p2p_am.c src/p2p
 	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
 	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
 	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
-	src/util/env.c src/util/status.c
+	src/util/env.c src/util/status.c src/util/errdetail.c
 test_unit_test_p2p_am_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
 # --- end p2p active messages ---

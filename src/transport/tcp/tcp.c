@@ -67,21 +67,17 @@ static int tcp_reachable(int peer);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
-    .caps = RD_TP_CAP_FAILS,
-    .hdr_max = RD_TCP_HDR_MAX,
-    .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
-    .frag_max = RD_TCP_FRAG_MAX_DEFAULT,
+    .msg = { .hdr_max = RD_TCP_HDR_MAX, .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
+             .frag_max = RD_TCP_FRAG_MAX_DEFAULT },
+    .fail = { .reports = 1 },
     .fence_after_init = 1,
     .init = tcp_init,
     .finalize = tcp_finalize,
     .reachable = tcp_reachable,
     .send = rd_tcp_send,
-    .flush = rd_tcp_flush,
+    .push = rd_tcp_push,
     .progress = rd_tcp_progress,
     .watch = rd_tcp_watch,
-    .mem_key = NULL,
-    .get = NULL,
-    .put = NULL,
 };
 
 /* RDMPI_TCP_IF (tcp_addr.h says how it is read). */
@@ -126,13 +122,13 @@ static int tcp_init(const rd_tp_env_t *env)
         eager = 1;
     if (eager > RD_TCP_LEN_LIMIT)
         eager = RD_TCP_LEN_LIMIT;
-    rd_tcp_transport.eager_max = (size_t)eager;
+    rd_tcp_transport.msg.eager_max = (size_t)eager;
     long long frag = rd_env_size("RDMPI_TCP_FRAG_MAX", RD_TCP_FRAG_MAX_DEFAULT);
     if (frag < eager)
         frag = eager;
     if (frag > RD_TCP_LEN_LIMIT)
         frag = RD_TCP_LEN_LIMIT;
-    rd_tcp_transport.frag_max = (size_t)frag;
+    rd_tcp_transport.msg.frag_max = (size_t)frag;
     rd_tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
     long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
     rd_tcp.coalesce_max = co < 0 ? 0 : (size_t)co;

@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "p2p/proto.h"
 #include "transport/transport.h"
 #include "transport/verbs/common/verbs.h"
 #include "util/clock.h"
@@ -60,23 +59,46 @@ typedef struct rc_pend {
     int slot;                    /* send buffer to free, or -1 */
     uint8_t read;                /* an RDMA Read (counts against rd_atom) */
     uint8_t msg;                 /* carries a message of p2p (send/recv or ring) */
+    uint8_t rdma;                /* a get, put or atomic: counts towards flush */
+    int aslot;                   /* an atomic's bounce slot, or -1 */
     rd_rcache_ent_t *mr;         /* local registration to release, or NULL */
-    rd_tp_done_fn done;          /* get/put completion, or NULL */
+    rd_tp_done_fn done;          /* get/put/atomic completion, or NULL */
     void *ctx;
+    uint64_t *result;            /* an atomic's result */
 } rc_pend_t;
+
+enum rc_op_kind { RC_OP_READ, RC_OP_WRITE, RC_OP_FADD, RC_OP_CSWAP };
 
 /* A get or put waiting for the connection, send-queue room or a read slot. */
 typedef struct rc_op {
     rd_list_t link;
-    int write;
-    rd_rcache_ent_t *mr;
+    uint8_t kind;                /* enum rc_op_kind */
+    rd_rcache_ent_t *mr;         /* taken from the cache for this op, or NULL (caller's handle) */
+    uint32_t lkey;
     void *local;
     uint64_t raddr;
     uint32_t rkey;
     uint32_t len;
+    uint64_t add, swap;          /* atomics: fetch-add's add, or cswap's compare and swap */
+    uint64_t *result;
     rd_tp_done_fn done;
     void *ctx;
 } rc_op_t;
+
+/* A flush in progress: done runs when n reaches 0 (one per peer waited on,
+ * plus one while flush() itself runs). */
+typedef struct rc_flush {
+    int n, status;
+    rd_tp_done_fn done;
+    void *ctx;
+} rc_flush_t;
+
+/* One peer's part of a flush: over once rdma_done reaches target. */
+typedef struct rc_fwait {
+    rd_list_t link;
+    uint32_t target;
+    rc_flush_t *f;
+} rc_fwait_t;
 
 typedef struct rc_peer {
     uint8_t state;               /* enum rc_state */
@@ -97,6 +119,10 @@ typedef struct rc_peer {
     uint32_t post_seq, done_seq; /* next WR number; first not known complete */
     rc_pend_t *pend;             /* sq_depth entries, by seq % sq_depth */
     rd_list_t ops;               /* rc_op_t waiting */
+    uint32_t rdma_issued;        /* gets, puts and atomics accepted */
+    uint32_t rdma_done;          /* of those, completed */
+    int rdma_error;              /* first error of one without done, for flush */
+    rd_list_t flushes;           /* rc_fwait_t, by target */
     rd_list_t conn_link;         /* in rc.connecting */
     double next_retry, deadline;
     unsigned backoff_ms;
@@ -148,13 +174,17 @@ typedef struct rc_chunk {
     rc_rxbuf_t bufs[];
 } rc_chunk_t;
 
-/* A key handed out by mem_key, released by mem_release. */
-typedef struct rc_expo {
+/* A registration handed out by mem_reg (its public part first), ended by
+ * mem_dereg; listed so that finalize drops what p2p still holds. */
+typedef struct rc_mem {
+    rd_tp_mem_t pub;
     rd_list_t link;
-    const void *buf;
-    size_t len;
     rd_rcache_ent_t *mr;
-} rc_expo_t;
+} rc_mem_t;
+
+/* Bounce slots for atomics' results: the device writes the old value into
+ * registered memory, copied out to the caller's result at completion. */
+#define RC_ABUF_SLOTS 64
 
 static struct rc {
     rd_vb_dev_t *dev;
@@ -205,6 +235,9 @@ static struct rc {
     uint32_t *ctl;               /* per peer: [2p] counter the peer writes, [2p+1] source */
     struct ibv_mr *ctl_mr;
     rd_list_t expos;
+    uint64_t *abuf;              /* RC_ABUF_SLOTS atomic results */
+    struct ibv_mr *amr;
+    int afree[RC_ABUF_SLOTS], nafree;
     int in_progress;
 } rc;
 
@@ -213,29 +246,30 @@ static void rc_finalize(void);
 static int rc_reachable(int peer);
 static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int rc_progress(void);
-static int rc_mem_key(const void *buf, size_t len, void *key, size_t *keylen);
-static void rc_mem_release(const void *buf, size_t len);
-static int rc_get(int peer, void *local, uint64_t remote_addr, const void *key,
-                  size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
-static int rc_put(int peer, const void *local, uint64_t remote_addr, const void *key,
-                  size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int rc_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem);
+static void rc_mem_dereg(rd_tp_mem_t *mem);
+static int rc_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                  const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int rc_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                  const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int rc_flush(int peer, rd_tp_done_fn done, void *ctx);
+static int rc_fetch_add(int peer, uint64_t remote_addr, const void *key, size_t keylen,
+                        uint64_t add, uint64_t *result, rd_tp_done_fn done, void *ctx);
+static int rc_cswap(int peer, uint64_t remote_addr, const void *key, size_t keylen,
+                    uint64_t compare, uint64_t swap, uint64_t *result, rd_tp_done_fn done,
+                    void *ctx);
+static void rdma_off(void);
 
 rd_transport_t rd_rc_transport = {
     .name = "rc",
-    .caps = 0,
-    .hdr_max = RD_HDR_MAX,
-    .eager_max = RD_RC_EAGER_MAX_DEFAULT,
-    .split_min = RD_RC_SPLIT_MIN,
+    .msg = { .hdr_max = RD_TP_HDR_MAX, .eager_max = RD_RC_EAGER_MAX_DEFAULT },
+    .rdma = { .ops = 0, .split_min = RD_RC_SPLIT_MIN },
     .fence_after_init = 1,
     .init = rc_init,
     .finalize = rc_finalize,
     .reachable = rc_reachable,
     .send = rc_send,
     .progress = rc_progress,
-    .mem_key = NULL,
-    .mem_release = NULL,
-    .get = NULL,
-    .put = NULL,
 };
 
 /* ---- QPN table ---- */
@@ -335,8 +369,8 @@ static void read_tunables(void)
     if (eager > RD_RC_EAGER_MAX_LIMIT)
         eager = RD_RC_EAGER_MAX_LIMIT;
     eager &= ~63LL;              /* the CM message carries it in 64-byte units */
-    rd_rc_transport.eager_max = (size_t)eager;
-    rc.buf_bytes = (sizeof(rd_rc_prefix_t) + RD_HDR_MAX + (size_t)eager + 63) & ~(size_t)63;
+    rd_rc_transport.msg.eager_max = (size_t)eager;
+    rc.buf_bytes = (sizeof(rd_rc_prefix_t) + RD_TP_HDR_MAX + (size_t)eager + 63) & ~(size_t)63;
     rc.credits = (int)rd_env_long("RDMPI_RC_CREDITS", RD_RC_CREDITS_DEFAULT);
     if (rc.credits < 2)
         rc.credits = 2;
@@ -369,7 +403,7 @@ static void read_tunables(void)
         rsz = 0;
     if (rsz > eager)
         rsz = eager;
-    rc.ring_slot_bytes = (uint32_t)((sizeof(rd_rc_slot_t) + RD_HDR_MAX + (size_t)rsz + 1 + 63) &
+    rc.ring_slot_bytes = (uint32_t)((sizeof(rd_rc_slot_t) + RD_TP_HDR_MAX + (size_t)rsz + 1 + 63) &
                                     ~(size_t)63);
     long mp = rd_env_long("RDMPI_RDMA_EAGER_PEERS", RD_RING_PEERS_DEFAULT);
     rc.ring_max_peers = mp < 0 ? 0 : mp > rc.size ? rc.size : (int)mp;
@@ -389,11 +423,7 @@ static int rc_init(const rd_tp_env_t *env)
     rc.size = env->boot->size;
     rd_list_init(&rc.connecting);
     rd_list_init(&rc.expos);
-    rd_rc_transport.caps = 0;
-    rd_rc_transport.mem_key = NULL;
-    rd_rc_transport.mem_release = NULL;
-    rd_rc_transport.get = NULL;
-    rd_rc_transport.put = NULL;
+    rdma_off();
 
     int rc_ = rd_vb_dev_get(&rc.dev);
     if (rc_ == RD_ENOTSUP) {
@@ -421,6 +451,7 @@ static int rc_init(const rd_tp_env_t *env)
         rc.qtab_peer[i] = -1;
     for (int i = 0; i < rc.size; i++) {
         rd_list_init(&rc.peers[i].ops);
+        rd_list_init(&rc.peers[i].flushes);
         rd_list_init(&rc.peers[i].conn_link);
     }
     srand48((long)getpid() ^ (long)rc.rank * 7919);
@@ -428,11 +459,19 @@ static int rc_init(const rd_tp_env_t *env)
         goto fail;
     if ((err = rd_vb_addr_publish(rc.dev, RC_CM_KEY, rc.cm_qp->qp_num)) != RD_OK)
         goto fail;
-    rd_rc_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT | RD_TP_CAP_FAILS;
-    rd_rc_transport.mem_key = rc_mem_key;
-    rd_rc_transport.mem_release = rc_mem_release;
+    rd_rc_transport.rdma.ops = RD_TP_RDMA_GET | RD_TP_RDMA_PUT;
+    rd_rc_transport.rdma.len_max = rc.dev->port_attr.max_msg_sz;
+    rd_rc_transport.fail.reports = 1;
+    rd_rc_transport.mem_reg = rc_mem_reg;
+    rd_rc_transport.mem_dereg = rc_mem_dereg;
     rd_rc_transport.get = rc_get;
     rd_rc_transport.put = rc_put;
+    rd_rc_transport.flush = rc_flush;
+    if (rc.dev->attr.atomic_cap != IBV_ATOMIC_NONE) {
+        rd_rc_transport.rdma.ops |= RD_TP_RDMA_ATOMIC;
+        rd_rc_transport.fetch_add = rc_fetch_add;
+        rd_rc_transport.cswap = rc_cswap;
+    }
     return RD_OK;
 fail:
     rc_finalize();
@@ -467,6 +506,15 @@ static int data_setup(void)
     for (int i = 0; i < rc.nsend; i++)
         rc.sfree[i] = rc.nsend - 1 - i;
     rc.nsfree = rc.nsend;
+    if (posix_memalign((void **)&rc.abuf, 64, RC_ABUF_SLOTS * sizeof(uint64_t)) != 0)
+        return RD_ENOMEM;
+    rc.amr = ibv_reg_mr(rc.dev->pd, rc.abuf, RC_ABUF_SLOTS * sizeof(uint64_t),
+                        IBV_ACCESS_LOCAL_WRITE);
+    if (!rc.amr)
+        return RD_ESYS;
+    for (int i = 0; i < RC_ABUF_SLOTS; i++)
+        rc.afree[i] = RC_ABUF_SLOTS - 1 - i;
+    rc.nafree = RC_ABUF_SLOTS;
     /* RDMA-Write eager counters: 8 bytes per rank, registered once. */
     size_t cbytes = ((size_t)rc.size * 2 * sizeof(uint32_t) + 4095) & ~(size_t)4095;
     if (posix_memalign((void **)&rc.ctl, 4096, cbytes) != 0)
@@ -624,8 +672,16 @@ static void rc_finalize(void)
         while (!rd_list_empty(&p->ops)) {
             rc_op_t *op = rd_list_entry(p->ops.next, rc_op_t, link);
             rd_list_remove(&op->link);
-            rd_vb_mr_release(rc.dev, op->mr);
+            if (op->mr)
+                rd_vb_mr_release(rc.dev, op->mr);
             free(op);
+        }
+        while (!rd_list_empty(&p->flushes)) {
+            rc_fwait_t *w = rd_list_entry(p->flushes.next, rc_fwait_t, link);
+            rd_list_remove(&w->link);
+            if (--w->f->n == 0)
+                free(w->f);
+            free(w);
         }
         if (p->pend) {
             for (uint32_t s = p->done_seq; s != p->post_seq; s++)
@@ -638,11 +694,14 @@ static void rc_finalize(void)
         free(p->ring);
     }
     while (!rd_list_empty(&rc.expos)) {
-        rc_expo_t *x = rd_list_entry(rc.expos.next, rc_expo_t, link);
+        rc_mem_t *x = rd_list_entry(rc.expos.next, rc_mem_t, link);
         rd_list_remove(&x->link);
         rd_vb_mr_release(rc.dev, x->mr);
         free(x);
     }
+    if (rc.amr)
+        ibv_dereg_mr(rc.amr);
+    free(rc.abuf);
     if (rc.srq)
         ibv_destroy_srq(rc.srq);
     for (rc_chunk_t *c = rc.chunks, *n; c; c = n) {
@@ -676,11 +735,22 @@ static void rc_finalize(void)
     free(rc.qtab_peer);
     rd_vb_dev_put(rc.dev);
     memset(&rc, 0, sizeof(rc));
-    rd_rc_transport.caps = 0;
-    rd_rc_transport.mem_key = NULL;
-    rd_rc_transport.mem_release = NULL;
+    rdma_off();
+}
+
+/* Nothing but messages until init has a device. */
+static void rdma_off(void)
+{
+    rd_rc_transport.rdma.ops = 0;
+    rd_rc_transport.rdma.len_max = 0;
+    rd_rc_transport.fail.reports = 0;
+    rd_rc_transport.mem_reg = NULL;
+    rd_rc_transport.mem_dereg = NULL;
     rd_rc_transport.get = NULL;
     rd_rc_transport.put = NULL;
+    rd_rc_transport.flush = NULL;
+    rd_rc_transport.fetch_add = NULL;
+    rd_rc_transport.cswap = NULL;
 }
 
 static int lookup_addr(rc_peer_t *p, int peer)
@@ -719,7 +789,7 @@ static void cm_send(int peer, int type)
         .qpn = p->qp->qp_num,
         .psn = p->my_psn,
         .credits = (uint16_t)rc.credits,
-        .msg_max64 = (uint16_t)(rd_rc_transport.eager_max / 64),
+        .msg_max64 = (uint16_t)(rd_rc_transport.msg.eager_max / 64),
     };
     memcpy(buf, &m, sizeof(m));
     struct ibv_sge sge = { (uintptr_t)buf, sizeof(m), rc.cm_mr->lkey };
@@ -765,6 +835,8 @@ static int create_qp(int peer)
 }
 
 static void fail_peer(int peer, int status);
+static void rdma_retire(rc_peer_t *p, int status, rd_tp_done_fn done, void *ctx,
+                        uint64_t *result, int aslot);
 
 static void start_connect(int peer)
 {
@@ -787,7 +859,7 @@ static int connect_qp(int peer, const rd_rc_cm_msg_t *m)
     rc_peer_t *p = &rc.peers[peer];
     if (p->qp_ready)
         return p->remote_qpn == m->qpn ? RD_OK : RD_EINVAL;
-    if (m->msg_max64 != rd_rc_transport.eager_max / 64)
+    if (m->msg_max64 != rd_rc_transport.msg.eager_max / 64)
         return RD_EINVAL;   /* RDMPI_RC_EAGER_MAX differs between the ranks */
     int err = rd_vb_rc_connect(rc.dev, p->qp, &p->addr, m->qpn, m->psn & 0xffffff,
                                p->my_psn, rc.rd_atom);
@@ -902,9 +974,12 @@ static void fail_peer(int peer, int status)
     while (!rd_list_empty(&p->ops)) {
         rc_op_t *op = rd_list_entry(p->ops.next, rc_op_t, link);
         rd_list_remove(&op->link);
-        rd_vb_mr_release(rc.dev, op->mr);
-        op->done(op->ctx, status);
+        if (op->mr)
+            rd_vb_mr_release(rc.dev, op->mr);
+        rd_tp_done_fn done = op->done;
+        void *ctx = op->ctx;
         free(op);
+        rdma_retire(p, status, done, ctx, NULL, -1);
     }
 }
 
@@ -1123,8 +1198,8 @@ static void inject_fault(int peer)
 static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void *payload,
                            size_t len)
 {
-    if (RC_UNLIKELY((unsigned)peer >= (unsigned)rc.size || !rc.dev || hdrlen > RD_HDR_MAX ||
-                    len > rd_rc_transport.eager_max))
+    if (RC_UNLIKELY((unsigned)peer >= (unsigned)rc.size || !rc.dev || hdrlen > RD_TP_HDR_MAX ||
+                    len > rd_rc_transport.msg.eager_max))
         return RD_EINVAL;
     rc_peer_t *p = &rc.peers[peer];
     if (RC_UNLIKELY(p->state != RC_READY)) {
@@ -1208,7 +1283,10 @@ static int rc_send(int peer, const void *hdr, size_t hdrlen, const void *payload
 
 /* ---- rendezvous ---- */
 
-/* Posts queued get/put operations of peer that fit, as one send list. */
+/* Posts queued get/put/atomic operations of peer that fit, as one send
+ * list. Only the ones with a done of their own and the last of the list
+ * are signalled: the completion of a later WR tells an earlier one is over
+ * (a QP completes in order), so flush never waits on a silent WR. */
 static void issue_ops(int peer)
 {
     rc_peer_t *p = &rc.peers[peer];
@@ -1222,29 +1300,49 @@ static void issue_ops(int peer)
     rd_list_t *pos, *tmp;
     rd_list_for_each_safe(pos, tmp, &p->ops) {
         rc_op_t *op = rd_list_entry(pos, rc_op_t, link);
+        int atomic = op->kind == RC_OP_FADD || op->kind == RC_OP_CSWAP;
         if (n == 16 || p->sq_used + (uint32_t)n + 2 > (uint32_t)rc.sq_depth)
             break;
-        if (!op->write && reads >= rc.rd_atom)
-            break;   /* keep order: a read waits for a read slot */
-        reads += !op->write;
-        sge[n] = (struct ibv_sge){ (uintptr_t)op->local, op->len, rd_vb_mr(op->mr)->lkey };
+        if (op->kind != RC_OP_WRITE && reads >= rc.rd_atom)
+            break;   /* keep order: a read or atomic waits for a read slot */
+        if (atomic && rc.nafree == 0)
+            break;   /* every bounce slot in use: wait for a completion */
+        reads += op->kind != RC_OP_WRITE;
+        int aslot = atomic ? rc.afree[--rc.nafree] : -1;
         wr[n] = (struct ibv_send_wr){
             .next = NULL,
             .sg_list = &sge[n],
             .num_sge = 1,
-            .opcode = op->write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
-            .send_flags = IBV_SEND_SIGNALED,
-            .wr.rdma = { .remote_addr = op->raddr, .rkey = op->rkey },
+            .send_flags = op->done ? IBV_SEND_SIGNALED : 0,
         };
+        if (atomic) {
+            sge[n] = (struct ibv_sge){ (uintptr_t)&rc.abuf[aslot], 8, rc.amr->lkey };
+            wr[n].opcode = op->kind == RC_OP_FADD ? IBV_WR_ATOMIC_FETCH_AND_ADD
+                                                  : IBV_WR_ATOMIC_CMP_AND_SWP;
+            wr[n].wr.atomic.remote_addr = op->raddr;
+            wr[n].wr.atomic.compare_add = op->add;
+            wr[n].wr.atomic.swap = op->swap;
+            wr[n].wr.atomic.rkey = op->rkey;
+        } else {
+            sge[n] = (struct ibv_sge){ (uintptr_t)op->local, op->len, op->lkey };
+            wr[n].opcode = op->kind == RC_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
+            wr[n].wr.rdma.remote_addr = op->raddr;
+            wr[n].wr.rdma.rkey = op->rkey;
+        }
         if (n)
             wr[n - 1].next = &wr[n];
-        pe[n] = (rc_pend_t){ .slot = -1, .read = (uint8_t)!op->write, .mr = op->mr,
-                             .done = op->done, .ctx = op->ctx };
+        pe[n] = (rc_pend_t){ .slot = -1, .read = (uint8_t)(op->kind != RC_OP_WRITE),
+                             .rdma = 1, .aslot = aslot, .mr = op->mr, .done = op->done,
+                             .ctx = op->ctx, .result = op->result };
         taken[n++] = op;
     }
     if (n == 0)
         return;
+    wr[n - 1].send_flags |= IBV_SEND_SIGNALED;
     if (post_chain(peer, wr, pe, n) != RD_OK) {
+        for (int i = 0; i < n; i++)
+            if (pe[i].aslot >= 0)
+                rc.afree[rc.nafree++] = pe[i].aslot;
         fail_peer(peer, RD_EPEER);
         return;
     }
@@ -1255,8 +1353,51 @@ static void issue_ops(int peer)
     }
 }
 
-static int rc_rdma(int peer, int write, void *local, uint64_t raddr, const void *key,
-                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+/* Ends flushes of p whose operations have all completed. */
+static void flush_check(rc_peer_t *p)
+{
+    while (!rd_list_empty(&p->flushes)) {
+        rc_fwait_t *w = rd_list_entry(p->flushes.next, rc_fwait_t, link);
+        if ((int32_t)(p->rdma_done - w->target) < 0)
+            return;
+        rd_list_remove(&w->link);
+        rc_flush_t *f = w->f;
+        free(w);
+        if (p->rdma_error != RD_OK && f->status == RD_OK)
+            f->status = p->rdma_error;
+        p->rdma_error = RD_OK;
+        if (--f->n == 0) {
+            rd_tp_done_fn done = f->done;
+            void *ctx = f->ctx;
+            int status = f->status;
+            free(f);
+            done(ctx, status);
+        }
+    }
+}
+
+/* A get, put or atomic of p is over (completed, flushed in error, or
+ * dropped with its failed peer). */
+static void rdma_retire(rc_peer_t *p, int status, rd_tp_done_fn done, void *ctx,
+                        uint64_t *result, int aslot)
+{
+    if (aslot >= 0) {
+        if (status == RD_OK)
+            *result = rc.abuf[aslot];
+        rc.afree[rc.nafree++] = aslot;
+    }
+    p->rdma_done++;
+    if (done)
+        done(ctx, status);
+    else if (status != RD_OK && p->rdma_error == RD_OK)
+        p->rdma_error = status;
+    flush_check(p);
+}
+
+/* Checks the arguments of an operation on [raddr, raddr+len) of peer's
+ * memory that key describes; returns RD_OK and the rkey, or the error. */
+static int check_remote(int peer, uint64_t raddr, const void *key, size_t keylen, size_t len,
+                        uint32_t *rkey)
 {
     rd_rc_key_t k;
     if ((unsigned)peer >= (unsigned)rc.size || peer == rc.rank || !rc.dev ||
@@ -1266,54 +1407,153 @@ static int rc_rdma(int peer, int write, void *local, uint64_t raddr, const void 
     if (raddr < k.addr || len > k.len || raddr - k.addr > k.len - len ||
         len > rc.dev->port_attr.max_msg_sz || len > UINT32_MAX)
         return RD_EINVAL;
-    rc_peer_t *p = &rc.peers[peer];
-    if (p->state == RC_FAILED)
+    if (rc.peers[peer].state == RC_FAILED)
         return RD_EPEER;
-    if (len == 0) {
-        done(ctx, RD_OK);
-        return RD_OK;
-    }
-    rc_op_t *op = malloc(sizeof(*op));
-    if (!op)
-        return RD_ENOMEM;
-    int err = rd_vb_mr_acquire(rc.dev, local, len, &op->mr);
-    if (err != RD_OK) {
-        free(op);
-        return err;
-    }
-    op->write = write;
-    op->local = local;
-    op->raddr = raddr;
-    op->rkey = k.rkey;
-    op->len = (uint32_t)len;
-    op->done = done;
-    op->ctx = ctx;
+    *rkey = k.rkey;
+    return RD_OK;
+}
+
+/* Queues op for peer (connecting first if needed) and posts what fits. */
+static void queue_op(int peer, rc_op_t *op)
+{
+    rc_peer_t *p = &rc.peers[peer];
+    p->rdma_issued++;
     rd_list_push_back(&p->ops, &op->link);
     if (p->state == RC_IDLE)
         start_connect(peer);
     else
         issue_ops(peer);
+}
+
+static int rc_rdma(int peer, int write, void *local, rd_tp_mem_t *lmem, uint64_t raddr,
+                   const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    uint32_t rkey;
+    int err = check_remote(peer, raddr, key, keylen, len, &rkey);
+    if (err != RD_OK)
+        return err;
+    if (lmem && ((uintptr_t)local < (uintptr_t)lmem->buf ||
+                 (uintptr_t)local - (uintptr_t)lmem->buf > lmem->len ||
+                 len > lmem->len - ((uintptr_t)local - (uintptr_t)lmem->buf)))
+        return RD_EINVAL;
+    if (len == 0) {
+        if (done)
+            done(ctx, RD_OK);
+        return RD_OK;
+    }
+    rc_op_t *op = malloc(sizeof(*op));
+    if (!op)
+        return RD_ENOMEM;
+    op->mr = NULL;
+    if (lmem) {
+        op->lkey = rd_vb_mr(((rc_mem_t *)lmem)->mr)->lkey;
+    } else {
+        if ((err = rd_vb_mr_acquire(rc.dev, local, len, &op->mr)) != RD_OK) {
+            free(op);
+            return err;
+        }
+        op->lkey = rd_vb_mr(op->mr)->lkey;
+    }
+    op->kind = write ? RC_OP_WRITE : RC_OP_READ;
+    op->local = local;
+    op->raddr = raddr;
+    op->rkey = rkey;
+    op->len = (uint32_t)len;
+    op->result = NULL;
+    op->done = done;
+    op->ctx = ctx;
+    queue_op(peer, op);
     return RD_OK;
 }
 
-static int rc_get(int peer, void *local, uint64_t remote_addr, const void *key,
-                  size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+static int rc_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                  const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
-    return rc_rdma(peer, 0, local, remote_addr, key, keylen, len, done, ctx);
+    return rc_rdma(peer, 0, local, lmem, remote_addr, key, keylen, len, done, ctx);
 }
 
-static int rc_put(int peer, const void *local, uint64_t remote_addr, const void *key,
-                  size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+static int rc_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                  const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
-    return rc_rdma(peer, 1, (void *)local, remote_addr, key, keylen, len, done, ctx);
+    return rc_rdma(peer, 1, (void *)local, lmem, remote_addr, key, keylen, len, done, ctx);
 }
 
-static int rc_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
+static int rc_atomic(int peer, int kind, uint64_t raddr, const void *key, size_t keylen,
+                     uint64_t add, uint64_t swap, uint64_t *result, rd_tp_done_fn done, void *ctx)
+{
+    uint32_t rkey;
+    int err = check_remote(peer, raddr, key, keylen, 8, &rkey);
+    if (err != RD_OK)
+        return err;
+    if ((raddr & 7) || !result)
+        return RD_EINVAL;
+    rc_op_t *op = malloc(sizeof(*op));
+    if (!op)
+        return RD_ENOMEM;
+    *op = (rc_op_t){ .kind = (uint8_t)kind, .raddr = raddr, .rkey = rkey, .len = 8,
+                     .add = add, .swap = swap, .result = result, .done = done, .ctx = ctx };
+    queue_op(peer, op);
+    return RD_OK;
+}
+
+static int rc_fetch_add(int peer, uint64_t remote_addr, const void *key, size_t keylen,
+                        uint64_t add, uint64_t *result, rd_tp_done_fn done, void *ctx)
+{
+    return rc_atomic(peer, RC_OP_FADD, remote_addr, key, keylen, add, 0, result, done, ctx);
+}
+
+static int rc_cswap(int peer, uint64_t remote_addr, const void *key, size_t keylen,
+                    uint64_t compare, uint64_t swap, uint64_t *result, rd_tp_done_fn done,
+                    void *ctx)
+{
+    return rc_atomic(peer, RC_OP_CSWAP, remote_addr, key, keylen, compare, swap, result, done,
+                     ctx);
+}
+
+/* Waits for the completions of what was issued to each peer so far (RC
+ * completes an RDMA operation once the target's device acknowledged it). */
+static int rc_flush(int peer, rd_tp_done_fn done, void *ctx)
+{
+    if (!rc.dev || peer < -1 || peer >= rc.size || !done)
+        return RD_EINVAL;
+    rc_flush_t *f = malloc(sizeof(*f));
+    if (!f)
+        return RD_ENOMEM;
+    *f = (rc_flush_t){ .n = 1, .status = RD_OK, .done = done, .ctx = ctx };
+    int first = peer < 0 ? 0 : peer, last = peer < 0 ? rc.size - 1 : peer;
+    for (int i = first; i <= last; i++) {
+        rc_peer_t *p = &rc.peers[i];
+        if (p->rdma_done == p->rdma_issued) {
+            if (p->rdma_error != RD_OK && f->status == RD_OK)
+                f->status = p->rdma_error;
+            p->rdma_error = RD_OK;
+            continue;
+        }
+        rc_fwait_t *w = malloc(sizeof(*w));
+        if (!w) {
+            f->status = RD_ENOMEM;
+            continue;
+        }
+        w->target = p->rdma_issued;
+        w->f = f;
+        f->n++;
+        rd_list_push_back(&p->flushes, &w->link);
+    }
+    if (--f->n == 0) {
+        int status = f->status;
+        free(f);
+        done(ctx, status);
+    }
+    return RD_OK;
+}
+
+static int rc_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
 {
     rd_rc_key_t k;
-    if (!rc.dev || *keylen < sizeof(k) || len == 0)
+    _Static_assert(sizeof(k) <= RD_TP_KEY_MAX, "an rc key fits a transport key");
+    if (!rc.dev || len == 0)
         return RD_EINVAL;
-    rc_expo_t *x = malloc(sizeof(*x));
+    rc_mem_t *x = malloc(sizeof(*x));
     if (!x)
         return RD_ENOMEM;
     int err = rd_vb_mr_acquire(rc.dev, buf, len, &x->mr);
@@ -1321,32 +1561,26 @@ static int rc_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
         free(x);
         return err;
     }
-    x->buf = buf;
-    x->len = len;
     rd_list_push_front(&rc.expos, &x->link);
     k.rkey = rd_vb_mr(x->mr)->rkey;
     k.reserved = 0;
     k.addr = (uint64_t)(uintptr_t)buf;
     k.len = len;
-    memcpy(key, &k, sizeof(k));
-    *keylen = sizeof(k);
+    x->pub.buf = buf;
+    x->pub.len = len;
+    x->pub.keylen = sizeof(k);
+    memcpy(x->pub.key, &k, sizeof(k));
+    *mem = &x->pub;
     return RD_OK;
 }
 
-/* The peer is done with a key: the registration may be evicted again. The
- * list is short (one entry per rendezvous in flight). */
-static void rc_mem_release(const void *buf, size_t len)
+/* No peer uses the key any more: the registration may be evicted again. */
+static void rc_mem_dereg(rd_tp_mem_t *mem)
 {
-    rd_list_t *pos;
-    rd_list_for_each(pos, &rc.expos) {
-        rc_expo_t *x = rd_list_entry(pos, rc_expo_t, link);
-        if (x->buf == buf && x->len == len) {
-            rd_list_remove(&x->link);
-            rd_vb_mr_release(rc.dev, x->mr);
-            free(x);
-            return;
-        }
-    }
+    rc_mem_t *x = (rc_mem_t *)mem;
+    rd_list_remove(&x->link);
+    rd_vb_mr_release(rc.dev, x->mr);
+    free(x);
 }
 
 /* ---- progress ---- */
@@ -1464,7 +1698,7 @@ static int ring_take(int peer)
         return 0;
     rd_rc_slot_t h;
     memcpy(&h, slot, sizeof(h));
-    if (RC_UNLIKELY(h.version != RD_RC_VERSION || h.hdrlen > RD_HDR_MAX ||
+    if (RC_UNLIKELY(h.version != RD_RC_VERSION || h.hdrlen > RD_TP_HDR_MAX ||
                     h.len > rc.ring_slot_bytes - sizeof(h) - 1 - h.hdrlen))
         return RD_EINTERN;
     size_t tail = sizeof(h) + h.hdrlen + h.len;
@@ -1524,7 +1758,7 @@ static int on_ring(int peer, const char *data, uint32_t len)
         return RD_EINTERN;
     memcpy(&m, data, sizeof(m));
     if (m.nslots < 2 || m.nslots > RD_RING_SLOTS_MAX || m.slot_bytes % 64 ||
-        m.slot_bytes < sizeof(rd_rc_slot_t) + RD_HDR_MAX + 1)
+        m.slot_bytes < sizeof(rd_rc_slot_t) + RD_TP_HDR_MAX + 1)
         return RD_EINTERN;
     p->tx_raddr = m.addr;
     p->tx_rkey = m.rkey;
@@ -1686,8 +1920,12 @@ static void complete_sends(rc_peer_t *p, uint32_t upto, int status)
         p->sq_used--;
         rd_tp_done_fn done = e->done;
         void *ctx = e->ctx;
-        *e = (rc_pend_t){ .slot = -1 };
-        if (done)
+        int rdma = e->rdma, aslot = e->aslot;
+        uint64_t *result = e->result;
+        *e = (rc_pend_t){ .slot = -1, .aslot = -1 };
+        if (rdma)
+            rdma_retire(p, status, done, ctx, result, aslot);
+        else if (done)
             done(ctx, status);
     }
 }
