@@ -35,15 +35,23 @@ static int self_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
     return RD_OK;
 }
 
-/* The address alone is enough within one process: the key is empty. */
+/* The key is the range itself: within one process the address is enough
+ * to reach the memory, and the range lets get and the atomics refuse what
+ * the key does not cover, as every transport does. */
+typedef struct self_key {
+    uint64_t addr, len;
+} self_key_t;
+
 static int self_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
 {
+    self_key_t k = { (uint64_t)(uintptr_t)buf, (uint64_t)len };
     rd_tp_mem_t *m = malloc(sizeof(*m));
     if (!m)
         return RD_ENOMEM;
     m->buf = buf;
     m->len = len;
-    m->keylen = 0;
+    m->keylen = sizeof(k);
+    memcpy(m->key, &k, sizeof(k));
     *mem = m;
     return RD_OK;
 }
@@ -53,9 +61,21 @@ static void self_mem_dereg(rd_tp_mem_t *mem)
     free(mem);
 }
 
+/* Whether key covers [addr, addr+len). */
+static int covers(const void *key, size_t keylen, uint64_t addr, size_t len)
+{
+    self_key_t k;
+    if (keylen != sizeof(k))
+        return 0;
+    memcpy(&k, key, sizeof(k));
+    return addr >= k.addr && len <= k.len && addr - k.addr <= k.len - len;
+}
+
 static int self_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
                     const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
+    if (!covers(key, keylen, remote_addr, len))
+        return RD_EINVAL;
     memcpy(local, (const void *)(uintptr_t)remote_addr, len);
     if (done)
         done(ctx, RD_OK);
@@ -75,7 +95,7 @@ static int self_fetch_add(int peer, uint64_t remote_addr, const void *key, size_
                           uint64_t add, uint64_t *result, rd_tp_done_fn done, void *ctx)
 {
     uint64_t *p = (uint64_t *)(uintptr_t)remote_addr;
-    if (remote_addr & 7)
+    if ((remote_addr & 7) || !covers(key, keylen, remote_addr, 8))
         return RD_EINVAL;
     *result = *p;
     *p += add;
@@ -89,7 +109,7 @@ static int self_cswap(int peer, uint64_t remote_addr, const void *key, size_t ke
                       void *ctx)
 {
     uint64_t *p = (uint64_t *)(uintptr_t)remote_addr;
-    if (remote_addr & 7)
+    if ((remote_addr & 7) || !covers(key, keylen, remote_addr, 8))
         return RD_EINVAL;
     *result = *p;
     if (*p == compare)
