@@ -19,22 +19,26 @@
 #include "iof.h"
 #include "job_state.h"
 #include "loop.h"
+#include "mpirun_tunables.h"
+#include "options.h"
 #include "ranks.h"
 #include "uplink.h"
 #include "util/clock.h"
-#include "util/env.h"
+#include "util/errdetail.h"
+#include "util/status.h"
+#include "util/tunable.h"
 
-long long rd_mpirun_heartbeat_timeout_ms(void)
+int rd_mpirun_heartbeat_timeout_ms(long long *ms)
 {
-    long s = rd_env_long("RDMPI_HEARTBEAT_TIMEOUT", RD_MPIRUN_HEARTBEAT_TIMEOUT_S);
-
-    if (s < RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S || s > RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S) {
-        fprintf(stderr, "mpirun: RDMPI_HEARTBEAT_TIMEOUT=%ld is out of range (%d to %d seconds); "
-                "using %d\n", s, RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S,
-                RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S, RD_MPIRUN_HEARTBEAT_TIMEOUT_S);
-        s = RD_MPIRUN_HEARTBEAT_TIMEOUT_S;
+    long long s;
+    if (rd_tunable_int(&rd_mpirun_tunables[RD_MPIRUN_T_HEARTBEAT_TIMEOUT], &s) != RD_OK) {
+        char detail[RD_ERR_DETAIL_MAX];
+        rd_err_detail_take(detail, sizeof(detail));
+        fprintf(stderr, "mpirun: %s\n", detail);
+        return RD_MPIRUN_EXIT_USAGE;
     }
-    return (long long)s * 1000;
+    *ms = s * 1000;
+    return 0;
 }
 
 /* The signals the loop reads from its signalfd, fixed at startup. */

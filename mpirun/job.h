@@ -54,9 +54,9 @@ typedef struct rd_mpirun_head_cfg {
 
 /* The heartbeat timeout in ms: RDMPI_HEARTBEAT_TIMEOUT seconds (read here
  * only; the head passes it to the daemons), default
- * RD_MPIRUN_HEARTBEAT_TIMEOUT_S. A bad value is reported in one line and
- * the default used. */
-long long rd_mpirun_heartbeat_timeout_ms(void);
+ * RD_MPIRUN_HEARTBEAT_TIMEOUT_S. Sets *ms and returns 0, or prints one line
+ * naming the variable and its range and returns RD_MPIRUN_EXIT_USAGE. */
+int rd_mpirun_heartbeat_timeout_ms(long long *ms);
 
 /* Signals mpirun handles in its loop; blocked before any thread starts. */
 int rd_mpirun_job_block_signals(void);

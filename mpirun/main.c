@@ -60,6 +60,11 @@ int main(int argc, char **argv)
         rd_mpirun_opts_free(&opts);
         return rc == 1 ? 0 : rc < 0 ? 1 : rc;
     }
+    long long heartbeat_ms;
+    if ((rc = rd_mpirun_heartbeat_timeout_ms(&heartbeat_ms)) != 0) {
+        rd_mpirun_opts_free(&opts);
+        return rc;
+    }
     path = rd_mpirun_find_program(opts.argv[0]);
     if (!path) {
         rd_mpirun_opts_free(&opts);
@@ -98,7 +103,7 @@ int main(int argc, char **argv)
         head.addrs = addrs;
         head.secret = secret;
         head.nspace = session.nspace;
-        head.heartbeat_ms = rd_mpirun_heartbeat_timeout_ms();
+        head.heartbeat_ms = heartbeat_ms;
     }
     if (plan.self >= 0) {
         if (rd_mpirun_binding_init(opts.bind, plan.hosts[plan.self].nranks) != 0)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # README command 2 (and CI): the whole test suite from a clean checkout.
-#  1. dependencies, 2. a -Werror build and `make check` (unit tests, MPI tests
+#  1. dependencies, 2. a -Werror build with the test-only fault knobs
+#  (--enable-fault-injection, for step 6) and `make check` (unit tests, MPI tests
 #  at np 1/2/4/5 on shm and tcp, ABI and MPICH-binary tests, launcher tests),
 #  3. a bounded fuzz run of the TCP parser, 4. MPI programs across three
 #  network-namespace hosts (a representative part of check-multihost),
@@ -17,7 +18,7 @@ jobs=$(nproc)
 
 echo "== build (-Werror) and make check"
 rm -rf _build-check && mkdir _build-check && cd _build-check
-../configure -q --enable-werror --prefix="$top/_build-check/_inst"
+../configure -q --enable-werror --enable-fault-injection --prefix="$top/_build-check/_inst"
 make -s -j"$jobs"
 status=0
 make -s check 2>&1 | tee "$top/_build-check/check.out" || true

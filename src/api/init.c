@@ -99,6 +99,11 @@ static int init(int required, int *provided, const char *fn)
     /* Failures the layers recovered from while starting (a transport with
      * no device on this node) must not be blamed for a later error. */
     rd_err_detail_clear();
+    if (rd_p2p_verbose()) {
+        char report[512];
+        rd_p2p_report_init(report, sizeof(report));
+        fprintf(stderr, "%s\n", report);
+    }
     rd_api.initialized = 1;
     rd_api.multiple = level == MPI_THREAD_MULTIPLE;
     if (provided)
@@ -159,6 +164,11 @@ int PMPI_Finalize(void)
                  "job so that no rank waits for this one", fn, rd_api.boot.rank,
                  rd_status_str(rc), who);
         rd_boot_abort(1, msg);
+    }
+    if (rd_p2p_verbose()) {
+        char report[512];
+        rd_p2p_report_final(report, sizeof(report));
+        fprintf(stderr, "%s\n", report);
     }
     rd_p2p_finalize();
     rd_scratch_fini();

@@ -212,6 +212,13 @@ int rd_p2p_node_read(rd_comm_t *c, int rank, void *local, uint64_t addr, const v
 /* Job rank of this process and the job size. */
 int rd_p2p_world_rank(void);
 int rd_p2p_world_size(void);
+/* RDMPI_VERBOSE: whether it is set, and p2p's reports for the API layer to
+ * print (p2p itself never prints): what init chose (the transports of the
+ * peers, the spin policy), and before finalize which rendezvous paths
+ * messages took (the protocol tests check these counters). */
+int rd_p2p_verbose(void);
+void rd_p2p_report_init(char *buf, size_t len);
+void rd_p2p_report_final(char *buf, size_t len);
 /* The lowest job rank a transport reported failed, or -1 (for messages). */
 int rd_p2p_failed_peer(void);
 

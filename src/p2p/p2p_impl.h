@@ -123,6 +123,7 @@ typedef struct rd_p2p_state {
     size_t split_min;                  /* RDMPI_RNDV_SPLIT; 0: each transport's split_min */
     int split_cpus;                    /* a CPU per local rank: a sender can take a split */
     int verbose;                       /* RDMPI_VERBOSE */
+    int local_size;                    /* ranks on this node (for the report) */
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     unsigned long puts_whole, streamed;     /* ... written by the sender, streamed */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "p2p/p2p_impl.h"
-#include "util/env.h"
+#include "p2p/p2p_tunables.h"
 #include "util/errdetail.h"
 
 rd_p2p_state_t rd_p2p;
@@ -45,8 +45,8 @@ static int check_transport_names(const char *list)
         if (len > 0) {
             snprintf(name, sizeof(name), "%.*s", (int)len, p);
             if (len >= sizeof(name) || !name_listed(known, name)) {
-                fprintf(stderr, "rdmpi: RDMPI_TRANSPORTS=%s: unknown transport \"%.*s\" "
-                        "(known: %s)\n", list, (int)len, p, known);
+                rd_err_detail("RDMPI_TRANSPORTS=%s: unknown transport \"%.*s\" (known: %s)",
+                              list, (int)len, p, known);
                 return RD_EINVAL;
             }
         }
@@ -89,23 +89,34 @@ static void spin_policy(const rd_boot_info_t *boot, int cpus, const char *what, 
     spin_cpus_what = what;
 }
 
-/* RDMPI_VERBOSE: what init chose, one line per rank on stderr. */
-static void report_init(const rd_boot_info_t *boot)
+int rd_p2p_verbose(void) { return rd_p2p.verbose; }
+
+void rd_p2p_report_init(char *buf, size_t len)
 {
     char peers[256];
     size_t off = 0;
     peers[0] = 0;
     for (int i = 0; i < rd_p2p.ninited; i++) {
         int n = 0;
-        for (int peer = 0; peer < boot->size; peer++)
+        for (int peer = 0; peer < rd_p2p.size; peer++)
             n += rd_p2p.peers[peer].tp == rd_p2p.inited[i];
         if (n && off < sizeof(peers))
             off += (size_t)snprintf(peers + off, sizeof(peers) - off, " %s %d", rd_p2p.inited[i]->name, n);
     }
-    fprintf(stderr,
-            "rdmpi: rank %d: peers by transport:%s; %d local rank(s) on %d CPU(s) (%s): %s, %u polls before yielding\n",
-            boot->rank, peers[0] ? peers : " none", boot->local_size, spin_cpus, spin_cpus_what,
-            boot->local_size > spin_cpus ? "ranks share CPUs" : "a CPU per rank", rd_p2p.spin);
+    snprintf(buf, len,
+             "rdmpi: rank %d: peers by transport:%s; %d local rank(s) on %d CPU(s) (%s): %s, %u polls before yielding",
+             rd_p2p.rank, peers[0] ? peers : " none", rd_p2p.local_size, spin_cpus, spin_cpus_what,
+             rd_p2p.local_size > spin_cpus ? "ranks share CPUs" : "a CPU per rank", rd_p2p.spin);
+}
+
+/* The second line lets the protocol tests check which path a knob chose. */
+void rd_p2p_report_final(char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "rdmpi: rank %d: rendezvous received by direct read: %lu whole, %lu split\n"
+             "rdmpi: rank %d: rendezvous received otherwise: %lu written by the sender, %lu streamed",
+             rd_p2p.rank, rd_p2p.reads_whole, rd_p2p.reads_split, rd_p2p.rank, rd_p2p.puts_whole,
+             rd_p2p.streamed);
 }
 
 int rd_p2p_init(const rd_boot_info_t *boot)
@@ -115,20 +126,24 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     rd_p2p.size = boot->size;
     /* Until the transports know better (spin_policy), as if every rank
      * here could use this rank's CPUs. */
-    long spin_forced = rd_env_long("RDMPI_SPIN_COUNT", -1);
-    spin_policy(boot, own_cpus(), "this rank's CPUs", spin_forced);
-    rd_p2p.split_min = (size_t)rd_env_size("RDMPI_RNDV_SPLIT", 0);
-    const char *rndv = rd_env_str("RDMPI_RNDV", "auto");
-    if (strcmp(rndv, "auto") == 0) {
-        rd_p2p.rndv = RNDV_AUTO;
-    } else if (strcmp(rndv, "get") == 0) {
-        rd_p2p.rndv = RNDV_GET;
-    } else if (strcmp(rndv, "put") == 0) {
-        rd_p2p.rndv = RNDV_PUT;
-    } else {
-        fprintf(stderr, "rdmpi: RDMPI_RNDV=%s: expected get, put or auto\n", rndv);
-        return RD_EINVAL;
-    }
+    const rd_tunable_t *t = rd_p2p_tunables;
+    long long spin_forced, split_min, verbose;
+    const char *rndv, *want;
+    int rc;
+    if ((rc = rd_tunable_int(&t[RD_P2P_T_SPIN_COUNT], &spin_forced)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_P2P_T_RNDV_SPLIT], &split_min)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_P2P_T_VERBOSE], &verbose)) != RD_OK ||
+        (rc = rd_tunable_str(&t[RD_P2P_T_RNDV], &rndv)) != RD_OK ||
+        (rc = rd_tunable_str(&t[RD_P2P_T_TRANSPORTS], &want)) != RD_OK ||
+        (rc = check_transport_names(want)) != RD_OK)
+        return rc;
+    rd_p2p.local_size = boot->local_size;
+    rd_p2p.verbose = (int)verbose;
+    spin_policy(boot, own_cpus(), "this rank's CPUs", (long)spin_forced);
+    rd_p2p.split_min = (size_t)split_min;
+    /* The table admits only these three words. */
+    rd_p2p.rndv = strcmp(rndv, "get") == 0 ? RNDV_GET : strcmp(rndv, "put") == 0 ? RNDV_PUT
+                                                                                  : RNDV_AUTO;
     rd_list_init(&rd_p2p.busy_peers);
     rd_list_init(&rd_p2p.streaming);
     rd_p2p_am_init();
@@ -149,10 +164,6 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     env.claimed = rd_p2p_on_claimed;
     env.peer_failed = rd_p2p_on_peer_failed;
     rd_self_set_recv(rd_p2p_on_message, boot->rank);
-    const char *want = rd_env_str("RDMPI_TRANSPORTS", RD_TRANSPORTS_DEFAULT);
-    int rc = check_transport_names(want);
-    if (rc != RD_OK)
-        return rc;
     /* Every rank initializes the same transports in the same order, so
      * collective inits line up; then one fence publishes what they put. */
     int fence = 0;
@@ -175,7 +186,8 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         return rc;
     for (int i = 0; i < rd_p2p.ninited; i++)
         if (rd_p2p.inited[i]->node.cpus > 0) {
-            spin_policy(boot, rd_p2p.inited[i]->node.cpus, "the node's ranks' CPUs", spin_forced);
+            spin_policy(boot, rd_p2p.inited[i]->node.cpus, "the node's ranks' CPUs",
+                        (long)spin_forced);
             break;
         }
     size_t scratch = 0;
@@ -204,20 +216,11 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     rd_p2p.scratch_len = scratch;
     if (!rd_p2p.scratch)
         return RD_ENOMEM;
-    rd_p2p.verbose = rd_env_bool("RDMPI_VERBOSE", 0);
-    if (rd_p2p.verbose)
-        report_init(boot);
     return RD_OK;
 }
 
 void rd_p2p_finalize(void)
 {
-    /* The second line lets the protocol tests check which path a knob chose. */
-    if (rd_p2p.verbose)
-        fprintf(stderr, "rdmpi: rank %d: rendezvous received by direct read: %lu whole, %lu split\n"
-                "rdmpi: rank %d: rendezvous received otherwise: %lu written by the sender, %lu streamed\n",
-                rd_p2p.rank, rd_p2p.reads_whole, rd_p2p.reads_split, rd_p2p.rank, rd_p2p.puts_whole,
-                rd_p2p.streamed);
     for (int i = rd_p2p.ninited - 1; i >= 0; i--)
         rd_p2p.inited[i]->finalize();
     rd_p2p.nactive = rd_p2p.ninited = 0;

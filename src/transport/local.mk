@@ -19,10 +19,20 @@ libmpi_la_SOURCES += src/transport/verbs/common/verbs.c src/transport/verbs/comm
 	src/transport/verbs/common/rcache.c src/transport/verbs/common/rcache.h \
 	src/transport/verbs/common/memhook.c src/transport/verbs/common/memhook.h \
 	src/transport/verbs/common/gid.c src/transport/verbs/common/gid.h \
-	src/transport/verbs/rc/rc.c src/transport/verbs/rc/rc.h
+	src/transport/verbs/rc/rc.c src/transport/verbs/rc/rc.h src/transport/verbs/rc/rc_int.h \
+	src/transport/verbs/rc/rc_cm.c src/transport/verbs/rc/rc_cm.h \
+	src/transport/verbs/rc/rc_msg.c src/transport/verbs/rc/rc_msg.h \
+	src/transport/verbs/rc/rc_ring.c src/transport/verbs/rc/rc_ring.h \
+	src/transport/verbs/rc/rc_rdma.c src/transport/verbs/rc/rc_rdma.h \
+	src/transport/verbs/rc/rc_bye.c src/transport/verbs/rc/rc_bye.h \
+	src/transport/verbs/rc/rc_fault.h
 # ud/: reliability engine (rel, device-independent) and the UD QP transport
 libmpi_la_SOURCES += src/transport/verbs/ud/rel.c src/transport/verbs/ud/rel.h \
 	src/transport/verbs/ud/ud.c src/transport/verbs/ud/ud.h
+if RD_FAULT_INJECTION
+# test-only fault knobs (RDMPI_RC_FAULT, RDMPI_UD_DROP_RATE): not in production builds
+libmpi_la_SOURCES += src/transport/verbs/rc/rc_fault.c
+endif
 libmpi_la_CPPFLAGS += $(IBVERBS_CFLAGS)
 libmpi_la_LIBADD += $(IBVERBS_LIBS)
 endif

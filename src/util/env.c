@@ -1,12 +1,10 @@
-/* Reading RDMPI_* variables from the environment (see env.h). */
+/* Parsing the values of RDMPI_* variables (see env.h). */
 #include "util/env.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 
 int rd_env_parse_size(const char *s, long long *out)
 {
@@ -31,49 +29,4 @@ int rd_env_parse_size(const char *s, long long *out)
         return -1;
     *out = v * mult;
     return 0;
-}
-
-/* Nothing below src/api prints, and a malformed value gives the default:
- * every RDMPI_* variable the library reads is in a table that MPI_Init
- * checks first (api/api_tunables.h), so one never gets this far there. */
-long long rd_env_size(const char *name, long long dflt)
-{
-    const char *s = getenv(name);
-    long long v;
-    if (!s || !*s)
-        return dflt;
-    if (rd_env_parse_size(s, &v) != 0)
-        return dflt;
-    return v;
-}
-
-long rd_env_long(const char *name, long dflt)
-{
-    const char *s = getenv(name);
-    char *end;
-    if (!s || !*s)
-        return dflt;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end)
-        return dflt;
-    return v;
-}
-
-const char *rd_env_str(const char *name, const char *dflt)
-{
-    const char *s = getenv(name);
-    return (s && *s) ? s : dflt;
-}
-
-int rd_env_bool(const char *name, int dflt)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    if (!strcmp(s, "1") || !strcasecmp(s, "yes") || !strcasecmp(s, "on") || !strcasecmp(s, "true"))
-        return 1;
-    if (!strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "off") || !strcasecmp(s, "false"))
-        return 0;
-    return dflt;
 }

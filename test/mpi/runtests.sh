@@ -31,7 +31,10 @@
 # from the program directory is reported as SKIP; and when=VAR=VALUE: the
 # case runs only if this script's environment has VAR set to VALUE, else it
 # is reported as SKIP (e.g. when=RDMPI_TRANSPORTS=rc in a list that
-# test/rdma-vm runs under several transport configurations).
+# test/rdma-vm runs under several transport configurations); and
+# needs=fault-injection: the case needs a library configured with
+# --enable-fault-injection (RD_FAULT_INJECTION in the build tree's config.h,
+# the current directory), else it is reported as SKIP with that reason.
 # A program that prints a line starting "SKIP:" (a feature it tests is not
 # provided, too few ranks) is reported as SKIP, never as PASS.
 # Output: one line per case (PASS/FAIL/XFAIL/XPASS/SKIP name np=N), the output
@@ -89,7 +92,7 @@ trap 'rm -rf "$workdir"' EXIT
 
 # Parse the list into arrays.
 names=() nps=() expects=() greps=() envs=() args=() timeouts=() xfails=() onlys=() whens=()
-statuses=() survivors=()
+statuses=() survivors=() needs=()
 for f in $list; do
     [ -r "$f" ] || { echo "runtests.sh: cannot read testlist $f" >&2; exit 2; }
 done
@@ -98,7 +101,7 @@ while read -r prog np rest; do
     if [ -n "$pattern" ] && ! echo "$prog $np" | grep -Eq -- "$pattern"; then
         continue
     fi
-    expect=pass grep= env= arg= timeout=$default_timeout xfail= only= when= status= survive=
+    expect=pass grep= env= arg= timeout=$default_timeout xfail= only= when= status= survive= need=
     for opt in $rest; do
         case $opt in
         expect=*) expect=${opt#expect=} ;;
@@ -111,12 +114,13 @@ while read -r prog np rest; do
         xfail=*) xfail=${opt#xfail=} ;;
         only=rdmpi) only=rdmpi ;;
         when=?*=*) when=${opt#when=} ;;
+        needs=fault-injection) need=fault-injection ;;
         *) echo "testlist: unknown option '$opt' for $prog" >&2; exit 2 ;;
         esac
     done
     names+=("$prog") nps+=("$np") expects+=("$expect") greps+=("$grep")
     envs+=("$env") args+=("$arg") timeouts+=("$timeout") xfails+=("$xfail") onlys+=("$only")
-    whens+=("$when") statuses+=("$status") survivors+=("$survive")
+    whens+=("$when") statuses+=("$status") survivors+=("$survive") needs+=("$need")
 done < <(cat $list)
 
 # survivors=none: prints why the case fails if a rank of it is still
@@ -157,6 +161,11 @@ run_case() {
             echo "SKIP needs $wvar=$wval" >"$workdir/$i.verdict"
             return
         fi
+    fi
+    if [ "${needs[$i]}" = fault-injection ] &&
+        ! grep -qs '^#define RD_FAULT_INJECTION 1' "$PWD/config.h"; then
+        echo "SKIP needs a library configured with --enable-fault-injection" >"$workdir/$i.verdict"
+        return
     fi
     local piddir=
     if [ -n "${survivors[$i]}" ]; then

@@ -3,7 +3,9 @@
 # throw-away QEMU guests (run-in-vm.sh). Run from the build tree (make
 # check-rdma / make check-rdma-ci do). Needs root for the first run (it
 # apt-get installs QEMU and rdma-core and builds a guest image under
-# /var/cache/rdmpi-rxe-vm).
+# /var/cache/rdmpi-rxe-vm). The build should be configured with
+# --enable-fault-injection: without it the cases that need the test-only
+# fault knobs (rc_fault, the ud-drop configuration) are SKIP.
 #
 # Usage: check-rdma.sh [--ci] [-t SECONDS]
 #   (default)  every configuration (rc, rc + RDMA-Write eager, ud, ud with 5 %
@@ -38,6 +40,10 @@ done
 if [ ! -x "$PWD/mpirun/mpirun" ] || [ ! -x "$PWD/test/mpi/p2p_sizes" ]; then
     echo "check-rdma: run from a build tree with the test programs built (make check-rdma)" >&2
     exit 2
+fi
+if ! grep -qs '^#define RD_FAULT_INJECTION 1' "$PWD/config.h"; then
+    echo "check-rdma: this build was configured without --enable-fault-injection: the" \
+         "fault cases (rc_fault) and the configurations with packet drops (ud-drop) are SKIP"
 fi
 case_s=${RDMA_VM_CASE_SECONDS:-300}
 boot_s=${RDMA_VM_BOOT_SECONDS:-300}

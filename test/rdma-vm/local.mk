@@ -9,9 +9,10 @@ RD_RDMA_VM_FILES = test/rdma-vm/run-in-vm.sh test/rdma-vm/check-rdma.sh \
 	test/rdma-vm/README.md
 EXTRA_DIST += $(RD_RDMA_VM_FILES)
 
-# rc_fault breaks an RC QP on purpose (RDMPI_RC_FAULT): only the rc lines of
-# rdma.testlist and ci.testlist run it, in the guests (built with make check
-# like the other programs those lists run).
+# rc_fault breaks an RC QP on purpose (RDMPI_RC_FAULT, in builds configured
+# with --enable-fault-injection): only the rc lines of rdma.testlist and
+# ci.testlist run it, in the guests (built with make check like the other
+# programs those lists run; SKIP in a build without the option).
 check_PROGRAMS += test/mpi/rc_fault
 test_mpi_rc_fault_SOURCES = test/mpi/rc_fault.c test/mpi/mtest.c
 test_mpi_rc_fault_LDADD = $(RD_TEST_LDADD)

@@ -9,7 +9,8 @@ UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
 	test/unit/test_datatype test/unit/test_op test/unit/test_scratch \
 	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
 	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts \
-	test/unit/test_p2p_am test/unit/test_tunable
+	test/unit/test_p2p_am test/unit/test_tunable test/unit/test_p2p_proto \
+	test/unit/test_nbc
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -33,10 +34,32 @@ test_unit_test_p2p_am_SOURCES = test/unit/test_p2p_am.c src/p2p/p2p_am.c src/p2p
 	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
 	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
 	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
-	src/util/env.c src/util/status.c src/util/errdetail.c
+	src/util/env.c src/util/status.c src/util/tunable.c src/util/errdetail.c \
+	src/p2p/p2p_tunables.c
 test_unit_test_p2p_am_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
 # --- end p2p active messages ---
+
+# --- p2p's protocols over a scripted transport (test_p2p_proto; fake_tp.c
+# replaces the transport registry src/transport/registry.c) ---
+RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c \
+	src/p2p/p2p_init.c src/p2p/p2p_node.c src/p2p/p2p_progress.c src/p2p/p2p_recv.c \
+	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
+	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
+	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
+	src/util/env.c src/util/status.c src/util/tunable.c src/util/errdetail.c \
+	src/p2p/p2p_tunables.c test/unit/fake_tp.c test/unit/fake_tp.h
+test_unit_test_p2p_proto_SOURCES = test/unit/test_p2p_proto.c $(RD_P2P_TEST_SOURCES)
+test_unit_test_p2p_proto_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_p2p_proto_LDADD = $(CUNIT_LIBS)
+# The nonblocking-collective engine over the same transport (test_nbc).
+test_unit_test_nbc_SOURCES = test/unit/test_nbc.c $(RD_P2P_TEST_SOURCES) \
+	src/coll/nbc.c src/coll/coll_steps.c src/coll/coll_shm.c src/coll/coll_util.c \
+	src/coll/coll_tunables.c src/core/op.c src/util/copy.c src/util/scratch.c \
+	src/util/util_tunables.c
+test_unit_test_nbc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_nbc_LDADD = $(CUNIT_LIBS)
+# --- end p2p protocols ---
 
 # --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
 check_PROGRAMS += test/unit/shm_pingpong
@@ -91,6 +114,8 @@ test_unit_test_tcp_addr_LDADD = $(CUNIT_LIBS)
 test_unit_test_ud_rel_SOURCES = test/unit/test_ud_rel.c src/transport/verbs/ud/rel.c \
 	src/transport/verbs/ud/rel.h src/util/list.h src/util/status.h
 test_unit_test_ud_rel_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+# the engine's drop_rate (its test knob) is compiled in for its own tests
+test_unit_test_ud_rel_CPPFLAGS = $(AM_CPPFLAGS) -DRD_FAULT_INJECTION=1
 test_unit_test_ud_rel_LDADD = $(CUNIT_LIBS)
 # --- end UD reliability layer ---
 

@@ -86,6 +86,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "transport/transport.h"
+
 /* Layout version: bump on any change to the structs or the ring protocol. */
 #define RD_SHM_VERSION 4u
 #define RD_SHM_MAGIC 0x7264736d73686d31ull   /* "rdsmshm1" */
@@ -94,7 +96,7 @@
 #define RD_SHM_LINE 128              /* separation of shared control words
                                         (adjacent-line prefetch pairs lines) */
 #define RD_SHM_PAGE 4096
-#define RD_SHM_HDR_MAX 96            /* largest p2p header send() accepts */
+#define RD_SHM_HDR_MAX RD_TP_HDR_MAX /* largest header send() accepts */
 
 /* Tunables (doc/tunables.md). */
 #define RD_SHM_EAGER_MAX_DEFAULT (4 * 1024)     /* RDMPI_SHM_EAGER_MAX */

@@ -27,9 +27,9 @@
  */
 #include "transport/tcp/tcp.h"
 
+#include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -42,19 +42,11 @@
 #include "transport/tcp/tcp_wire.h"
 #include "transport/transport.h"
 #include "util/clock.h"
-#include "util/env.h"
+#include "transport/tcp/tcp_tunables.h"
+#include "util/errdetail.h"
 #include "util/list.h"
 #include "util/status.h"
 
-#define RD_TCP_EAGER_MAX_DEFAULT (64 * 1024)
-#define RD_TCP_FRAG_MAX_DEFAULT (256 * 1024)
-#define RD_TCP_SENDQ_MAX_DEFAULT (1024 * 1024)
-#define RD_TCP_COALESCE_MAX_DEFAULT (16 * 1024)
-/* SO_RCVLOWAT levels of the connection progress reads directly, and its
- * read gap (tcp_poll.c says why). */
-#define RD_TCP_ACK_LOWAT_DEFAULT (24 * 1024)
-#define RD_TCP_ACK_LOWAT_BIG_DEFAULT (1024 * 1024)
-#define RD_TCP_READ_GAP_NS_DEFAULT 700
 /* How long finalize waits for peers' BYEs (they are all finalizing after
  * MPI_Finalize's barrier, so this only bounds a failure). */
 #define RD_TCP_FINALIZE_WAIT_MS 10000
@@ -67,8 +59,7 @@ static int tcp_reachable(int peer);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
-    .msg = { .hdr_max = RD_TCP_HDR_MAX, .eager_max = RD_TCP_EAGER_MAX_DEFAULT,
-             .frag_max = RD_TCP_FRAG_MAX_DEFAULT },
+    .msg = { .hdr_max = RD_TCP_HDR_MAX },   /* eager_max, frag_max: set by tcp_init */
     .fail = { .reports = 1 },
     .fence_after_init = 1,
     .init = tcp_init,
@@ -83,16 +74,24 @@ rd_transport_t rd_tcp_transport = {
 /* RDMPI_TCP_IF (tcp_addr.h says how it is read). */
 static int choose_addrs(rd_tcp_addr_t *out)
 {
-    const char *want = rd_env_str("RDMPI_TCP_IF", NULL);
+    const char *want;
+    int rc = rd_tunable_str(&rd_tcp_tunables[RD_TCP_T_IF], &want);
+    if (rc != RD_OK)
+        return rc;
     struct ifaddrs *all = NULL;
-    if (getifaddrs(&all) != 0)
-        all = NULL;
+    if (getifaddrs(&all) != 0) {
+        rd_err_detail_sys(errno, "tcp: getifaddrs");
+        return RD_ESYS;
+    }
     int n = rd_tcp_addrs_collect(all, want, out->ent, RD_TCP_ADDRS_MAX);
     if (all)
         freeifaddrs(all);
     if (n == 0) {
-        fprintf(stderr, "rdmpi: RDMPI_TCP_IF=%s: no interface that is up has an address "
-                "matching it\n", want);
+        if (want)
+            rd_err_detail("RDMPI_TCP_IF=%s: no interface that is up has an address matching it",
+                          want);
+        else
+            rd_err_detail("tcp: no interface that is up has an IPv4 or IPv6 address");
         return RD_EINVAL;
     }
     out->count = (uint8_t)n;
@@ -117,28 +116,26 @@ static int tcp_init(const rd_tp_env_t *env)
     rd_list_init(&rd_tcp.ready);
     rd_list_init(&rd_tcp.hello_wait);
     rd_list_init(&rd_tcp.retry);
-    long long eager = rd_env_size("RDMPI_TCP_EAGER_MAX", RD_TCP_EAGER_MAX_DEFAULT);
-    if (eager < 1)
-        eager = 1;
-    if (eager > RD_TCP_LEN_LIMIT)
-        eager = RD_TCP_LEN_LIMIT;
+    /* The table bounds each value; what ties two together is settled here. */
+    const rd_tunable_t *t = rd_tcp_tunables;
+    long long eager, frag, sendq, co, lowat, lowat_big, gap;
+    int trc;
+    if ((trc = rd_tunable_int(&t[RD_TCP_T_EAGER_MAX], &eager)) != RD_OK ||
+        (trc = rd_tunable_int(&t[RD_TCP_T_FRAG_MAX], &frag)) != RD_OK ||
+        (trc = rd_tunable_int(&t[RD_TCP_T_SENDQ_MAX], &sendq)) != RD_OK ||
+        (trc = rd_tunable_int(&t[RD_TCP_T_COALESCE_MAX], &co)) != RD_OK ||
+        (trc = rd_tunable_int(&t[RD_TCP_T_ACK_LOWAT], &lowat)) != RD_OK ||
+        (trc = rd_tunable_int(&t[RD_TCP_T_ACK_LOWAT_BIG], &lowat_big)) != RD_OK ||
+        (trc = rd_tunable_int(&t[RD_TCP_T_READ_GAP_NS], &gap)) != RD_OK)
+        return trc;
     rd_tcp_transport.msg.eager_max = (size_t)eager;
-    long long frag = rd_env_size("RDMPI_TCP_FRAG_MAX", RD_TCP_FRAG_MAX_DEFAULT);
-    if (frag < eager)
-        frag = eager;
-    if (frag > RD_TCP_LEN_LIMIT)
-        frag = RD_TCP_LEN_LIMIT;
-    rd_tcp_transport.msg.frag_max = (size_t)frag;
-    rd_tcp.sendq_max = (size_t)rd_env_size("RDMPI_TCP_SENDQ_MAX", RD_TCP_SENDQ_MAX_DEFAULT);
-    long long co = rd_env_size("RDMPI_TCP_COALESCE_MAX", RD_TCP_COALESCE_MAX_DEFAULT);
-    rd_tcp.coalesce_max = co < 0 ? 0 : (size_t)co;
-    long long lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT", RD_TCP_ACK_LOWAT_DEFAULT);
-    rd_tcp.ack_lowat = lowat <= 1 ? 0 : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
-    lowat = rd_env_size("RDMPI_TCP_ACK_LOWAT_BIG", RD_TCP_ACK_LOWAT_BIG_DEFAULT);
-    rd_tcp.ack_lowat_big = lowat < rd_tcp.ack_lowat ? rd_tcp.ack_lowat : lowat > (1 << 30) ? (1 << 30) : (int)lowat;
+    rd_tcp_transport.msg.frag_max = (size_t)(frag < eager ? eager : frag);
+    rd_tcp.sendq_max = (size_t)sendq;
+    rd_tcp.coalesce_max = (size_t)co;
+    rd_tcp.ack_lowat = lowat <= 1 ? 0 : (int)lowat;
+    rd_tcp.ack_lowat_big = lowat_big < rd_tcp.ack_lowat ? rd_tcp.ack_lowat : (int)lowat_big;
     rd_tcp.small_run = 0;
-    long long gap = rd_env_size("RDMPI_TCP_READ_GAP_NS", RD_TCP_READ_GAP_NS_DEFAULT);
-    rd_tcp.gap_ns = gap < 0 ? 0 : gap;
+    rd_tcp.gap_ns = gap;
     rd_tcp.lowat = NULL;
     rd_tcp.read_at = 0;
     rd_list_init(&rd_tcp.held);

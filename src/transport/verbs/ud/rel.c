@@ -9,6 +9,8 @@
  * (unacknowledged packets, an unposted tail, an ack owed) sit on an active
  * list, so poll costs nothing for idle peers.
  */
+#include "config.h"
+
 #include "transport/verbs/ud/rel.h"
 
 #include <stdlib.h>
@@ -93,6 +95,7 @@ static void activate(rd_udr_t *e, peer_t *p)
     }
 }
 
+#ifdef RD_FAULT_INJECTION
 /* xorshift64*: uniform in [0, 1). */
 static double rnd01(rd_udr_t *e)
 {
@@ -101,6 +104,7 @@ static double rnd01(rd_udr_t *e)
     e->rng ^= e->rng >> 27;
     return (double)((e->rng * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
 }
+#endif
 
 rd_udr_t *rd_udr_create(const rd_udr_cfg_t *cfg, const rd_udr_ops_t *ops, int *status)
 {
@@ -511,10 +515,12 @@ static int hold_early(rd_udr_t *e, peer_t *p, uint32_t psn, const void *pkt, siz
 
 int rd_udr_input(rd_udr_t *e, const void *pkt, size_t len)
 {
+#ifdef RD_FAULT_INJECTION
     if (e->cfg.drop_rate > 0 && rnd01(e) < e->cfg.drop_rate) {
         e->st.dropped++;
         return 0;
     }
+#endif
     rd_udr_hdr_t h;
     if (len < HDR_LEN || len > e->cfg.mtu) {
         e->st.bad++;

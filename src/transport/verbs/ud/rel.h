@@ -141,7 +141,8 @@ typedef struct rd_udr_cfg {
     uint64_t rto_min_us;     /* floor of the timeout computed from RTT samples */
     uint64_t rto_max_us;     /* cap of the doubling timeout */
     uint64_t timeout_us;     /* no progress for this long: RD_EPEER (0: never) */
-    double drop_rate;        /* fraction of received packets dropped on purpose */
+    double drop_rate;        /* fraction of received packets dropped on purpose
+                                (tests: only builds with RD_FAULT_INJECTION drop) */
     uint64_t seed;           /* of the drop generator */
     uint32_t first_psn;      /* PSN of the first packet each way (same on all ranks) */
 } rd_udr_cfg_t;

@@ -209,7 +209,18 @@ static int setup(void)
     ud.signal_every = (uint32_t)clamp((long)v.signal_every, 1, ud.depth / 2);
     ud.max_inline = (uint32_t)v.max_inline;
     long rto = (long)v.rto, ack_delay = (long)v.ack_delay, timeout = (long)v.timeout;
+#ifdef RD_FAULT_INJECTION
     double drop = v.drop;
+#else
+    /* The drop knob exists only in builds for fault tests: say so rather
+     * than ignore it. */
+    if (v.drop != 0) {
+        rd_err_detail("RDMPI_UD_DROP_RATE needs a library configured with "
+                      "--enable-fault-injection");
+        return RD_EINVAL;
+    }
+    double drop = 0;
+#endif
 
     /* the receive queue holds data and acks from every peer's full window */
     uint32_t peers = ud.size > 1 ? (uint32_t)ud.size - 1 : 1;

@@ -1,0 +1,302 @@
+/*
+ * The scripted transport of fake_tp.h, and the transport registry and
+ * process-manager calls a one-process test job needs. Everything it is
+ * asked is checked against the transport contract (transport.h) where the
+ * fake can tell: header sizes, payload limits, keys that cover what a
+ * get() or put() touches.
+ */
+#include "fake_tp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p/proto.h"
+#include "util/status.h"
+
+/* A message waiting for delivery, a get/put waiting for completion. */
+typedef struct inbox_msg {
+    int peer;
+    unsigned char hdr[128];
+    size_t hdrlen, len;
+    unsigned char *payload;
+} inbox_msg_t;
+
+typedef struct op {
+    rd_tp_done_fn done;
+    void *ctx;
+} op_t;
+
+/* The key mem_reg() hands out: the range it covers. */
+typedef struct fake_key {
+    uint64_t addr, len;
+} fake_key_t;
+
+#define FAKE_MAX 256
+
+static struct {
+    const rd_tp_env_t *env;
+    int refuse, refused;
+    int nsent;
+    fake_msg_t sent[FAKE_MAX];
+    int ninbox, inbox_next;
+    inbox_msg_t inbox[FAKE_MAX];
+    int nops;
+    op_t ops[FAKE_MAX];
+    int fail_peer, fail_status;
+    int failed[FAKE_MAX];
+    fake_tp_stats_t stats;
+} fk;
+
+/* Named like a transport p2p knows, so that RDMPI_TRANSPORTS accepts it. */
+static rd_transport_t fake_tp;
+
+static int fake_init(const rd_tp_env_t *env)
+{
+    fk.env = env;
+    return RD_OK;
+}
+
+static void fake_finalize(void) {}
+
+static int fake_reachable(int peer)
+{
+    return peer != fk.env->boot->rank && peer < fk.env->boot->size;
+}
+
+static void *dup_bytes(const void *p, size_t len)
+{
+    if (!len)
+        return NULL;
+    void *d = malloc(len);
+    if (!d)
+        abort();
+    memcpy(d, p, len);
+    return d;
+}
+
+static int fake_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    size_t pmax = fake_tp.msg.frag_max > fake_tp.msg.eager_max ? fake_tp.msg.frag_max : fake_tp.msg.eager_max;
+    if (hdrlen == 0 || hdrlen > fake_tp.msg.hdr_max || len > pmax || (len && !payload) ||
+        fk.nsent == FAKE_MAX)
+        abort();   /* p2p broke the contract: no test can go on */
+    if (peer < FAKE_MAX && fk.failed[peer])
+        return fk.failed[peer];
+    if (fk.refuse > 0) {
+        fk.refuse--;
+        fk.refused++;
+        return RD_EAGAIN;
+    }
+    fake_msg_t *m = &fk.sent[fk.nsent++];
+    m->peer = peer;
+    memcpy(m->hdr, hdr, hdrlen);
+    m->hdrlen = hdrlen;
+    m->len = len;
+    m->payload = dup_bytes(payload, len);
+    return RD_OK;
+}
+
+static int fake_progress(void)
+{
+    int n = 0;
+    fk.stats.progress++;
+    /* Completions first: a get done before the messages queued after it. */
+    int nops = fk.nops;
+    op_t ops[FAKE_MAX];
+    memcpy(ops, fk.ops, (size_t)nops * sizeof(ops[0]));
+    fk.nops = 0;
+    for (int i = 0; i < nops; i++, n++)
+        ops[i].done(ops[i].ctx, RD_OK);
+    /* Only what was queued before this call: an upcall may make the test's
+     * script queue more, for the next progress. */
+    int end = fk.ninbox;
+    while (fk.inbox_next < end) {
+        inbox_msg_t *m = &fk.inbox[fk.inbox_next++];
+        fk.env->recv(m->peer, m->hdr, m->hdrlen, m->payload, m->len);
+        n++;
+    }
+    if (fk.fail_peer >= 0) {
+        int peer = fk.fail_peer;
+        fk.fail_peer = -1;
+        fk.failed[peer] = fk.fail_status;
+        fk.env->peer_failed(peer, fk.fail_status);
+        n++;
+    }
+    return n;
+}
+
+static int fake_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
+{
+    fake_key_t k = { (uint64_t)(uintptr_t)buf, len };
+    rd_tp_mem_t *m = malloc(sizeof(*m));
+    if (!m)
+        return RD_ENOMEM;
+    m->buf = buf;
+    m->len = len;
+    m->keylen = sizeof(k);
+    memcpy(m->key, &k, sizeof(k));
+    *mem = m;
+    fk.stats.keys++;
+    return RD_OK;
+}
+
+static void fake_mem_dereg(rd_tp_mem_t *mem)
+{
+    free(mem);
+    fk.stats.releases++;
+}
+
+/* [addr, addr + len) lies inside what key covers. */
+static int key_covers(const void *key, size_t keylen, uint64_t addr, size_t len)
+{
+    fake_key_t k;
+    if (keylen != sizeof(k))
+        return 0;
+    memcpy(&k, key, sizeof(k));
+    return addr >= k.addr && addr + len <= k.addr + k.len;
+}
+
+static int queue_op(rd_tp_done_fn done, void *ctx)
+{
+    if (fk.nops == FAKE_MAX)
+        return RD_ENOMEM;
+    fk.ops[fk.nops++] = (op_t){ .done = done, .ctx = ctx };
+    return RD_OK;
+}
+
+static int fake_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                    const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    (void)peer, (void)lmem;
+    fk.stats.gets++;
+    if (!key_covers(key, keylen, remote_addr, len))
+        return RD_EINVAL;
+    memcpy(local, (const void *)(uintptr_t)remote_addr, len);
+    return queue_op(done, ctx);
+}
+
+static int fake_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                    const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    (void)peer, (void)lmem;
+    fk.stats.puts++;
+    if (!key_covers(key, keylen, remote_addr, len))
+        return RD_EINVAL;
+    memcpy((void *)(uintptr_t)remote_addr, local, len);
+    return queue_op(done, ctx);
+}
+
+/* Operations complete in order at progress(): a flush queued behind them
+ * completes after all of them. */
+static int fake_flush(int peer, rd_tp_done_fn done, void *ctx)
+{
+    (void)peer;
+    return queue_op(done, ctx);
+}
+
+/* The ops table and capabilities: the one place that follows transport.h. */
+static void fake_tp_table(unsigned caps, size_t eager_max)
+{
+    fake_tp = (rd_transport_t){
+        .name = "tcp",
+        .msg = { .hdr_max = RD_HDR_MAX, .eager_max = eager_max, .frag_max = 0 },
+        .rdma = { .ops = caps, .split_min = 0 },
+        .fail = { .reports = 1 },
+        .init = fake_init,
+        .finalize = fake_finalize,
+        .reachable = fake_reachable,
+        .send = fake_send,
+        .progress = fake_progress,
+        .mem_reg = caps ? fake_mem_reg : NULL,
+        .mem_dereg = caps ? fake_mem_dereg : NULL,
+        .get = (caps & RD_TP_RDMA_GET) ? fake_get : NULL,
+        .put = (caps & RD_TP_RDMA_PUT) ? fake_put : NULL,
+        .flush = caps ? fake_flush : NULL,
+    };
+}
+
+rd_transport_t *const rd_transports[] = { &fake_tp, NULL };
+
+void fake_tp_clear(void)
+{
+    for (int i = 0; i < fk.nsent; i++)
+        free(fk.sent[i].payload);
+    for (int i = 0; i < fk.ninbox; i++)
+        free(fk.inbox[i].payload);
+    memset(&fk, 0, sizeof(fk));
+    fk.fail_peer = -1;
+}
+
+void fake_tp_reset(unsigned caps, size_t eager_max)
+{
+    fake_tp_clear();
+    fake_tp_table(caps, eager_max);
+    setenv("RDMPI_TRANSPORTS", "tcp", 1);
+}
+
+int fake_tp_nsent(void) { return fk.nsent; }
+
+const fake_msg_t *fake_tp_sent(int i)
+{
+    return i >= 0 && i < fk.nsent ? &fk.sent[i] : NULL;
+}
+
+const struct rd_msg_hdr *fake_tp_hdr(int i)
+{
+    return i >= 0 && i < fk.nsent ? (const rd_msg_hdr_t *)(const void *)fk.sent[i].hdr : NULL;
+}
+
+void fake_tp_forget(void)
+{
+    for (int i = 0; i < fk.nsent; i++)
+        free(fk.sent[i].payload);
+    fk.nsent = 0;
+}
+
+void fake_tp_refuse(int n) { fk.refuse = n; }
+int fake_tp_refused(void) { return fk.refused; }
+
+void fake_tp_push(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    if (fk.ninbox == FAKE_MAX || hdrlen > sizeof(fk.inbox[0].hdr))
+        abort();
+    inbox_msg_t *m = &fk.inbox[fk.ninbox++];
+    m->peer = peer;
+    memset(m->hdr, 0, sizeof(m->hdr));
+    memcpy(m->hdr, hdr, hdrlen);
+    m->hdrlen = hdrlen;
+    m->len = len;
+    m->payload = dup_bytes(payload, len);
+}
+
+int fake_tp_pending(void) { return fk.ninbox - fk.inbox_next; }
+
+void fake_tp_fail(int peer, int status)
+{
+    fk.fail_peer = peer;
+    fk.fail_status = status;
+}
+
+size_t fake_tp_key(const void *buf, size_t len, void *key)
+{
+    /* The peer's key: not one p2p registers or must release. */
+    fake_key_t k = { (uint64_t)(uintptr_t)buf, len };
+    memcpy(key, &k, sizeof(k));
+    return sizeof(k);
+}
+
+int fake_tp_key_covers(const void *key, size_t keylen, const void *buf, size_t len)
+{
+    return key_covers(key, keylen, (uint64_t)(uintptr_t)buf, len);
+}
+
+const fake_tp_stats_t *fake_tp_stats(void) { return &fk.stats; }
+
+/* The process manager p2p may call (boot.h): one process, nothing to wait for. */
+int rd_boot_fence(void) { return RD_OK; }
+
+void rd_boot_abort(int code, const char *msg)
+{
+    (void)msg;
+    exit(code);
+}

@@ -1,0 +1,72 @@
+/*
+ * A scripted transport for unit tests of p2p's protocols and of what runs on
+ * top of them (the nonblocking-collective engine). The test binary links it
+ * instead of src/transport/registry.c: rd_transports lists only this fake,
+ * which reaches every other rank of a job that has one process (fake_tp.c
+ * also defines the rd_boot_fence and rd_boot_abort p2p calls). The test
+ * plays the other ranks by hand: it reads what p2p sent (peer, header,
+ * payload, in send order), builds the messages a peer would answer with
+ * (proto.h) and queues them for delivery at the next progress() in the
+ * order it chooses; it can make send() refuse the next N calls
+ * (RD_EAGAIN), report a peer failed, and offer get/put over plain memcpy
+ * (both "ranks" share one address space), completing at the next
+ * progress() as a real network would.
+ */
+#ifndef RD_TEST_FAKE_TP_H
+#define RD_TEST_FAKE_TP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transport/transport.h"
+
+/* What p2p gave send(), copied. */
+typedef struct fake_msg {
+    int peer;
+    unsigned char hdr[128];
+    size_t hdrlen, len;
+    unsigned char *payload;   /* len bytes (NULL when 0) */
+} fake_msg_t;
+
+/* Before rd_p2p_init: a fresh fake with these remote memory operations
+ * (RD_TP_RDMA_GET / PUT; it always reports failures) and eager limit, nothing recorded or
+ * queued. Selects it through RDMPI_TRANSPORTS. */
+void fake_tp_reset(unsigned caps, size_t eager_max);
+/* After rd_p2p_finalize: frees what was recorded. */
+void fake_tp_clear(void);
+
+/* Messages p2p sent, in the order send() accepted them. */
+int fake_tp_nsent(void);
+const fake_msg_t *fake_tp_sent(int i);
+/* The i-th sent message's header as p2p's wire header (proto.h). */
+const struct rd_msg_hdr *fake_tp_hdr(int i);
+/* Forgets what was sent so far (indices start at 0 again). */
+void fake_tp_forget(void);
+
+/* The next n calls of send() answer RD_EAGAIN (and take nothing). */
+void fake_tp_refuse(int n);
+/* send() calls refused so far. */
+int fake_tp_refused(void);
+
+/* Queues a message from peer for delivery through p2p's receive upcall at
+ * the next progress(), after those queued before it (copies it). */
+void fake_tp_push(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
+/* Makes at key (RD_TP_KEY_MAX bytes of room) the key a peer's mem_reg()
+ * would give for [buf, buf + len); returns its length. */
+size_t fake_tp_key(const void *buf, size_t len, void *key);
+/* 1 if key (keylen bytes, from p2p or fake_tp_key) covers [buf, buf + len). */
+int fake_tp_key_covers(const void *key, size_t keylen, const void *buf, size_t len);
+
+/* Messages queued and not yet delivered. */
+int fake_tp_pending(void);
+/* progress() reports peer failed with status at its next call. */
+void fake_tp_fail(int peer, int status);
+
+/* Counters: progress() calls, get() and put() calls, mem_reg() and
+ * mem_dereg() calls. */
+typedef struct fake_tp_stats {
+    int progress, gets, puts, keys, releases;
+} fake_tp_stats_t;
+const fake_tp_stats_t *fake_tp_stats(void);
+
+#endif
