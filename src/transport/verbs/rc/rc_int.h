@@ -275,6 +275,7 @@ typedef struct rd_rc_state {
     uint64_t *abuf;              /* RC_ABUF_SLOTS atomic results */
     struct ibv_mr *amr;
     int afree[RC_ABUF_SLOTS], nafree;
+    int abuf_wait;               /* an atomic waits for a bounce slot */
     int in_progress;
 } rd_rc_state_t;
 

@@ -50,8 +50,10 @@ void rd_rc_post_ops(int peer)
             break;
         if (op->kind != RC_OP_WRITE && reads >= rd_rc.rd_atom)
             break;   /* keep order: a read or atomic waits for a read slot */
-        if (atomic && rd_rc.nafree == 0)
-            break;   /* every bounce slot in use: wait for a completion */
+        if (atomic && rd_rc.nafree == 0) {
+            rd_rc.abuf_wait = 1;   /* every bounce slot in use: retried when one frees */
+            break;
+        }
         reads += op->kind != RC_OP_WRITE;
         int aslot = atomic ? rd_rc.afree[--rd_rc.nafree] : -1;
         wr[n] = (struct ibv_send_wr){
@@ -130,6 +132,12 @@ void rd_rc_rdma_retire(rc_peer_t *p, int status, rd_tp_done_fn done, void *ctx,
         if (status == RD_OK)
             *result = rd_rc.abuf[aslot];
         rd_rc.afree[rd_rc.nafree++] = aslot;
+        if (rd_rc.abuf_wait) {
+            /* Another peer's atomic may have waited for this slot. */
+            rd_rc.abuf_wait = 0;
+            for (int i = 0; i < rd_rc.size; i++)
+                rd_rc_issue_ops(i);
+        }
     }
     p->sq.rdma_done++;
     if (done)
