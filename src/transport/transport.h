@@ -83,7 +83,7 @@ typedef struct rd_tp_env {
 typedef struct rd_tp_mem {
     const void *buf;
     size_t len;
-    size_t keylen;                /* <= RD_TP_KEY_MAX; 0: the address is enough (self) */
+    size_t keylen;                /* <= RD_TP_KEY_MAX */
     uint8_t key[RD_TP_KEY_MAX];
 } rd_tp_mem_t;
 
