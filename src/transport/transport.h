@@ -210,8 +210,11 @@ typedef struct rd_transport {
      * through flush (a transport may then skip its own completion, rc
      * signals selectively). A bad argument (a key that does not cover the
      * range, an unreachable peer) is returned instead and done is not
-     * called. Upcalls may call get and put. Order between operations is
-     * not kept: only flush says they are done.
+     * called. The caller keeps local valid (and, for put, unchanged)
+     * until the operation completed, by done or by a flush issued after
+     * it, unless put's len is at most rdma.inline_max. Upcalls may call get
+     * and put. Order between operations is not kept: only flush says they
+     * are done.
      *
      * flush calls done(ctx, status) once every get, put and atomic issued
      * to peer before the call has completed at the peer (rc: the RDMA
