@@ -562,6 +562,7 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
         return RD_ENOTSUP;
     rd_coll_shm_a2a_t d = { 0 };
     size_t keylen = 0;
+    void *reg = NULL;
     shm_view_t v;
     int rc = view_open(&v, c);
     if (rc != RD_OK)
@@ -597,7 +598,7 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     if (!rcontig && !(staging = rd_scratch_get(n)))
         rc = RD_ENOMEM;
     size_t span = (size_t)(size - 1) * stride + n;
-    if (base && rd_p2p_node_key(c, base, span, d.key, &keylen) == RD_OK) {
+    if (base && rd_p2p_node_key(c, base, span, d.key, &keylen, &reg) == RD_OK) {
         d.addr = (uint64_t)(uintptr_t)base;
         d.stride = stride;
         d.keylen = (uint32_t)keylen;
@@ -659,7 +660,7 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     /* The send buffer stays untouched until every peer has read it. */
     wait_readers(mine);
     if (d.keylen)
-        rd_p2p_node_key_release(c, base, span);
+        rd_p2p_node_key_release(c, reg);
     rd_scratch_put(staging);
     rd_scratch_put(packed);
     view_close(&v);

@@ -193,14 +193,17 @@ int rd_p2p_node_areas(rd_comm_t *c, void **areas, size_t *len);
  * memory directly (transport.h, get; shm: CMA, probed node-wide at init, so
  * every member gets the same answer). rd_p2p_node_key writes to key (room
  * for RD_P2P_NODE_KEY_MAX bytes) what lets another member read
- * [buf, buf+len) of this process, sets *keylen and returns RD_OK, or returns
- * RD_ENOTSUP having done nothing (no such transport, or it cannot read). */
+ * [buf, buf+len) of this process, sets *keylen and *reg (the registration,
+ * for rd_p2p_node_key_release) and returns RD_OK, or returns a negative
+ * status having done nothing (RD_ENOTSUP: no such transport, or it cannot
+ * read). */
 #define RD_P2P_NODE_KEY_MAX 32
 /* 1 when rd_p2p_node_key and rd_p2p_node_read work on c, else 0. */
 int rd_p2p_node_readable(rd_comm_t *c);
-int rd_p2p_node_key(rd_comm_t *c, const void *buf, size_t len, void *key, size_t *keylen);
-/* The key made for exactly [buf, buf+len) will not be used again. */
-void rd_p2p_node_key_release(rd_comm_t *c, const void *buf, size_t len);
+int rd_p2p_node_key(rd_comm_t *c, const void *buf, size_t len, void *key, size_t *keylen,
+                    void **reg);
+/* The key rd_p2p_node_key made with reg will not be used again. */
+void rd_p2p_node_key_release(rd_comm_t *c, void *reg);
 /* Reads len bytes at addr of c's rank rank (inside memory its
  * rd_p2p_node_key described with key) into local and returns once they are
  * there: RD_OK, RD_EINVAL (a bad key or range) or another negative status. */

@@ -6,7 +6,8 @@
  */
 #include "p2p/p2p_impl.h"
 
-_Static_assert(RD_HDR_MAX == RD_P2P_AM_HDR_MAX, "an active message's header fits every transport");
+_Static_assert(RD_HDR_MAX == RD_P2P_AM_HDR_MAX, "an active message's header is p2p's largest");
+_Static_assert(RD_HDR_MAX <= RD_TP_HDR_MAX, "p2p's largest header fits every transport");
 _Static_assert((int)RD_MSG_PUT_FIN <= (int)RD_AM_P2P_LAST, "p2p's types stay in p2p's range");
 
 /* A type nobody registered: dropped, as the closed switch did before. */
@@ -41,7 +42,7 @@ int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *p
         return RD_EPEER;
     if (p->failed)
         return p->failed;
-    if (len > p->tp->eager_max)
+    if (len > p->tp->msg.eager_max)
         return RD_EINVAL;
     int rc = rd_p2p_post(peer_world, hdr, hdrlen, payload, len, NULL);
     if (rc == RD_EAGAIN) {
@@ -56,5 +57,5 @@ size_t rd_p2p_am_max(int peer_world)
 {
     if (peer_world < 0 || peer_world >= rd_p2p.size || !rd_p2p.peers[peer_world].tp)
         return 0;
-    return rd_p2p.peers[peer_world].tp->eager_max;
+    return rd_p2p.peers[peer_world].tp->msg.eager_max;
 }

@@ -1,5 +1,5 @@
 /*
- * Failed peers: a transport with RD_TP_CAP_FAILS reports a peer that is gone
+ * Failed peers: a transport with fail.reports reports a peer that is gone
  * (rd_p2p_on_peer_failed). Every operation that needs it then ends with the
  * error: queued and future sends to it, receives naming it, requests waiting
  * for its ACK/CTS/FIN/DATA (kept on the peer's waiting list, only for such

@@ -37,13 +37,15 @@ enum p2p_req_state {
 
 typedef struct p2p_req {
     uint8_t state;             /* enum p2p_req_state */
-    uint8_t keyed;             /* rendezvous: transport keys to release (RD_KEYED_*) */
     uint8_t counted;           /* rendezvous send: counted in its peer's rndv_sends */
     int parts;                 /* rendezvous: completions still awaited (get/put halves) */
     rd_match_elem_t match;     /* posted receive */
     size_t bytes;              /* packed message length (send) / capacity (recv) */
     size_t offset;             /* rendezvous: bytes moved so far */
-    size_t key_off, key_len;   /* rendezvous: the part of buf keyed for a peer's put */
+    /* Rendezvous: the registration of this side's buffer a peer reads
+     * (the sender's whole buffer, RTS with F_GET) or writes (the
+     * receiver's part, PUT), dropped when the rendezvous ends; or NULL. */
+    rd_tp_mem_t *mem;
     uint64_t remote;           /* rendezvous: the peer's request id */
     rd_list_t link;            /* in rd_p2p.streaming while streaming DATA */
     rd_list_t wait_link;       /* waiting on a peer that may fail (next NULL: not) */
@@ -78,12 +80,6 @@ typedef struct qmsg {
     size_t hdrlen;
     rd_msg_hdr_t hdr;
 } qmsg_t;
-
-/* Key bits in p2p_req_t.keyed: which memory this side keyed for the peer. */
-enum {
-    RD_KEYED_SEND = 1 << 0,     /* the sender's whole buffer (RTS with F_GET) */
-    RD_KEYED_PART = 1 << 1,     /* the receiver's part the sender writes (PUT): key_off, key_len */
-};
 
 #define RD_TP_MAX 8   /* transports compiled in, at most */
 
@@ -216,7 +212,7 @@ static inline void fill_hdr(rd_msg_hdr_t *h, int type, rd_request_t *r, int coll
 /* Largest DATA fragment tp takes (transport.h: frag_max). */
 static inline size_t frag_max(const rd_transport_t *tp)
 {
-    return tp->frag_max > tp->eager_max ? tp->frag_max : tp->eager_max;
+    return tp->msg.frag_max > tp->msg.eager_max ? tp->msg.frag_max : tp->msg.eager_max;
 }
 
 static inline void set_status(rd_request_t *r, int src, int tag, size_t len)

@@ -174,13 +174,19 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         if ((rc = tp->init(&env)) != RD_OK)
             return rc;
         rd_p2p.inited[rd_p2p.ninited++] = tp;
+        if (tp->msg.hdr_max < RD_HDR_MAX) {
+            rd_err_detail("transport %s accepts headers of %zu bytes, p2p needs %zu "
+                          "(RD_TP_HDR_MAX is %d)", tp->name, tp->msg.hdr_max,
+                          (size_t)RD_HDR_MAX, RD_TP_HDR_MAX);
+            return RD_EINTERN;
+        }
         fence |= tp->fence_after_init;
     }
     if (fence && (rc = rd_boot_fence()) != RD_OK)
         return rc;
     for (int i = 0; i < rd_p2p.ninited; i++)
-        if (rd_p2p.inited[i]->node_cpus > 0) {
-            spin_policy(boot, rd_p2p.inited[i]->node_cpus, "the node's ranks' CPUs",
+        if (rd_p2p.inited[i]->node.cpus > 0) {
+            spin_policy(boot, rd_p2p.inited[i]->node.cpus, "the node's ranks' CPUs",
                         (long)spin_forced);
             break;
         }
@@ -191,7 +197,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
         for (int peer = 0; peer < boot->size; peer++)
             if (peer != boot->rank && !rd_p2p.peers[peer].tp && tp->reachable(peer)) {
                 rd_p2p.peers[peer].tp = tp;
-                rd_p2p.peers[peer].track = (tp->caps & RD_TP_CAP_FAILS) != 0;
+                rd_p2p.peers[peer].track = tp->fail.reports != 0;
                 used = 1;
             }
         /* Only transports that carry some peer are polled: an idle network
@@ -204,8 +210,8 @@ int rd_p2p_init(const rd_boot_info_t *boot)
             scratch = frag_max(tp);
     }
     rd_p2p.peers[boot->rank].tp = &rd_self_transport;
-    if (rd_self_transport.eager_max > scratch)
-        scratch = rd_self_transport.eager_max;
+    if (rd_self_transport.msg.eager_max > scratch)
+        scratch = rd_self_transport.msg.eager_max;
     rd_p2p.scratch = malloc(scratch);
     rd_p2p.scratch_len = scratch;
     if (!rd_p2p.scratch)

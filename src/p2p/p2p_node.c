@@ -4,6 +4,8 @@
  * the members of a node-local communicator, each from the transport that
  * reaches them (shm).
  */
+#include <string.h>
+
 #include "p2p/p2p_impl.h"
 
 /* ---- node signals (src/coll's node barrier) ---- */
@@ -57,7 +59,7 @@ static const rd_transport_t *node_reader(const rd_comm_t *c)
     if (c->rgroup || c->size < 2)
         return NULL;
     const rd_transport_t *tp = rd_p2p.peers[c->group->world[c->rank == 0 ? 1 : 0]].tp;
-    return tp && tp->area && tp->get && tp->mem_key ? tp : NULL;
+    return tp && tp->area && (tp->rdma.ops & RD_TP_RDMA_GET) ? tp : NULL;
 }
 
 int rd_p2p_node_readable(rd_comm_t *c)
@@ -65,20 +67,27 @@ int rd_p2p_node_readable(rd_comm_t *c)
     return node_reader(c) != NULL;
 }
 
-int rd_p2p_node_key(rd_comm_t *c, const void *buf, size_t len, void *key, size_t *keylen)
+int rd_p2p_node_key(rd_comm_t *c, const void *buf, size_t len, void *key, size_t *keylen,
+                    void **reg)
 {
     const rd_transport_t *tp = node_reader(c);
     if (!tp)
         return RD_ENOTSUP;
-    *keylen = RD_P2P_NODE_KEY_MAX;
-    return tp->mem_key(buf, len, key, keylen);
+    rd_tp_mem_t *m;
+    int rc = tp->mem_reg(buf, len, &m);
+    if (rc != RD_OK)
+        return rc;
+    memcpy(key, m->key, m->keylen);
+    *keylen = m->keylen;
+    *reg = m;
+    return RD_OK;
 }
 
-void rd_p2p_node_key_release(rd_comm_t *c, const void *buf, size_t len)
+void rd_p2p_node_key_release(rd_comm_t *c, void *reg)
 {
     const rd_transport_t *tp = node_reader(c);
-    if (tp && tp->mem_release)
-        tp->mem_release(buf, len);
+    if (tp && reg)
+        tp->mem_dereg(reg);
 }
 
 typedef struct node_read {
@@ -99,7 +108,8 @@ int rd_p2p_node_read(rd_comm_t *c, int rank, void *local, uint64_t addr, const v
     if (!tp || rank < 0 || rank >= c->size || rank == c->rank)
         return RD_EINVAL;
     node_read_t nr = { 0, RD_OK };
-    int rc = tp->get(c->group->world[rank], local, addr, key, keylen, len, node_read_done, &nr);
+    int rc = tp->get(c->group->world[rank], local, NULL, addr, key, keylen, len, node_read_done,
+                     &nr);
     if (rc != RD_OK)
         return rc;
     /* shm completes before returning; a transport that completes later

@@ -1,10 +1,10 @@
 /*
  * The rendezvous protocols (see proto.h): a message larger than the eager
  * limit sends an RTS and waits. If the transport can read remote memory
- * (RD_TP_CAP_GET) and both buffers are contiguous, the receiver reads the
+ * (RD_TP_RDMA_GET) and both buffers are contiguous, the receiver reads the
  * data straight into the user buffer and answers FIN (RDMPI_RNDV=get or
  * auto; auto splits large ones, see proto.h). With RDMPI_RNDV=put and a
- * transport that writes remote memory (RD_TP_CAP_PUT), the receiver answers
+ * transport that writes remote memory (RD_TP_RDMA_PUT), the receiver answers
  * with the key of its buffer and the sender writes the whole message, then
  * PUT_FIN. Otherwise the receiver answers CTS and the sender streams DATA
  * fragments that are unpacked in place (non-contiguous buffers, truncated
@@ -22,18 +22,18 @@ int rd_p2p_rndv_send(rd_request_t *r, const rd_transport_t *tp, int dst, int con
     fill_hdr(&h, RD_MSG_RTS, r, coll);
     h.sreq = (uint64_t)(uintptr_t)r;
     size_t keylen = 0;
-    if (rd_p2p.rndv == RNDV_PUT && (tp->caps & RD_TP_CAP_PUT) && contig) {
+    if (rd_p2p.rndv == RNDV_PUT && (tp->rdma.ops & RD_TP_RDMA_PUT) && contig) {
         h.flags = RD_MSG_F_PUT;   /* the receiver answers with its key */
-    } else if ((tp->caps & RD_TP_CAP_GET) && contig) {
+    } else if ((tp->rdma.ops & RD_TP_RDMA_GET) && contig) {
         const void *base = rd_dt_contig_ptr(r->buf, r->dt);
-        keylen = sizeof(h.key);
-        if (tp->mem_key(base, P(r)->bytes, h.key, &keylen) == RD_OK) {
+        rd_tp_mem_t *m;
+        if (tp->mem_reg(base, P(r)->bytes, &m) == RD_OK) {
+            keylen = m->keylen;
+            memcpy(h.key, m->key, keylen);
             h.flags = RD_MSG_F_GET;
             h.keylen = (uint8_t)keylen;
-            P(r)->keyed = RD_KEYED_SEND;
+            P(r)->mem = m;
             h.addr = (uint64_t)(uintptr_t)base;
-        } else {
-            keylen = 0;
         }
     }
     P(r)->state = RD_RS_WAIT_CTS;
@@ -116,20 +116,13 @@ int rd_p2p_stream(rd_request_t *r)
     return 1;
 }
 
-/* The rendezvous is over: lets the transport drop what backs our keys. */
+/* The rendezvous is over: lets the transport drop what backs our key. */
 void rd_p2p_release_keys(rd_request_t *r)
 {
-    if (!P(r)->keyed)
+    if (!P(r)->mem)
         return;
-    const rd_transport_t *tp = rd_p2p.peers[r->peer_world].tp;
-    if (tp->mem_release) {
-        char *base = rd_dt_contig_ptr(r->buf, r->dt);
-        if (P(r)->keyed & RD_KEYED_SEND)
-            tp->mem_release(base, P(r)->bytes);
-        if (P(r)->keyed & RD_KEYED_PART)
-            tp->mem_release(base + P(r)->key_off, P(r)->key_len);
-    }
-    P(r)->keyed = 0;
+    rd_p2p.peers[r->peer_world].tp->mem_dereg(P(r)->mem);
+    P(r)->mem = NULL;
 }
 
 /* One part of a rendezvous finished (the receiver's get, the sender's put,
@@ -169,10 +162,12 @@ static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t l
     char *base = rd_dt_contig_ptr(r->buf, r->dt);
     rd_msg_hdr_t h;
     memset(&h, 0, offsetof(rd_msg_hdr_t, key));
-    size_t keylen = sizeof(h.key);
-    int rc = tp->mem_key(base + off, len - off, h.key, &keylen);
+    rd_tp_mem_t *m;
+    int rc = tp->mem_reg(base + off, len - off, &m);
     if (rc != RD_OK)
         return rc;
+    size_t keylen = m->keylen;
+    memcpy(h.key, m->key, keylen);
     h.type = RD_MSG_PUT;
     h.flags = (uint8_t)flags;
     h.version = RD_PROTO_VERSION;
@@ -181,9 +176,7 @@ static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t l
     h.sreq = sreq;
     h.rreq = (uint64_t)(uintptr_t)r;
     h.addr = (uint64_t)(uintptr_t)(base + off);
-    P(r)->keyed |= RD_KEYED_PART;
-    P(r)->key_off = off;
-    P(r)->key_len = len - off;
+    P(r)->mem = m;
     rc = rd_p2p_post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
     if (rc < 0) {
         rd_p2p_release_keys(r);
@@ -203,7 +196,7 @@ static int split_worth(const rd_transport_t *tp, int peer, size_t len)
 {
     if (rd_p2p.split_min)
         return len >= rd_p2p.split_min;
-    return tp->split_min && len >= tp->split_min && rd_p2p.split_cpus &&
+    return tp->rdma.split_min && len >= tp->rdma.split_min && rd_p2p.split_cpus &&
            !rd_p2p.peers[peer].rndv_sends;
 }
 
@@ -214,7 +207,7 @@ static size_t split_put(const rd_transport_t *tp, rd_request_t *r, int peer, siz
                         uint64_t sreq)
 {
     /* len is the whole message; a truncated receive is read, not split. */
-    if (rd_p2p.rndv != RNDV_AUTO || !(tp->caps & RD_TP_CAP_PUT) || len != r->st_bytes ||
+    if (rd_p2p.rndv != RNDV_AUTO || !(tp->rdma.ops & RD_TP_RDMA_PUT) || len != r->st_bytes ||
         !split_worth(tp, peer, len))
         return r->st_bytes;
     size_t split = (len / 2) & ~(size_t)63;
@@ -237,7 +230,7 @@ void rd_p2p_rndv_matched(rd_request_t *r, int peer, int src, int tag, int flags,
     /* The sender writes the whole message if it offered to and we prefer
      * it (or it offered nothing else); not into a truncated receive, whose
      * buffer is shorter than what the sender would write. */
-    if ((flags & RD_MSG_F_PUT) && contig && (tp->caps & RD_TP_CAP_PUT) && len == r->st_bytes &&
+    if ((flags & RD_MSG_F_PUT) && contig && (tp->rdma.ops & RD_TP_RDMA_PUT) && len == r->st_bytes &&
         (rd_p2p.rndv == RNDV_PUT || !(flags & RD_MSG_F_GET))) {
         P(r)->parts = 0;
         if (ask_put(tp, r, peer, len, sreq, 0, RD_MSG_F_WHOLE) == RD_OK) {
@@ -252,7 +245,7 @@ void rd_p2p_rndv_matched(rd_request_t *r, int peer, int src, int tag, int flags,
             rd_p2p.reads_split++;
         else
             rd_p2p.reads_whole++;
-        int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), addr, key, keylen, mine,
+        int rc = tp->get(peer, rd_dt_contig_ptr(r->buf, r->dt), NULL, addr, key, keylen, mine,
                          get_done, r);
         if (rc == RD_OK)
             return;
@@ -319,7 +312,7 @@ static void on_put(int peer, const void *hdr, size_t hdrlen, const void *payload
     /* A split adds our put to the FIN we wait for; a whole put replaces it. */
     if (!(h->flags & RD_MSG_F_WHOLE))
         P(s)->parts++;
-    int rc = rd_p2p.peers[peer].tp->put(peer, base + h->len, h->addr, h->key, h->keylen,
+    int rc = rd_p2p.peers[peer].tp->put(peer, base + h->len, NULL, h->addr, h->key, h->keylen,
                                      P(s)->bytes - h->len, put_done, s);
     if (rc != RD_OK)
         put_done(s, rc);

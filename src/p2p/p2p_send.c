@@ -67,7 +67,7 @@ int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const rd_dataty
     const rd_transport_t *tp = p->tp;
     size_t bytes = count * dt->size;
     /* Queued messages go first (non-overtaking); the rest needs a request. */
-    if (!tp || bytes > tp->eager_max || !rd_dt_is_contig(dt, count) || !rd_list_empty(&p->sendq))
+    if (!tp || bytes > tp->msg.eager_max || !rd_dt_is_contig(dt, count) || !rd_list_empty(&p->sendq))
         return RD_EAGAIN;
     rd_msg_hdr_t h;
     h.type = RD_MSG_EAGER;
@@ -82,8 +82,8 @@ int rd_p2p_send_now(rd_comm_t *c, const void *buf, size_t count, const rd_dataty
     /* A blocking send returns without progress: nothing may stay held
      * (this message, or earlier nonblocking sends to any peer). */
     for (int i = 0; i < rd_p2p.nactive; i++)
-        if (rd_p2p.active[i]->flush)
-            rd_p2p.active[i]->flush();
+        if (rd_p2p.active[i]->push)
+            rd_p2p.active[i]->push();
     return rc;
 }
 
@@ -101,7 +101,7 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     P(r)->bytes = r->count * r->dt->size;
     int contig = rd_dt_is_contig(r->dt, r->count);
 
-    if (P(r)->bytes <= tp->eager_max) {
+    if (P(r)->bytes <= tp->msg.eager_max) {
         const void *payload = P(r)->bytes ? rd_dt_contig_ptr(r->buf, r->dt) : NULL;
         if (!contig && P(r)->bytes) {
             r->tmp = malloc(P(r)->bytes);

@@ -9,9 +9,13 @@
  * Ordering: messages from one sender to one receiver over one transport are
  * delivered in the order send() accepted them.
  *
- * Rendezvous: a transport that can read a peer's memory directly (CMA for shm,
- * RDMA Read for verbs) sets RD_TP_CAP_GET and implements mem_key() and get().
- * p2p falls back to streaming fragments with send() when it cannot.
+ * Remote memory: a transport that can reach a peer's memory directly (CMA for
+ * shm, RDMA for verbs) sets bits in rdma.ops and implements mem_reg(), get(),
+ * put() and flush() (and the atomics with RD_TP_RDMA_ATOMIC). p2p's
+ * rendezvous falls back to streaming fragments with send() when it cannot.
+ *
+ * Capabilities are grouped per concern: msg (message limits), rdma, node
+ * (node-local shared memory) and fail (failure reporting).
  */
 #ifndef RD_TRANSPORT_TRANSPORT_H
 #define RD_TRANSPORT_TRANSPORT_H
@@ -23,11 +27,12 @@
 
 /* Upcall on arrival. hdr/payload point into transport memory and are valid
  * only during the call; p2p copies what it keeps. The upcall may call send()
- * and get() of any transport, but never progress(). */
+ * get() and put() of any transport, but never progress(). */
 typedef void (*rd_tp_recv_fn)(int peer, const void *hdr, size_t hdrlen,
                               const void *payload, size_t len);
 
-/* Completion of a get(): status is RD_OK or a negative rd_status. */
+/* Completion of a get(), put(), atomic or flush(): status is RD_OK or a
+ * negative rd_status. */
 typedef void (*rd_tp_done_fn)(void *ctx, int status);
 
 /* Optional early-arrival upcalls, for a transport that learns a message's
@@ -46,7 +51,7 @@ typedef void *(*rd_tp_claim_fn)(int peer, const void *hdr, size_t hdrlen, size_t
 typedef void (*rd_tp_claimed_fn)(void *token, int status);
 
 /* Optional failure upcall, for a transport that can tell a peer is gone
- * (RD_TP_CAP_FAILS; tcp: the connection ended without the peer's goodbye,
+ * (fail.reports; tcp: the connection ended without the peer's goodbye,
  * or the peer's listening socket refuses). status is the negative
  * rd_status operations needing that peer end with (RD_EPEER). Called at
  * most once per peer, from progress() only (same rules as recv); from then
@@ -63,27 +68,28 @@ typedef struct rd_tp_env {
     rd_tp_failed_fn peer_failed; /* optional (NULL: abort the job instead) */
 } rd_tp_env_t;
 
-enum {
-    RD_TP_CAP_GET = 1 << 0,      /* get() reads peer memory directly (single copy) */
-    RD_TP_CAP_PUT = 1 << 1,      /* put() writes peer memory directly */
-    RD_TP_CAP_FAILS = 1 << 2,    /* reports a peer's failure (env->peer_failed) */
-};
-
-/* Largest key mem_key() may produce. */
-#define RD_TP_KEY_MAX 32
-
-/* Largest header any layer above passes to send(): every transport sets
- * hdr_max to at least this, and sizes its buffers for it; p2p's largest
- * header (rd_msg_hdr_t, p2p/proto.h) must fit. */
+/* The largest header send() must accept from p2p: every transport takes
+ * headers up to this size (hdr_max >= RD_TP_HDR_MAX), and p2p checks at
+ * init that its largest header fits every transport it uses. */
 #define RD_TP_HDR_MAX 80
 
-typedef struct rd_transport {
-    const char *name;            /* "shm", "tcp", "rc", ... */
-    /* caps and eager_max may depend on what init finds (a CMA probe, a
-     * device's limits, RDMPI_* settings): they are final once init returns,
-     * and p2p reads them only after that. */
-    unsigned caps;               /* RD_TP_CAP_* */
-    size_t hdr_max;              /* largest header send() accepts */
+/* Largest remote key mem_reg() may produce. */
+#define RD_TP_KEY_MAX 32
+
+/* A registration: local memory [buf, buf+len) that a peer may read, write
+ * or update atomically, given the key bytes key[0..keylen). mem_reg fills
+ * it; a transport allocates it as the first member of its own record and
+ * frees it in mem_dereg. The caller reads the fields and never writes them. */
+typedef struct rd_tp_mem {
+    const void *buf;
+    size_t len;
+    size_t keylen;                /* <= RD_TP_KEY_MAX */
+    uint8_t key[RD_TP_KEY_MAX];
+} rd_tp_mem_t;
+
+/* Message limits (every transport). */
+typedef struct rd_tp_msg_caps {
+    size_t hdr_max;              /* largest header send() accepts (>= RD_TP_HDR_MAX) */
     size_t eager_max;            /* largest eager message: p2p sends bigger ones by rendezvous */
     /* Largest payload of one rendezvous DATA fragment when p2p streams
      * (no get/put), at least eager_max; 0 means eager_max. Bigger
@@ -91,21 +97,62 @@ typedef struct rd_transport {
      * eager messages stay small enough to be copied on arrival. send()
      * accepts payloads up to the larger of the two. */
     size_t frag_max;
-    /* Smallest rendezvous message p2p splits, with RD_TP_CAP_GET and
-     * RD_TP_CAP_PUT, between the receiver's get of the first half and the
+} rd_tp_msg_caps_t;
+
+/* Bits of rd_tp_rdma_caps_t.ops. */
+enum {
+    RD_TP_RDMA_GET = 1 << 0,     /* get() reads peer memory directly (single copy) */
+    RD_TP_RDMA_PUT = 1 << 1,     /* put() writes peer memory directly */
+    RD_TP_RDMA_ATOMIC = 1 << 2,  /* fetch_add() and cswap() on 8 bytes of peer memory */
+};
+
+/* Remote memory access limits. ops is 0 (and mem_reg, get, put, flush,
+ * fetch_add, cswap are NULL) on a transport without it. */
+typedef struct rd_tp_rdma_caps {
+    unsigned ops;                /* RD_TP_RDMA_* */
+    /* 1 when the target's CPU does the work or must poll for it to finish
+     * (none of ours today: CMA and RDMA complete without the target). */
+    int target_cpu;
+    /* Largest put() whose source the transport copies before returning
+     * (the caller may reuse it at once); 0: none. */
+    size_t inline_max;
+    /* Smallest rendezvous message p2p splits, with RD_TP_RDMA_GET and
+     * RD_TP_RDMA_PUT, between the receiver's get of the first half and the
      * sender's put of the second, so that both sides copy at once; 0: never
      * split. RDMPI_RNDV_SPLIT overrides it for every transport. */
     size_t split_min;
+    /* Largest len of one get() or put(); 0: no limit. */
+    size_t len_max;
+} rd_tp_rdma_caps_t;
+
+/* Node-local shared memory (shm): signal, signaled and area are set, and
+ * cpus says how many CPUs the ranks of this node may run on between them
+ * (the union of their affinity masks); 0 when unknown. p2p spins only
+ * while that is at least the number of local ranks. */
+typedef struct rd_tp_node_caps {
+    int cpus;
+} rd_tp_node_caps_t;
+
+/* Failure reporting: 1 when the transport reports a peer's failure through
+ * env->peer_failed (tcp, rc); watch() may then be set. */
+typedef struct rd_tp_fail_caps {
+    int reports;
+} rd_tp_fail_caps_t;
+
+typedef struct rd_transport {
+    const char *name;            /* "shm", "tcp", "rc", ... */
+    /* The limits may depend on what init finds (a CMA probe, a device's
+     * limits, RDMPI_* settings): they are final once init returns, and p2p
+     * reads them only after that. */
+    rd_tp_msg_caps_t msg;
+    rd_tp_rdma_caps_t rdma;
+    rd_tp_node_caps_t node;
+    rd_tp_fail_caps_t fail;
     /* Set by init when it published addresses with rd_boot_put: p2p then
      * calls rd_boot_fence once after every init, and only after that fence
      * calls reachable() (which may rd_boot_get what peers published). A
      * transport that connects lazily needs no fence of its own. */
     int fence_after_init;
-    /* Set by init of a transport that knows the ranks of this node (shm):
-     * how many CPUs they may run on between them (the union of their
-     * affinity masks); 0 when unknown. p2p spins only while that is at
-     * least the number of local ranks. */
-    int node_cpus;
 
     /* Collective over all ranks: every rank calls init of the same transports
      * in the same order, so init may publish addresses and call rd_boot_fence.
@@ -117,8 +164,8 @@ typedef struct rd_transport {
     /* Nonzero if this transport can reach job rank peer (never called for self). */
     int (*reachable)(int peer);
 
-    /* Sends hdr (hdrlen <= hdr_max) and payload (len <= eager_max, or
-     * frag_max when that is larger) to peer.
+    /* Sends hdr (hdrlen <= msg.hdr_max) and payload (len <= msg.eager_max,
+     * or msg.frag_max when that is larger) to peer.
      * Returns RD_OK once both are copied or queued by the transport (the
      * caller may reuse its buffers), RD_EAGAIN when it has no room now
      * (nothing was taken; retry after progress), or a negative rd_status. */
@@ -127,12 +174,12 @@ typedef struct rd_transport {
     /* Optional (NULL when send() never holds a message back). A transport
      * may hold back a small message that send() accepted, to write a burst
      * of them with one system call; it writes them out at its next
-     * progress() at the latest, or when flush() is called. p2p calls flush
+     * progress() at the latest, or when push() is called. p2p calls push
      * after a blocking send, which returns to the application without
      * progress. Cheap when nothing is held; never calls the upcalls. */
-    void (*flush)(void);
+    void (*push)(void);
 
-    /* Optional (RD_TP_CAP_FAILS; else NULL): p2p waits for a message only
+    /* Optional (fail.reports; else NULL): p2p waits for a message only
      * peer can send. A transport that sees failures only on a connection
      * may open one now, so that a peer that died before ever sending to us
      * is still noticed (its listening socket refuses). Cheap when there is
@@ -143,46 +190,78 @@ typedef struct rd_transport {
      * number of events handled (0 when idle), or a negative rd_status. */
     int (*progress)(void);
 
-    /* Rendezvous (RD_TP_CAP_GET / RD_TP_CAP_PUT; NULL otherwise). mem_key
-     * describes local memory [buf, buf+len) so that a peer can read or write
-     * it; key is opaque; *keylen is the room at key on entry (at least
-     * RD_TP_KEY_MAX) and the key's length on return. get reads len bytes at
-     * remote_addr (inside the memory that key describes, on peer) into
-     * local; put writes len bytes from local to remote_addr. Each calls
-     * done(ctx, status) exactly once, possibly before returning; a bad
-     * argument is returned instead (done is then not called). Upcalls may
-     * call get and put. */
-    int (*mem_key)(const void *buf, size_t len, void *key, size_t *keylen);
-    /* Optional (NULL when keys hold nothing): the key mem_key made for
-     * exactly [buf, buf+len) will not be used again (the rendezvous it
-     * served is over), so the transport may drop what backs it (verbs: the
-     * registration's reference in the pin-down cache). */
-    void (*mem_release)(const void *buf, size_t len);
-    int (*get)(int peer, void *local, uint64_t remote_addr, const void *key,
-               size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
-    int (*put)(int peer, const void *local, uint64_t remote_addr, const void *key,
-               size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
-    /* Optional (NULL when the transport has no memory both sides poll; shm
-     * has): a bare counter per ordered pair of ranks. signal(peer) raises
+    /* ---- Remote memory access (rdma.ops; NULL when not offered) ----
+     *
+     * mem_reg registers [buf, buf+len) (len > 0) so that peers may reach
+     * it: *mem gets a handle whose key bytes a peer passes to get, put and
+     * the atomics. It returns RD_OK, or a negative rd_status (*mem is then
+     * untouched). Registering the same memory again is cheap (verbs: the
+     * pin-down cache; shm: only the key is built). mem_dereg ends a
+     * handle: no peer may use its key any more (verbs: the cache's
+     * reference is dropped); the memory itself stays the caller's.
+     *
+     * get reads len bytes at remote_addr on peer (inside the memory that
+     * key describes there) into local; put writes len bytes from local to
+     * remote_addr. lmem is a handle of this side covering [local,
+     * local+len), or NULL: the transport then registers through its cache
+     * or copies. Each calls done(ctx, status) exactly once when the bytes
+     * have arrived (get: here; put: in the peer's memory), possibly before
+     * returning. done may be NULL: the operation then completes only
+     * through flush (a transport may then skip its own completion, rc
+     * signals selectively). A bad argument (a key that does not cover the
+     * range, an unreachable peer) is returned instead and done is not
+     * called. The caller keeps local valid (and, for put, unchanged)
+     * until the operation completed, by done or by a flush issued after
+     * it, unless put's len is at most rdma.inline_max. Upcalls may call get
+     * and put. Order between operations is not kept: only flush says they
+     * are done.
+     *
+     * flush calls done(ctx, status) once every get, put and atomic issued
+     * to peer before the call has completed at the peer (rc: the RDMA
+     * operations' completions, no round trip to the target's CPU); peer -1
+     * flushes every peer. status is RD_OK, or the first error among them
+     * that had no done of its own to report it. done is required; it may
+     * run before flush returns.
+     *
+     * Atomics (RD_TP_RDMA_ATOMIC): on the naturally aligned 8 bytes at
+     * remote_addr on peer, fetch_add adds add and cswap stores swap if they
+     * equal compare; both write the value found there before to *result
+     * before done is called (or before a flush completes when done is
+     * NULL). *result must stay valid until then. Atomics of one transport
+     * are atomic against each other, not against the peer's CPU. */
+    int (*mem_reg)(const void *buf, size_t len, rd_tp_mem_t **mem);
+    void (*mem_dereg)(rd_tp_mem_t *mem);
+    int (*get)(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+               const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+    int (*put)(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+               const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+    int (*flush)(int peer, rd_tp_done_fn done, void *ctx);
+    int (*fetch_add)(int peer, uint64_t remote_addr, const void *key, size_t keylen,
+                     uint64_t add, uint64_t *result, rd_tp_done_fn done, void *ctx);
+    int (*cswap)(int peer, uint64_t remote_addr, const void *key, size_t keylen,
+                 uint64_t compare, uint64_t swap, uint64_t *result, rd_tp_done_fn done,
+                 void *ctx);
+
+    /* ---- Node-local shared memory (shm; NULL otherwise) ----
+     *
+     * A bare counter per ordered pair of ranks. signal(peer) raises
      * one signal towards peer; signaled(peer) returns 1 and consumes one
      * signal if peer has raised more than this rank consumed so far, else
      * 0. Both are cheap (a store, a load), never call upcalls, and carry no
-     * data and no order with send(). p2p's barrier uses them. */
+     * data and no order with send(). src/coll's node barrier uses them. */
     void (*signal)(int peer);
     int (*signaled)(int peer);
-    /* Optional (NULL when the transport shares no memory between
-     * processes; shm does): memory every process this transport reaches
-     * on this node maps. area(rank, &len) returns where this process sees
-     * the area that job rank rank owns (rank may be this process; len
-     * bytes, zero at init, the same len for every rank), or NULL when the
-     * transport has none for rank. The transport never reads or writes
-     * an area: its layout belongs to the caller (p2p hands it to src/coll,
-     * coll_shm.h). */
+    /* Memory every process this transport reaches on this node maps.
+     * area(rank, &len) returns where this process sees the area that job
+     * rank rank owns (rank may be this process; len bytes, zero at init,
+     * the same len for every rank), or NULL when the transport has none
+     * for rank. The transport never reads or writes an area: its layout
+     * belongs to the caller (p2p hands it to src/coll, coll_shm.h). */
     void *(*area)(int rank, size_t *len);
 } rd_transport_t;
 
-/* Transports compiled in (defined by each transport; init may settle caps
- * and eager_max, so the tables are not const). */
+/* Transports compiled in (defined by each transport; init may settle the
+ * limits, so the tables are not const). */
 extern rd_transport_t rd_shm_transport;
 extern rd_transport_t rd_tcp_transport;
 extern rd_transport_t rd_rc_transport;

@@ -238,3 +238,13 @@ test_mpi_thread_multiple_SOURCES = test/mpi/thread_multiple.c test/mpi/mtest.c
 test_mpi_thread_multiple_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_thread_multiple_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_thread_multiple_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+# tp_conform runs every transport's ops table against transport.h's
+# contract (np 2, RDMPI_TRANSPORTS chooses). It drives internals, so it
+# links the library's objects (whose symbols the shared library hides)
+# instead of the library.
+check_PROGRAMS += test/mpi/tp_conform
+test_mpi_tp_conform_SOURCES = test/mpi/tp_conform.c
+test_mpi_tp_conform_LDADD = $(libmpi_la_OBJECTS) $(libmpi_la_LIBADD)
+test_mpi_tp_conform_DEPENDENCIES = $(libmpi_la_OBJECTS)
+test_mpi_tp_conform_LDFLAGS = $(RD_TEST_LINKOPTS)

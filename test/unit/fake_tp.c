@@ -26,7 +26,7 @@ typedef struct op {
     void *ctx;
 } op_t;
 
-/* The key mem_key() hands out: the range it covers. */
+/* The key mem_reg() hands out: the range it covers. */
 typedef struct fake_key {
     uint64_t addr, len;
 } fake_key_t;
@@ -76,8 +76,8 @@ static void *dup_bytes(const void *p, size_t len)
 
 static int fake_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
-    size_t pmax = fake_tp.frag_max > fake_tp.eager_max ? fake_tp.frag_max : fake_tp.eager_max;
-    if (hdrlen == 0 || hdrlen > fake_tp.hdr_max || len > pmax || (len && !payload) ||
+    size_t pmax = fake_tp.msg.frag_max > fake_tp.msg.eager_max ? fake_tp.msg.frag_max : fake_tp.msg.eager_max;
+    if (hdrlen == 0 || hdrlen > fake_tp.msg.hdr_max || len > pmax || (len && !payload) ||
         fk.nsent == FAKE_MAX)
         abort();   /* p2p broke the contract: no test can go on */
     if (peer < FAKE_MAX && fk.failed[peer])
@@ -125,20 +125,24 @@ static int fake_progress(void)
     return n;
 }
 
-static int fake_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
+static int fake_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
 {
     fake_key_t k = { (uint64_t)(uintptr_t)buf, len };
-    if (*keylen < sizeof(k))
-        return RD_EINVAL;
-    memcpy(key, &k, sizeof(k));
-    *keylen = sizeof(k);
+    rd_tp_mem_t *m = malloc(sizeof(*m));
+    if (!m)
+        return RD_ENOMEM;
+    m->buf = buf;
+    m->len = len;
+    m->keylen = sizeof(k);
+    memcpy(m->key, &k, sizeof(k));
+    *mem = m;
     fk.stats.keys++;
     return RD_OK;
 }
 
-static void fake_mem_release(const void *buf, size_t len)
+static void fake_mem_dereg(rd_tp_mem_t *mem)
 {
-    (void)buf, (void)len;
+    free(mem);
     fk.stats.releases++;
 }
 
@@ -160,10 +164,10 @@ static int queue_op(rd_tp_done_fn done, void *ctx)
     return RD_OK;
 }
 
-static int fake_get(int peer, void *local, uint64_t remote_addr, const void *key, size_t keylen,
-                    size_t len, rd_tp_done_fn done, void *ctx)
+static int fake_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                    const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
-    (void)peer;
+    (void)peer, (void)lmem;
     fk.stats.gets++;
     if (!key_covers(key, keylen, remote_addr, len))
         return RD_EINVAL;
@@ -171,14 +175,22 @@ static int fake_get(int peer, void *local, uint64_t remote_addr, const void *key
     return queue_op(done, ctx);
 }
 
-static int fake_put(int peer, const void *local, uint64_t remote_addr, const void *key,
-                    size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+static int fake_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                    const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
-    (void)peer;
+    (void)peer, (void)lmem;
     fk.stats.puts++;
     if (!key_covers(key, keylen, remote_addr, len))
         return RD_EINVAL;
     memcpy((void *)(uintptr_t)remote_addr, local, len);
+    return queue_op(done, ctx);
+}
+
+/* Operations complete in order at progress(): a flush queued behind them
+ * completes after all of them. */
+static int fake_flush(int peer, rd_tp_done_fn done, void *ctx)
+{
+    (void)peer;
     return queue_op(done, ctx);
 }
 
@@ -187,20 +199,19 @@ static void fake_tp_table(unsigned caps, size_t eager_max)
 {
     fake_tp = (rd_transport_t){
         .name = "tcp",
-        .caps = RD_TP_CAP_FAILS | caps,
-        .hdr_max = RD_HDR_MAX,
-        .eager_max = eager_max,
-        .frag_max = 0,
-        .split_min = 0,
+        .msg = { .hdr_max = RD_HDR_MAX, .eager_max = eager_max, .frag_max = 0 },
+        .rdma = { .ops = caps, .split_min = 0 },
+        .fail = { .reports = 1 },
         .init = fake_init,
         .finalize = fake_finalize,
         .reachable = fake_reachable,
         .send = fake_send,
         .progress = fake_progress,
-        .mem_key = (caps & (RD_TP_CAP_GET | RD_TP_CAP_PUT)) ? fake_mem_key : NULL,
-        .mem_release = (caps & (RD_TP_CAP_GET | RD_TP_CAP_PUT)) ? fake_mem_release : NULL,
-        .get = (caps & RD_TP_CAP_GET) ? fake_get : NULL,
-        .put = (caps & RD_TP_CAP_PUT) ? fake_put : NULL,
+        .mem_reg = caps ? fake_mem_reg : NULL,
+        .mem_dereg = caps ? fake_mem_dereg : NULL,
+        .get = (caps & RD_TP_RDMA_GET) ? fake_get : NULL,
+        .put = (caps & RD_TP_RDMA_PUT) ? fake_put : NULL,
+        .flush = caps ? fake_flush : NULL,
     };
 }
 
@@ -268,11 +279,10 @@ void fake_tp_fail(int peer, int status)
 
 size_t fake_tp_key(const void *buf, size_t len, void *key)
 {
-    size_t keylen = RD_TP_KEY_MAX;
-    if (fake_mem_key(buf, len, key, &keylen) != RD_OK)
-        abort();
-    fk.stats.keys--;   /* the peer's key: not one p2p must release */
-    return keylen;
+    /* The peer's key: not one p2p registers or must release. */
+    fake_key_t k = { (uint64_t)(uintptr_t)buf, len };
+    memcpy(key, &k, sizeof(k));
+    return sizeof(k);
 }
 
 int fake_tp_key_covers(const void *key, size_t keylen, const void *buf, size_t len)

@@ -28,8 +28,8 @@ typedef struct fake_msg {
     unsigned char *payload;   /* len bytes (NULL when 0) */
 } fake_msg_t;
 
-/* Before rd_p2p_init: a fresh fake with these caps (RD_TP_CAP_GET / PUT;
- * RD_TP_CAP_FAILS is always set) and eager limit, nothing recorded or
+/* Before rd_p2p_init: a fresh fake with these remote memory operations
+ * (RD_TP_RDMA_GET / PUT; it always reports failures) and eager limit, nothing recorded or
  * queued. Selects it through RDMPI_TRANSPORTS. */
 void fake_tp_reset(unsigned caps, size_t eager_max);
 /* After rd_p2p_finalize: frees what was recorded. */
@@ -51,7 +51,7 @@ int fake_tp_refused(void);
 /* Queues a message from peer for delivery through p2p's receive upcall at
  * the next progress(), after those queued before it (copies it). */
 void fake_tp_push(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
-/* Makes at key (RD_TP_KEY_MAX bytes of room) the key a peer's mem_key()
+/* Makes at key (RD_TP_KEY_MAX bytes of room) the key a peer's mem_reg()
  * would give for [buf, buf + len); returns its length. */
 size_t fake_tp_key(const void *buf, size_t len, void *key);
 /* 1 if key (keylen bytes, from p2p or fake_tp_key) covers [buf, buf + len). */
@@ -62,8 +62,8 @@ int fake_tp_pending(void);
 /* progress() reports peer failed with status at its next call. */
 void fake_tp_fail(int peer, int status);
 
-/* Counters: progress() calls, get() and put() calls, mem_key() and
- * mem_release() calls. */
+/* Counters: progress() calls, get() and put() calls, mem_reg() and
+ * mem_dereg() calls. */
 typedef struct fake_tp_stats {
     int progress, gets, puts, keys, releases;
 } fake_tp_stats_t;

@@ -152,13 +152,17 @@ static void cma_bw(int rank, size_t len, int iters)
     if (rank == 0) {
         unsigned char msg[16 + RD_TP_KEY_MAX];
         uint64_t addr = (uint64_t)(uintptr_t)buf, keylen = RD_TP_KEY_MAX;
-        size_t kl = RD_TP_KEY_MAX;
-        tp->mem_key(buf, len, msg + 16, &kl);
+        rd_tp_mem_t *mem;
+        if (tp->mem_reg(buf, len, &mem) != RD_OK)
+            abort();
+        size_t kl = mem->keylen;
+        memcpy(msg + 16, mem->key, kl);
         keylen = kl;
         memcpy(msg, &addr, 8);
         memcpy(msg + 8, &keylen, 8);
         send_blocking(peer, hdr, sizeof(hdr), msg, 16 + kl);
         wait_count(1);                   /* the reader is done */
+        tp->mem_dereg(mem);
     } else {
         wait_count(1);
         unsigned char key[RD_TP_KEY_MAX];
@@ -170,7 +174,7 @@ static void cma_bw(int rank, size_t len, int iters)
         for (int i = 0; i < iters; i++) {
             int st = 1;
             double t1 = now();
-            tp->get(peer, buf, addr, key, keylen, len, cma_done, &st);
+            tp->get(peer, buf, NULL, addr, key, keylen, len, cma_done, &st);
             double t = now() - t1;
             if (st != RD_OK) {
                 fprintf(stderr, "get failed: %d\n", st);
@@ -206,12 +210,12 @@ static int child(int rank, long iters)
         return 1;
     }
     if (rank == 0)
-        printf("shm: eager_max %zu, caps %s\n", tp->eager_max,
-               (tp->caps & RD_TP_CAP_GET) ? "GET (CMA)" : "none (no CMA)");
+        printf("shm: eager_max %zu, caps %s\n", tp->msg.eager_max,
+               (tp->rdma.ops & RD_TP_RDMA_GET) ? "GET (CMA)" : "none (no CMA)");
     latency(rank, iters);
-    for (size_t len = 1024; len <= tp->eager_max; len *= 2)
+    for (size_t len = 1024; len <= tp->msg.eager_max; len *= 2)
         bandwidth(rank, len, iters > 20000 ? 20000 : iters);
-    if (tp->caps & RD_TP_CAP_GET) {
+    if (tp->rdma.ops & RD_TP_RDMA_GET) {
         for (size_t len = 4096; len <= 65536; len *= 2) {
             rd_boot_fence();
             cma_bw(rank, len, 2000);

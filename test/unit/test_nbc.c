@@ -157,7 +157,7 @@ static void build_bcast(rd_nbc_t *s, void *arg)
  * whichever ends first. */
 static void test_two_schedules(void)
 {
-    up(RD_TP_CAP_GET);
+    up(RD_TP_RDMA_GET);
     static char data[200], buf[200];
     for (size_t i = 0; i < sizeof(data); i++)
         data[i] = (char)(i * 3 + 1);

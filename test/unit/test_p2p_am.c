@@ -63,9 +63,8 @@ static int fake_send(int peer, const void *hdr, size_t hdrlen, const void *paylo
  * selects it. */
 static rd_transport_t fake_tp = {
     .name = "tcp",
-    .caps = RD_TP_CAP_FAILS,
-    .hdr_max = RD_P2P_AM_HDR_MAX,
-    .eager_max = 64,
+    .msg = { .hdr_max = RD_P2P_AM_HDR_MAX, .eager_max = 64 },
+    .fail = { .reports = 1 },
     .init = fake_init,
     .finalize = fake_finalize,
     .reachable = fake_reachable,

@@ -209,7 +209,7 @@ static void burst(unsigned caps, int tag_of_late)
     fill(big1, sizeof(big1), 1);
     fill(big2, sizeof(big2), 2);
     memset(bufs, 0, sizeof(bufs));
-    int flags = (caps & RD_TP_CAP_GET) ? RD_MSG_F_GET : 0;
+    int flags = (caps & RD_TP_RDMA_GET) ? RD_MSG_F_GET : 0;
     rd_request_t r[4];
     post_recv(&r[0], bufs[0], 300, 1, 5);
     post_recv(&r[1], bufs[1], 300, RD_ANY_SOURCE, 5);
@@ -264,7 +264,7 @@ static void burst(unsigned caps, int tag_of_late)
     down();
 }
 
-static void test_burst_get(void) { burst(RD_TP_CAP_GET, 5); }
+static void test_burst_get(void) { burst(RD_TP_RDMA_GET, 5); }
 static void test_burst_stream(void) { burst(0, RD_ANY_TAG); }
 
 /* ---- wildcards ---- */
@@ -399,7 +399,7 @@ static void trunc_rndv(unsigned caps)
     down();
 }
 
-static void test_trunc_rndv_get(void) { trunc_rndv(RD_TP_CAP_GET); }
+static void test_trunc_rndv_get(void) { trunc_rndv(RD_TP_RDMA_GET); }
 static void test_trunc_rndv_stream(void) { trunc_rndv(0); }
 
 /* ---- sends the transport refuses ---- */
@@ -522,7 +522,7 @@ static void test_peer_failed(void)
 
 static void test_ack_fin(void)
 {
-    up(RD_TP_CAP_GET);
+    up(RD_TP_RDMA_GET);
     static char big[200];
     fill(big, sizeof(big), 5);
     rd_request_t s[2], r;
@@ -576,7 +576,7 @@ static void test_ack_fin(void)
  * the key of its whole buffer and is done at the PUT_FIN. */
 static void test_put_recv(void)
 {
-    up(RD_TP_CAP_GET | RD_TP_CAP_PUT);
+    up(RD_TP_RDMA_GET | RD_TP_RDMA_PUT);
     static char big[200], buf[200];
     fill(big, sizeof(big), 6);
     rd_request_t r;
@@ -608,7 +608,7 @@ static void test_put_recv(void)
  * our put), or the second half of a split (done at our put and its FIN). */
 static void put_send(int whole)
 {
-    up(RD_TP_CAP_GET | RD_TP_CAP_PUT);
+    up(RD_TP_RDMA_GET | RD_TP_RDMA_PUT);
     static char big[256], dst[256];
     fill(big, sizeof(big), 7);
     memset(dst, 0, sizeof(dst));
@@ -645,7 +645,7 @@ static void test_put_send_split(void) { put_send(0); }
 static void test_split_recv(void)
 {
     setenv("RDMPI_RNDV_SPLIT", "1", 1);
-    up(RD_TP_CAP_GET | RD_TP_CAP_PUT);
+    up(RD_TP_RDMA_GET | RD_TP_RDMA_PUT);
     unsetenv("RDMPI_RNDV_SPLIT");
     static char big[256], buf[256];
     fill(big, sizeof(big), 8);

@@ -218,7 +218,7 @@ static void rank_layout(int rank)
         CHK(!!tp->reachable(r) == same_node);
     }
     CHK(!tp->reachable(-1) && !tp->reachable(g_info.size));
-    CHK(tp->eager_max >= 1024 && tp->hdr_max == RD_SHM_HDR_MAX);
+    CHK(tp->msg.eager_max >= 1024 && tp->msg.hdr_max == RD_SHM_HDR_MAX);
 
     /* Every rank exchanges one message with each local peer. */
     unsigned char hdr[16], pay[100];
@@ -302,7 +302,7 @@ static void rank_sizes(int rank)
 {
     size_t sizes[64], ns;
     init_tp();
-    size_t eager = tp->eager_max;
+    size_t eager = tp->msg.eager_max;
     CHK(!sizes_expect_eager || eager == sizes_expect_eager);
     ns = n_sizes(eager, sizes);
     size_t nh = sizeof(hdr_sizes) / sizeof(hdr_sizes[0]);
@@ -454,7 +454,7 @@ static void rank_stress(int rank)
     int n = g_info.size;
     init_tp();
     rx_hook = stress_recv;
-    size_t eager = tp->eager_max;
+    size_t eager = tp->msg.eager_max;
     uint64_t rnd = 0x9e3779b97f4a7c15ull * (uint64_t)(rank + 1);
     uint32_t seq[NR_MAX] = { 0 };
     unsigned char *pay = malloc(eager), hdr[RD_SHM_HDR_MAX];
@@ -613,29 +613,33 @@ static void cma_done(void *ctx, int status)
 static void rank_cma(int rank)
 {
     init_tp();
-    if (!(tp->caps & RD_TP_CAP_GET)) {
+    if (!(tp->rdma.ops & RD_TP_RDMA_GET)) {
         /* CMA is not permitted here (ptrace policy): then get is not offered. */
-        CHK(tp->get == NULL && tp->mem_key == NULL);
+        CHK(tp->get == NULL && tp->mem_reg == NULL && tp->put == NULL);
         if (rank == 0)
             printf("\n  (CMA not permitted in this environment: get not tested) ");
         CHK(rd_boot_fence() == RD_OK);
         tp->finalize();
         return;
     }
-    CHK(tp->get && tp->mem_key);
+    CHK(tp->get && tp->mem_reg && tp->mem_dereg && tp->flush);
+    CHK(!(tp->rdma.ops & RD_TP_RDMA_ATOMIC) && tp->fetch_add == NULL && tp->cswap == NULL);
     unsigned char *buf = malloc(CMA_LEN);
     CHK(buf);
     if (rank == 0) {
         cma_msg_t m;
         fill(buf, CMA_LEN, 7, 8);
-        size_t kl = 4;
-        CHK(tp->mem_key(buf, CMA_LEN, m.key, &kl) == RD_EINVAL);   /* too small */
-        kl = sizeof(m.key);
-        CHK(tp->mem_key(buf, CMA_LEN, m.key, &kl) == RD_OK && kl <= RD_TP_KEY_MAX);
+        rd_tp_mem_t *mem;
+        CHK(tp->mem_reg(buf, 0, &mem) == RD_EINVAL);   /* empty */
+        CHK(tp->mem_reg(buf, CMA_LEN, &mem) == RD_OK && mem->keylen <= RD_TP_KEY_MAX);
+        CHK(mem->buf == buf && mem->len == CMA_LEN);
+        size_t kl = mem->keylen;
+        memcpy(m.key, mem->key, kl);
         m.addr = (uint64_t)(uintptr_t)buf;
         m.keylen = kl;
         send_retry(1, NULL, 0, &m, sizeof(m));
         progress_until(1);                     /* rank 1 finished reading */
+        tp->mem_dereg(mem);
     } else {
         progress_until(1);
         cma_msg_t m;
@@ -643,22 +647,22 @@ static void rank_cma(int rank)
         memcpy(&m, rxq[0].payload, sizeof(m));
         int st = 1;
         memset(buf, 0, CMA_LEN);
-        CHK(tp->get(0, buf, m.addr, m.key, m.keylen, CMA_LEN, cma_done, &st) == RD_OK);
+        CHK(tp->get(0, buf, NULL, m.addr, m.key, m.keylen, CMA_LEN, cma_done, &st) == RD_OK);
         CHK(st == RD_OK);
         CHK(check_fill(buf, CMA_LEN, 7, 8));
         /* A piece in the middle, at odd offsets. */
         size_t off = 12345, len = (1u << 20) + 3;
         memset(buf, 0, len);
         st = 1;
-        CHK(tp->get(0, buf, m.addr + off, m.key, m.keylen, len, cma_done, &st) == RD_OK);
+        CHK(tp->get(0, buf, NULL, m.addr + off, m.key, m.keylen, len, cma_done, &st) == RD_OK);
         CHK(st == RD_OK);
         for (size_t i = 0; i < len; i++)
             CHK(buf[i] == pat(7, 8, off + i));
         /* Outside the key's region, or a bad key: refused, done not called. */
         st = 1;
-        CHK(tp->get(0, buf, m.addr + CMA_LEN - 8, m.key, m.keylen, 16, cma_done, &st) == RD_EINVAL);
-        CHK(tp->get(0, buf, m.addr - 1, m.key, m.keylen, 8, cma_done, &st) == RD_EINVAL);
-        CHK(tp->get(0, buf, m.addr, m.key, m.keylen - 1, 8, cma_done, &st) == RD_EINVAL);
+        CHK(tp->get(0, buf, NULL, m.addr + CMA_LEN - 8, m.key, m.keylen, 16, cma_done, &st) == RD_EINVAL);
+        CHK(tp->get(0, buf, NULL, m.addr - 1, m.key, m.keylen, 8, cma_done, &st) == RD_EINVAL);
+        CHK(tp->get(0, buf, NULL, m.addr, m.key, m.keylen - 1, 8, cma_done, &st) == RD_EINVAL);
         CHK(st == 1);
         send_retry(0, NULL, 0, NULL, 0);
     }
@@ -678,8 +682,8 @@ static void rank_cma_off(int rank)
     if (rank == 2)
         setenv("RDMPI_SHM_CMA", "0", 1);
     init_tp();
-    CHK(!(tp->caps & RD_TP_CAP_GET));
-    CHK(tp->get == NULL && tp->mem_key == NULL);
+    CHK(!(tp->rdma.ops & RD_TP_RDMA_GET));
+    CHK(tp->get == NULL && tp->mem_reg == NULL && tp->put == NULL);
     CHK(rd_boot_fence() == RD_OK);
     tp->finalize();
 }

@@ -80,41 +80,52 @@ static struct rd_shm_state {
     unsigned char *areas;        /* area of local index 0; the others follow */
     size_t area_bytes;
     int in_progress;
+    int rdma_error;              /* first failed get/put without done, for flush */
     long long tun_eager, tun_ring, tun_area, tun_cma;   /* tunables, read at init */
 } shm;
 
 /* Word a peer reads with process_vm_readv to prove CMA works at init. */
 static const volatile uint64_t rd_shm_probe_word = RD_SHM_MAGIC;
 
+/* No remote memory access until the node's CMA vote says so. */
+static void rdma_off(void)
+{
+    rd_shm_transport.rdma.ops = 0;
+    rd_shm_transport.node.cpus = 0;
+    rd_shm_transport.mem_reg = NULL;
+    rd_shm_transport.mem_dereg = NULL;
+    rd_shm_transport.get = NULL;
+    rd_shm_transport.put = NULL;
+    rd_shm_transport.flush = NULL;
+}
+
 static int shm_init(const rd_tp_env_t *env);
 static void shm_finalize(void);
 static int shm_reachable(int peer);
 static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int shm_progress(void);
-static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen);
-static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
-                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
-static int shm_put(int peer, const void *local, uint64_t remote_addr, const void *key,
-                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int shm_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem);
+static void shm_mem_dereg(rd_tp_mem_t *mem);
+static int shm_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                   const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int shm_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                   const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx);
+static int shm_flush(int peer, rd_tp_done_fn done, void *ctx);
 static void shm_signal(int peer);
 static int shm_signaled(int peer);
 static void *shm_area(int rank, size_t *len);
 
-/* The ops table; init settles caps (the CMA vote) and eager_max. */
+/* The ops table; init settles rdma (the CMA vote), eager_max and the
+ * node's CPUs. CMA has no remote atomics: the atomics stay NULL. */
 rd_transport_t rd_shm_transport = {
     .name = "shm",
-    .caps = 0,
-    .hdr_max = RD_SHM_HDR_MAX,
-    .eager_max = RD_SHM_EAGER_MAX_DEFAULT,
-    .split_min = RD_SHM_SPLIT_MIN,
+    .msg = { .hdr_max = RD_SHM_HDR_MAX, .eager_max = RD_SHM_EAGER_MAX_DEFAULT },
+    .rdma = { .ops = 0, .split_min = RD_SHM_SPLIT_MIN },
     .init = shm_init,
     .finalize = shm_finalize,
     .reachable = shm_reachable,
     .send = shm_send,
     .progress = shm_progress,
-    .mem_key = NULL,
-    .get = NULL,
-    .put = NULL,
     .signal = shm_signal,
     .signaled = shm_signaled,
     .area = shm_area,
@@ -358,18 +369,14 @@ static int shm_init(const rd_tp_env_t *env)
     shm.nlocal = boot->local_size;
     shm.me = boot->local_rank;
     shm.mypid = getpid();
-    rd_shm_transport.caps = 0;
-    rd_shm_transport.node_cpus = 0;
-    rd_shm_transport.mem_key = NULL;
-    rd_shm_transport.get = NULL;
-    rd_shm_transport.put = NULL;
+    rdma_off();
     /* Every rank reads them, so a bad value fails on every rank alike. */
     const rd_tunable_t *t = rd_shm_tunables;
     if ((err = rd_tunable_int(&t[RD_SHM_T_EAGER_MAX], &shm.tun_eager)) == RD_OK &&
         (err = rd_tunable_int(&t[RD_SHM_T_RING_BYTES], &shm.tun_ring)) == RD_OK &&
         (err = rd_tunable_int(&t[RD_SHM_T_AREA_BYTES], &shm.tun_area)) == RD_OK)
         err = rd_tunable_int(&t[RD_SHM_T_CMA], &shm.tun_cma);
-    rd_shm_transport.eager_max = (size_t)shm.tun_eager;
+    rd_shm_transport.msg.eager_max = (size_t)shm.tun_eager;
 
     if (!err && !(shm.local_of = malloc((size_t)shm.size * sizeof(*shm.local_of))))
         err = RD_ENOMEM;
@@ -406,14 +413,16 @@ static int shm_init(const rd_tp_env_t *env)
 
     if (active && !err) {
         const rd_shm_seg_hdr_t *h = (const rd_shm_seg_hdr_t *)shm.seg;
-        rd_shm_transport.eager_max = h->eager_max;
-        rd_shm_transport.node_cpus = node_cpus();
+        rd_shm_transport.msg.eager_max = h->eager_max;
+        rd_shm_transport.node.cpus = node_cpus();
         if (atomic_load(&h->cma_ok)) {
             /* The probe read a peer; writes need the same permission. */
-            rd_shm_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT;
-            rd_shm_transport.mem_key = shm_mem_key;
+            rd_shm_transport.rdma.ops = RD_TP_RDMA_GET | RD_TP_RDMA_PUT;
+            rd_shm_transport.mem_reg = shm_mem_reg;
+            rd_shm_transport.mem_dereg = shm_mem_dereg;
             rd_shm_transport.get = shm_get;
             rd_shm_transport.put = shm_put;
+            rd_shm_transport.flush = shm_flush;
         }
         err = setup_rings();
     }
@@ -435,11 +444,7 @@ static void shm_finalize(void)
     free(shm.sig_sent);
     free(shm.sig_seen);
     memset(&shm, 0, sizeof(shm));
-    rd_shm_transport.caps = 0;
-    rd_shm_transport.node_cpus = 0;
-    rd_shm_transport.mem_key = NULL;
-    rd_shm_transport.get = NULL;
-    rd_shm_transport.put = NULL;
+    rdma_off();
 }
 
 static int shm_reachable(int peer)
@@ -534,7 +539,7 @@ static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
 {
     /* shm.size is 0 before init, so an uninitialized transport fails here. */
     if (RD_SHM_UNLIKELY((unsigned)peer >= (unsigned)shm.size || hdrlen > RD_SHM_HDR_MAX ||
-                        len > rd_shm_transport.eager_max))
+                        len > rd_shm_transport.msg.eager_max))
         return RD_EINVAL;
     int li = shm.local_of[peer];
     if (RD_SHM_UNLIKELY(li < 0 || li == shm.me || !shm.seg))
@@ -644,7 +649,9 @@ static int shm_progress(void)
     return 0;
 }
 
-static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
+/* A CMA key is this process's pid and the range: a peer needs nothing else
+ * to process_vm_readv/writev it, so registering costs one small record. */
+static int shm_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
 {
     rd_shm_key_t k = {
         .pid = (int32_t)shm.mypid,
@@ -652,11 +659,23 @@ static int shm_mem_key(const void *buf, size_t len, void *key, size_t *keylen)
         .addr = (uint64_t)(uintptr_t)buf,
         .len = (uint64_t)len,
     };
-    if (*keylen < sizeof(k))
+    _Static_assert(sizeof(k) <= RD_TP_KEY_MAX, "a CMA key fits a transport key");
+    if (len == 0)
         return RD_EINVAL;
-    memcpy(key, &k, sizeof(k));
-    *keylen = sizeof(k);
+    rd_tp_mem_t *m = malloc(sizeof(*m));
+    if (!m)
+        return RD_ENOMEM;
+    m->buf = buf;
+    m->len = len;
+    m->keylen = sizeof(k);
+    memcpy(m->key, &k, sizeof(k));
+    *mem = m;
     return RD_OK;
+}
+
+static void shm_mem_dereg(rd_tp_mem_t *mem)
+{
+    free(mem);
 }
 
 /* One CMA transfer between local memory and a peer's keyed memory: a read
@@ -693,18 +712,37 @@ static int cma_copy(int peer, void *local, uint64_t remote_addr, const void *key
         }
         got += (size_t)n;
     }
-    done(ctx, status);
+    if (done)
+        done(ctx, status);
+    else if (status != RD_OK && shm.rdma_error == RD_OK)
+        shm.rdma_error = status;
     return RD_OK;
 }
 
-static int shm_get(int peer, void *local, uint64_t remote_addr, const void *key,
-                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+/* The local side needs no registration: CMA reads and writes this
+ * process's memory by address, so lmem is not needed. */
+static int shm_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                   const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
+    (void)lmem;
     return cma_copy(peer, local, remote_addr, key, keylen, len, 0, done, ctx);
 }
 
-static int shm_put(int peer, const void *local, uint64_t remote_addr, const void *key,
-                   size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+static int shm_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                   const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
+    (void)lmem;
     return cma_copy(peer, (void *)local, remote_addr, key, keylen, len, 1, done, ctx);
+}
+
+/* Every CMA transfer is over when get or put returns: nothing to wait for,
+ * but an error of a transfer without done is reported here once. */
+static int shm_flush(int peer, rd_tp_done_fn done, void *ctx)
+{
+    if (peer != -1 && !shm_reachable(peer))
+        return RD_EINVAL;
+    int status = shm.rdma_error;
+    shm.rdma_error = RD_OK;
+    done(ctx, status);
+    return RD_OK;
 }

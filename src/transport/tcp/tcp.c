@@ -59,20 +59,16 @@ static int tcp_reachable(int peer);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
-    .caps = RD_TP_CAP_FAILS,
-    .hdr_max = RD_TCP_HDR_MAX,
-    /* eager_max and frag_max: set by tcp_init from the tunables */
+    .msg = { .hdr_max = RD_TCP_HDR_MAX },   /* eager_max, frag_max: set by tcp_init */
+    .fail = { .reports = 1 },
     .fence_after_init = 1,
     .init = tcp_init,
     .finalize = tcp_finalize,
     .reachable = tcp_reachable,
     .send = rd_tcp_send,
-    .flush = rd_tcp_flush,
+    .push = rd_tcp_push,
     .progress = rd_tcp_progress,
     .watch = rd_tcp_watch,
-    .mem_key = NULL,
-    .get = NULL,
-    .put = NULL,
 };
 
 /* RDMPI_TCP_IF (tcp_addr.h says how it is read). */
@@ -132,8 +128,8 @@ static int tcp_init(const rd_tp_env_t *env)
         (trc = rd_tunable_int(&t[RD_TCP_T_ACK_LOWAT_BIG], &lowat_big)) != RD_OK ||
         (trc = rd_tunable_int(&t[RD_TCP_T_READ_GAP_NS], &gap)) != RD_OK)
         return trc;
-    rd_tcp_transport.eager_max = (size_t)eager;
-    rd_tcp_transport.frag_max = (size_t)(frag < eager ? eager : frag);
+    rd_tcp_transport.msg.eager_max = (size_t)eager;
+    rd_tcp_transport.msg.frag_max = (size_t)(frag < eager ? eager : frag);
     rd_tcp.sendq_max = (size_t)sendq;
     rd_tcp.coalesce_max = (size_t)co;
     rd_tcp.ack_lowat = lowat <= 1 ? 0 : (int)lowat;

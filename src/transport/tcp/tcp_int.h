@@ -166,9 +166,9 @@ int rd_tcp_enqueue(tpeer_t *p, const rd_tcp_frame_t *f, const void *hdr, size_t 
 void rd_tcp_queue_drop(tpeer_t *p);
 /* Writes out every held burst. */
 void rd_tcp_flush_held(void);
-/* The transport's send() and flush(). */
+/* The transport's send() and push(). */
 int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
-void rd_tcp_flush(void);
+void rd_tcp_push(void);
 
 /* ---- tcp_recv.c: read, parse, claim ---- */
 /* Drains c (at most RD_TCP_READS_PER_PASS reads, then c waits in

@@ -177,7 +177,7 @@ void rd_tcp_flush_held(void)
 int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     if ((unsigned)peer >= (unsigned)rd_tcp.size || peer == rd_tcp.rank || !rd_tcp.peers ||
-        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.frag_max)
+        hdrlen < 1 || hdrlen > RD_TCP_HDR_MAX || len > rd_tcp_transport.msg.frag_max)
         return RD_EINVAL;
     tpeer_t *p = &rd_tcp.peers[peer];
     if (p->bye || p->failed || rd_tcp.finalizing)
@@ -236,7 +236,7 @@ int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, s
     return rd_tcp_enqueue(p, &f, hdr, hdrlen, payload, len, sent);
 }
 
-void rd_tcp_flush(void)
+void rd_tcp_push(void)
 {
     if (!rd_list_empty(&rd_tcp.held))
         rd_tcp_flush_held();

@@ -71,12 +71,20 @@ static uint8_t active_port(struct ibv_context *ctx, const struct ibv_device_attr
     return 0;
 }
 
+/* What peers may do to registered memory and through an RC QP: read,
+ * write, and 8-byte atomics when the device has them. */
+int rd_vb_access(const rd_vb_dev_t *dev)
+{
+    int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+    if (dev->attr.atomic_cap != IBV_ATOMIC_NONE)
+        access |= IBV_ACCESS_REMOTE_ATOMIC;
+    return access;
+}
+
 static int mr_reg(void *arg, uintptr_t start, size_t len, void **handle)
 {
     rd_vb_dev_t *d = arg;
-    struct ibv_mr *mr = ibv_reg_mr(d->pd, (void *)start, len,
-                                   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-                                   IBV_ACCESS_REMOTE_WRITE);
+    struct ibv_mr *mr = ibv_reg_mr(d->pd, (void *)start, len, rd_vb_access(d));
     if (!mr) {
         int err = errno;
         struct rlimit rl;
@@ -281,8 +289,7 @@ int rd_vb_rc_connect(const rd_vb_dev_t *dev, struct ibv_qp *qp, const rd_vb_addr
         .qp_state = IBV_QPS_INIT,
         .pkey_index = 0,
         .port_num = dev->port,
-        .qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-                           IBV_ACCESS_REMOTE_WRITE,
+        .qp_access_flags = (unsigned)rd_vb_access(dev),
     };
     int ret = ibv_modify_qp(qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
                             IBV_QP_ACCESS_FLAGS);

@@ -120,6 +120,10 @@ struct ibv_ah *rd_vb_ah_create(const rd_vb_dev_t *dev, const rd_vb_addr_t *a);
 struct ibv_qp *rd_vb_qp_create(const rd_vb_dev_t *dev, struct ibv_qp_init_attr *attr,
                                uint32_t want_inline);
 
+/* Access flags for registrations peers reach and for RC QPs: remote read
+ * and write, plus remote atomics when the device supports them. */
+int rd_vb_access(const rd_vb_dev_t *dev);
+
 /* Registration through the cache: an entry covering [buf, buf+len) with
  * local write, remote read and remote write access, referenced until
  * rd_vb_mr_release. */

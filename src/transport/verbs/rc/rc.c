@@ -47,23 +47,18 @@ rd_rc_state_t rd_rc;
 static int rc_init(const rd_tp_env_t *env);
 static void rc_finalize(void);
 static int rc_progress(void);
+static void rdma_off(void);
 
 rd_transport_t rd_rc_transport = {
     .name = "rc",
-    .caps = 0,
-    .hdr_max = RD_TP_HDR_MAX,
-    .eager_max = RD_RC_EAGER_MAX_DEFAULT,
-    .split_min = RD_RC_SPLIT_MIN,
+    .msg = { .hdr_max = RD_TP_HDR_MAX, .eager_max = RD_RC_EAGER_MAX_DEFAULT },
+    .rdma = { .ops = 0, .split_min = RD_RC_SPLIT_MIN },
     .fence_after_init = 1,
     .init = rc_init,
     .finalize = rc_finalize,
     .reachable = rd_rc_reachable,
     .send = rd_rc_send,
     .progress = rc_progress,
-    .mem_key = NULL,
-    .mem_release = NULL,
-    .get = NULL,
-    .put = NULL,
 };
 
 /* The table bounds each value; what depends on the device or on another
@@ -88,7 +83,7 @@ static int read_tunables(void)
         (rc = rd_tunable_int(&t[RD_RC_T_RDMA_EAGER_PEERS], &mp)) != RD_OK)
         return rc;
     eager &= ~63LL;              /* the CM message carries it in 64-byte units */
-    rd_rc_transport.eager_max = (size_t)eager;
+    rd_rc_transport.msg.eager_max = (size_t)eager;
     rd_rc.buf_bytes = (sizeof(rd_rc_prefix_t) + RD_TP_HDR_MAX + (size_t)eager + 63) & ~(size_t)63;
     rd_rc.credits = (int)credits;
     rd_rc.nsend = (int)nsend;
@@ -145,11 +140,7 @@ static int rc_init(const rd_tp_env_t *env)
     rd_rc.size = env->boot->size;
     rd_list_init(&rd_rc.connecting);
     rd_list_init(&rd_rc.expos);
-    rd_rc_transport.caps = 0;
-    rd_rc_transport.mem_key = NULL;
-    rd_rc_transport.mem_release = NULL;
-    rd_rc_transport.get = NULL;
-    rd_rc_transport.put = NULL;
+    rdma_off();
 
     int rc_ = rd_vb_dev_get(&rd_rc.dev);
     if (rc_ == RD_ENOTSUP) {
@@ -178,6 +169,7 @@ static int rc_init(const rd_tp_env_t *env)
         rd_rc.qtab_peer[i] = -1;
     for (int i = 0; i < rd_rc.size; i++) {
         rd_list_init(&rd_rc.peers[i].sq.ops);
+        rd_list_init(&rd_rc.peers[i].sq.flushes);
         rd_list_init(&rd_rc.peers[i].cm.link);
     }
     srand48((long)getpid() ^ (long)rd_rc.rank * 7919);
@@ -185,11 +177,19 @@ static int rc_init(const rd_tp_env_t *env)
         goto fail;
     if ((err = rd_vb_addr_publish(rd_rc.dev, RC_CM_KEY, rd_rc.cm_qp->qp_num)) != RD_OK)
         goto fail;
-    rd_rc_transport.caps = RD_TP_CAP_GET | RD_TP_CAP_PUT | RD_TP_CAP_FAILS;
-    rd_rc_transport.mem_key = rd_rc_mem_key;
-    rd_rc_transport.mem_release = rd_rc_mem_release;
+    rd_rc_transport.rdma.ops = RD_TP_RDMA_GET | RD_TP_RDMA_PUT;
+    rd_rc_transport.rdma.len_max = rd_rc.dev->port_attr.max_msg_sz;
+    rd_rc_transport.fail.reports = 1;
+    rd_rc_transport.mem_reg = rd_rc_mem_reg;
+    rd_rc_transport.mem_dereg = rd_rc_mem_dereg;
     rd_rc_transport.get = rd_rc_get;
     rd_rc_transport.put = rd_rc_put;
+    rd_rc_transport.flush = rd_rc_flush;
+    if (rd_rc.dev->attr.atomic_cap != IBV_ATOMIC_NONE) {
+        rd_rc_transport.rdma.ops |= RD_TP_RDMA_ATOMIC;
+        rd_rc_transport.fetch_add = rd_rc_fetch_add;
+        rd_rc_transport.cswap = rd_rc_cswap;
+    }
     return RD_OK;
 fail:
     rc_finalize();
@@ -215,8 +215,16 @@ static void rc_finalize(void)
         while (!rd_list_empty(&p->sq.ops)) {
             rc_op_t *op = rd_list_entry(p->sq.ops.next, rc_op_t, link);
             rd_list_remove(&op->link);
-            rd_vb_mr_release(rd_rc.dev, op->mr);
+            if (op->mr)
+                rd_vb_mr_release(rd_rc.dev, op->mr);
             free(op);
+        }
+        while (!rd_list_empty(&p->sq.flushes)) {
+            rc_fwait_t *w = rd_list_entry(p->sq.flushes.next, rc_fwait_t, link);
+            rd_list_remove(&w->link);
+            if (--w->f->n == 0)
+                free(w->f);
+            free(w);
         }
         if (p->sq.pend) {
             for (uint32_t s = p->sq.done_seq; s != p->sq.post_seq; s++)
@@ -229,11 +237,14 @@ static void rc_finalize(void)
         free(p->ring_rx.mem);
     }
     while (!rd_list_empty(&rd_rc.expos)) {
-        rc_expo_t *x = rd_list_entry(rd_rc.expos.next, rc_expo_t, link);
+        rc_mem_t *x = rd_list_entry(rd_rc.expos.next, rc_mem_t, link);
         rd_list_remove(&x->link);
         rd_vb_mr_release(rd_rc.dev, x->mr);
         free(x);
     }
+    if (rd_rc.amr)
+        ibv_dereg_mr(rd_rc.amr);
+    free(rd_rc.abuf);
     if (rd_rc.srq)
         ibv_destroy_srq(rd_rc.srq);
     for (rc_chunk_t *c = rd_rc.chunks, *n; c; c = n) {
@@ -267,11 +278,22 @@ static void rc_finalize(void)
     free(rd_rc.qtab_peer);
     rd_vb_dev_put(rd_rc.dev);
     memset(&rd_rc, 0, sizeof(rd_rc));
-    rd_rc_transport.caps = 0;
-    rd_rc_transport.mem_key = NULL;
-    rd_rc_transport.mem_release = NULL;
+    rdma_off();
+}
+
+/* Nothing but messages until init has a device. */
+static void rdma_off(void)
+{
+    rd_rc_transport.rdma.ops = 0;
+    rd_rc_transport.rdma.len_max = 0;
+    rd_rc_transport.fail.reports = 0;
+    rd_rc_transport.mem_reg = NULL;
+    rd_rc_transport.mem_dereg = NULL;
     rd_rc_transport.get = NULL;
     rd_rc_transport.put = NULL;
+    rd_rc_transport.flush = NULL;
+    rd_rc_transport.fetch_add = NULL;
+    rd_rc_transport.cswap = NULL;
 }
 
 static int rc_progress(void)

@@ -96,7 +96,7 @@ static void cm_send(int peer, int type)
         .qpn = p->sq.qp->qp_num,
         .psn = p->cm.my_psn,
         .credits = (uint16_t)rd_rc.credits,
-        .msg_max64 = (uint16_t)(rd_rc_transport.eager_max / 64),
+        .msg_max64 = (uint16_t)(rd_rc_transport.msg.eager_max / 64),
     };
     memcpy(buf, &m, sizeof(m));
     struct ibv_sge sge = { (uintptr_t)buf, sizeof(m), rd_rc.cm_mr->lkey };
@@ -161,7 +161,7 @@ void rd_rc_start_connect(int peer)
 static int connect_qp(int peer, const rd_rc_cm_msg_t *m)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
-    if (m->msg_max64 != rd_rc_transport.eager_max / 64)
+    if (m->msg_max64 != rd_rc_transport.msg.eager_max / 64)
         return RD_EINVAL;   /* RDMPI_RC_EAGER_MAX differs between the ranks */
     int err = rd_vb_rc_connect(rd_rc.dev, p->sq.qp, &p->cm.addr, m->qpn, m->psn & 0xffffff,
                                p->cm.my_psn, rd_rc.rd_atom);
@@ -316,9 +316,12 @@ void rd_rc_fail_peer(int peer, int status)
     while (!rd_list_empty(&p->sq.ops)) {
         rc_op_t *op = rd_list_entry(p->sq.ops.next, rc_op_t, link);
         rd_list_remove(&op->link);
-        rd_vb_mr_release(rd_rc.dev, op->mr);
-        op->done(op->ctx, status);
+        if (op->mr)
+            rd_vb_mr_release(rd_rc.dev, op->mr);
+        rd_tp_done_fn done = op->done;
+        void *ctx = op->ctx;
         free(op);
+        rd_rc_rdma_retire(p, status, done, ctx, NULL, -1);
     }
 }
 

@@ -63,23 +63,47 @@ typedef struct rc_pend {
     int slot;                    /* send buffer to free, or -1 */
     uint8_t read;                /* an RDMA Read (counts against rd_atom) */
     uint8_t msg;                 /* carries a message of p2p (send/recv or ring) */
+    uint8_t rdma;                /* a get, put or atomic: counts towards flush */
+    int aslot;                   /* an atomic's bounce slot, or -1 */
     rd_rcache_ent_t *mr;         /* local registration to release, or NULL */
-    rd_tp_done_fn done;          /* get/put completion, or NULL */
+    rd_tp_done_fn done;          /* get/put/atomic completion, or NULL */
     void *ctx;
+    uint64_t *result;            /* an atomic's result */
 } rc_pend_t;
 
-/* A get or put waiting for the connection, send-queue room or a read slot. */
+enum rc_op_kind { RC_OP_READ, RC_OP_WRITE, RC_OP_FADD, RC_OP_CSWAP };
+
+/* A get, put or atomic waiting for the connection, send-queue room, a read
+ * slot (Reads and atomics) or a bounce slot (atomics). */
 typedef struct rc_op {
     rd_list_t link;
-    int write;
-    rd_rcache_ent_t *mr;
+    uint8_t kind;                /* enum rc_op_kind */
+    rd_rcache_ent_t *mr;         /* taken from the cache for this op, or NULL (caller's handle) */
+    uint32_t lkey;
     void *local;
     uint64_t raddr;
     uint32_t rkey;
     uint32_t len;
+    uint64_t add, swap;          /* atomics: fetch-add's add, or cswap's compare and swap */
+    uint64_t *result;
     rd_tp_done_fn done;
     void *ctx;
 } rc_op_t;
+
+/* A flush in progress: done runs when n reaches 0 (one per peer waited on,
+ * plus one while flush() itself runs). */
+typedef struct rc_flush {
+    int n, status;
+    rd_tp_done_fn done;
+    void *ctx;
+} rc_flush_t;
+
+/* One peer's part of a flush: over once rdma_done reaches target. */
+typedef struct rc_fwait {
+    rd_list_t link;
+    uint32_t target;
+    rc_flush_t *f;
+} rc_fwait_t;
 
 /* Connection manager: the peer's address, the handshake and its timers. */
 typedef struct rc_peer_cm {
@@ -105,6 +129,10 @@ typedef struct rc_peer_sq {
     rc_pend_t *pend;             /* sq_depth entries, by seq % sq_depth */
     int reads;                   /* RDMA Reads outstanding */
     rd_list_t ops;               /* rc_op_t waiting */
+    uint32_t rdma_issued;        /* gets, puts and atomics accepted */
+    uint32_t rdma_done;          /* of those, completed */
+    int rdma_error;              /* first error of one without done, for flush */
+    rd_list_t flushes;           /* rc_fwait_t, by target */
     uint8_t flush_out;           /* a FLUSH is in flight */
     uint8_t msg_lost;            /* a message to the peer completed in error */
 } rc_peer_sq_t;
@@ -181,13 +209,17 @@ typedef struct rc_chunk {
     rc_rxbuf_t bufs[];
 } rc_chunk_t;
 
-/* A key handed out by mem_key, released by mem_release. */
-typedef struct rc_expo {
+/* A registration handed out by mem_reg (its public part first), ended by
+ * mem_dereg; listed so that finalize drops what p2p still holds. */
+typedef struct rc_mem {
+    rd_tp_mem_t pub;
     rd_list_t link;
-    const void *buf;
-    size_t len;
     rd_rcache_ent_t *mr;
-} rc_expo_t;
+} rc_mem_t;
+
+/* Bounce slots for atomics' results: the device writes the old value into
+ * registered memory, copied out to the caller's result at completion. */
+#define RC_ABUF_SLOTS 64
 
 typedef struct rd_rc_state {
     rd_vb_dev_t *dev;
@@ -239,7 +271,11 @@ typedef struct rd_rc_state {
     int *rings, nrings;          /* peers we hold a ring for */
     uint32_t *ctl;               /* per peer: [2p] counter the peer writes, [2p+1] source */
     struct ibv_mr *ctl_mr;
-    rd_list_t expos;
+    rd_list_t expos;             /* rc_mem_t handed out */
+    uint64_t *abuf;              /* RC_ABUF_SLOTS atomic results */
+    struct ibv_mr *amr;
+    int afree[RC_ABUF_SLOTS], nafree;
+    int abuf_wait;               /* an atomic waits for a bounce slot */
     int in_progress;
 } rd_rc_state_t;
 

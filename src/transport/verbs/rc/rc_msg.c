@@ -45,6 +45,9 @@ int rd_rc_data_setup(void)
     for (int i = 0; i < rd_rc.nsend; i++)
         rd_rc.sfree[i] = rd_rc.nsend - 1 - i;
     rd_rc.nsfree = rd_rc.nsend;
+    int err = rd_rc_rdma_setup();
+    if (err != RD_OK)
+        return err;
     /* RDMA-Write eager counters: 8 bytes per rank, registered once. */
     size_t cbytes = ((size_t)rd_rc.size * 2 * sizeof(uint32_t) + 4095) & ~(size_t)4095;
     if (posix_memalign((void **)&rd_rc.ctl, 4096, cbytes) != 0)
@@ -159,7 +162,7 @@ static inline int send_msg(int peer, const void *hdr, size_t hdrlen, const void 
                            size_t len)
 {
     if (RC_UNLIKELY((unsigned)peer >= (unsigned)rd_rc.size || !rd_rc.dev ||
-                    hdrlen > RD_TP_HDR_MAX || len > rd_rc_transport.eager_max))
+                    hdrlen > RD_TP_HDR_MAX || len > rd_rc_transport.msg.eager_max))
         return RD_EINVAL;
     rc_peer_t *p = &rd_rc.peers[peer];
     if (RC_UNLIKELY(p->cm.state != RC_READY)) {
@@ -347,8 +350,12 @@ static void complete_sends(rc_peer_t *p, uint32_t upto, int status)
         p->sq.used--;
         rd_tp_done_fn done = e->done;
         void *ctx = e->ctx;
-        *e = (rc_pend_t){ .slot = -1 };
-        if (done)
+        int rdma = e->rdma, aslot = e->aslot;
+        uint64_t *result = e->result;
+        *e = (rc_pend_t){ .slot = -1, .aslot = -1 };
+        if (rdma)
+            rd_rc_rdma_retire(p, status, done, ctx, result, aslot);
+        else if (done)
             done(ctx, status);
     }
 }

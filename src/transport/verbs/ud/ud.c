@@ -76,19 +76,13 @@ static int ud_progress(void);
 
 rd_transport_t rd_ud_transport = {
     .name = "ud",
-    .caps = 0,
-    .hdr_max = RD_TP_HDR_MAX,
-    .eager_max = RD_UD_EAGER_MAX_DEFAULT,
+    .msg = { .hdr_max = RD_TP_HDR_MAX, .eager_max = RD_UD_EAGER_MAX_DEFAULT },
     .fence_after_init = 1,
     .init = ud_init,
     .finalize = ud_finalize,
     .reachable = ud_reachable,
     .send = ud_send,
     .progress = ud_progress,
-    .mem_key = NULL,
-    .mem_release = NULL,
-    .get = NULL,
-    .put = NULL,
 };
 
 static uint64_t now_us(void *ctx)
@@ -207,7 +201,7 @@ static int setup(void)
     if (rc != RD_OK)
         return rc;
     ud.pkt_max = (size_t)128 << dev->mtu;           /* IBV_MTU_256 = 1 */
-    rd_ud_transport.eager_max = (size_t)v.eager;
+    rd_ud_transport.msg.eager_max = (size_t)v.eager;
     uint32_t window = pow2_floor((uint32_t)v.window);
     ud.nqp = (int)v.nqp;
     /* The table bounds the values; the device may bound them further. */
@@ -273,7 +267,7 @@ static int setup(void)
         .self = ud.rank,
         .npeers = ud.size,
         .mtu = ud.pkt_max,
-        .msg_max = RD_TP_HDR_MAX + rd_ud_transport.eager_max,
+        .msg_max = RD_TP_HDR_MAX + rd_ud_transport.msg.eager_max,
         .window = window,
         .init_credits = window < RD_UD_CREDITS_INIT ? window : RD_UD_CREDITS_INIT,
         .ack_every = window / 4 ? window / 4 : 1,
@@ -450,7 +444,7 @@ static int ud_post(void *ctx, int peer, const void *pkt, size_t len)
 
 static int ud_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
-    if (!ud.rel || hdrlen > rd_ud_transport.hdr_max || len > rd_ud_transport.eager_max)
+    if (!ud.rel || hdrlen > rd_ud_transport.msg.hdr_max || len > rd_ud_transport.msg.eager_max)
         return RD_EINVAL;
     return rd_udr_send(ud.rel, peer, hdr, hdrlen, payload, len);
 }
