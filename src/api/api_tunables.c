@@ -12,11 +12,9 @@
 #include "util/util_tunables.h"
 
 const rd_tunable_t rd_api_tunables[RD_API_T_COUNT] = {
-    [RD_API_T_THREAD_LEVEL] = {
-        .name = "RDMPI_THREAD_LEVEL", .type = RD_TUN_STR,
-        .choices = "single,funneled,serialized,multiple",
-        .meaning = "thread level MPI_Init asks for, as MPI_Init_thread would (unset: single)",
-        .flags = RD_TUN_F_UNSET },
+    [RD_API_T_THREAD_LEVEL] = RD_TUNE_STR_F("RDMPI_THREAD_LEVEL",
+        NULL, "single,funneled,serialized,multiple", RD_TUN_F_UNSET,
+        "thread level MPI_Init asks for, as MPI_Init_thread would (unset: single)"),
 };
 
 const rd_tunable_table_t rd_api_tunables_table = {

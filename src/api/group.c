@@ -224,80 +224,6 @@ static int check_n(const rd_group_t *g, int n, const void *array, const char *fn
     return MPI_SUCCESS;
 }
 
-/* Builds the group of g's ranks marked (keep = 1) or unmarked (keep = 0), in
- * g's order. Frees mark. */
-static int select_marked(const rd_group_t *g, unsigned char *mark, int keep, MPI_Group *out,
-                         const char *fn)
-{
-    int *world = malloc((size_t)(g->size ? g->size : 1) * sizeof(int));
-    if (!world) {
-        free(mark);
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    int k = 0;
-    for (int i = 0; i < g->size; i++)
-        if (!mark[i] == !keep)
-            world[k++] = g->world[i];
-    free(mark);
-    rd_api_lock();
-    int err = give_group(k, world, out, fn);
-    free(world);
-    return err;
-}
-
-RD_WEAK_ALIAS(MPI_Group_incl)
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
-{
-    static const char fn[] = "MPI_Group_incl";
-    rd_group_t *g;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = check_group(group, &g, fn)) || (err = check_n(g, n, ranks, fn)))
-        return err;
-    if (!newgroup)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "newgroup pointer is NULL");
-    unsigned char *mark = calloc((size_t)g->size + 1, 1);
-    int *world = malloc((size_t)(n ? n : 1) * sizeof(int));
-    if (!mark || !world) {
-        free(mark);
-        free(world);
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    err = check_rank_list(g, n, ranks, mark, fn);
-    free(mark);
-    if (err) {
-        free(world);
-        return err;
-    }
-    for (int i = 0; i < n; i++)
-        world[i] = g->world[ranks[i]];
-    rd_api_lock();
-    err = give_group(n, world, newgroup, fn);
-    free(world);
-    return err;
-}
-
-RD_WEAK_ALIAS(MPI_Group_excl)
-int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
-{
-    static const char fn[] = "MPI_Group_excl";
-    rd_group_t *g;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = check_group(group, &g, fn)) || (err = check_n(g, n, ranks, fn)))
-        return err;
-    if (!newgroup)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "newgroup pointer is NULL");
-    unsigned char *mark = calloc((size_t)g->size + 1, 1);
-    if (!mark)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-    if ((err = check_rank_list(g, n, ranks, mark, fn))) {
-        free(mark);
-        return err;
-    }
-    return select_marked(g, mark, 0, newgroup, fn);
-}
-
 /* Walks the ranges of MPI_Group_range_incl / _excl, checking each triplet
  * (first, last, stride): first and last are ranks of g, stride is not 0, and
  * no rank comes up twice. As the standard says, a triplet whose stride points
@@ -354,14 +280,17 @@ static int check_ranges_arg(int n, int ranges[][3], const char *fn)
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Group_range_incl)
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+/* The four calls that build a subgroup of one group: MPI_Group_incl / _excl
+ * (ranks) and MPI_Group_range_incl / _excl (by_range: ranges). incl: the
+ * listed ranks in list order; otherwise the others, in the group's order. */
+static int subgroup(MPI_Group group, int n, const int ranks[], int ranges[][3], int by_range,
+                    int incl, MPI_Group *newgroup, const char *fn)
 {
-    static const char fn[] = "MPI_Group_range_incl";
     rd_group_t *g;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_group(group, &g, fn)) || (err = check_ranges_arg(n, ranges, fn)))
+    if ((err = check_group(group, &g, fn)) ||
+        (err = by_range ? check_ranges_arg(n, ranges, fn) : check_n(g, n, ranks, fn)))
         return err;
     if (!newgroup)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "newgroup pointer is NULL");
@@ -372,7 +301,19 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
         free(order);
         return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     }
-    int k = walk_ranges(g, n, ranges, mark, order, &err, fn);
+    int k = -1;
+    if (by_range) {
+        k = walk_ranges(g, n, ranges, mark, incl ? order : NULL, &err, fn);
+    } else if ((err = check_rank_list(g, n, ranks, mark, fn)) == MPI_SUCCESS) {
+        for (k = 0; k < n; k++)
+            order[k] = ranks[k];
+    }
+    if (k >= 0 && !incl) {
+        k = 0;
+        for (int i = 0; i < g->size; i++)
+            if (!mark[i])
+                order[k++] = i;
+    }
     free(mark);
     if (k < 0) {
         free(order);
@@ -386,25 +327,28 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
     return err;
 }
 
+RD_WEAK_ALIAS(MPI_Group_incl)
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    return subgroup(group, n, ranks, NULL, 0, 1, newgroup, "MPI_Group_incl");
+}
+
+RD_WEAK_ALIAS(MPI_Group_excl)
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    return subgroup(group, n, ranks, NULL, 0, 0, newgroup, "MPI_Group_excl");
+}
+
+RD_WEAK_ALIAS(MPI_Group_range_incl)
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    return subgroup(group, n, NULL, ranges, 1, 1, newgroup, "MPI_Group_range_incl");
+}
+
 RD_WEAK_ALIAS(MPI_Group_range_excl)
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
-    static const char fn[] = "MPI_Group_range_excl";
-    rd_group_t *g;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = check_group(group, &g, fn)) || (err = check_ranges_arg(n, ranges, fn)))
-        return err;
-    if (!newgroup)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "newgroup pointer is NULL");
-    unsigned char *mark = calloc((size_t)g->size + 1, 1);
-    if (!mark)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-    if (walk_ranges(g, n, ranges, mark, NULL, &err, fn) < 0) {
-        free(mark);
-        return err;
-    }
-    return select_marked(g, mark, 0, newgroup, fn);
+    return subgroup(group, n, NULL, ranges, 1, 0, newgroup, "MPI_Group_range_excl");
 }
 
 enum set_op { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE };

@@ -627,14 +627,7 @@ static int persistent(int kind, void *buf, int count, MPI_Datatype datatype, int
     rd_api_lock();
     rd_request_t *r = rd_req_new(kind);
     if (r) {
-        r->buf = buf;
-        r->count = (size_t)count;
-        r->dt = dt;
-        rd_dt_ref(dt);
-        r->comm = c;
-        r->peer = peer;
-        r->tag = tag;
-        r->mode = (uint8_t)mode;
+        rd_p2p_prepare(r, buf, (size_t)count, dt, c, peer, tag, mode);
         r->done = 1; /* inactive: waits return at once */
         *request = r->handle;
     }

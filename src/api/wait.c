@@ -99,33 +99,41 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     return err;
 }
 
+/* The common part of MPI_Test and MPI_Request_get_status (lock held): *flag
+ * is whether the request is done, after one pass of progress if it was not.
+ * *r is the active request, or NULL for MPI_REQUEST_NULL or an inactive one
+ * (done, with an empty status). */
+static int poll_one(MPI_Request h, rd_request_t **r, int *flag, MPI_Status *status,
+                    const char *fn)
+{
+    switch (slot_of(h, r)) {
+    case SLOT_NULL:
+    case SLOT_INACTIVE:
+        *r = NULL;
+        *flag = 1;
+        rd_api_empty_status(status);
+        return MPI_SUCCESS;
+    case SLOT_BAD:
+        return bad_request(h, fn);
+    }
+    if (!is_done(*r))
+        rd_progress();
+    *flag = is_done(*r);
+    return MPI_SUCCESS;
+}
+
 RD_WEAK_ALIAS(MPI_Test)
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     static const char fn[] = "MPI_Test";
     rd_request_t *r;
-    int err = MPI_SUCCESS;
     RD_API_CHECK_INIT(fn);
     if (!request || !flag)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "request or flag pointer is NULL");
     rd_api_lock();
-    switch (slot_of(*request, &r)) {
-    case SLOT_NULL:
-    case SLOT_INACTIVE:
-        *flag = 1;
-        rd_api_empty_status(status);
-        break;
-    case SLOT_BAD:
-        err = bad_request(*request, fn);
-        break;
-    case SLOT_ACTIVE:
-        if (!is_done(r))
-            rd_progress();
-        *flag = is_done(r);
-        if (*flag)
-            err = complete(request, r, status, fn);
-        break;
-    }
+    int err = poll_one(*request, &r, flag, status, fn);
+    if (err == MPI_SUCCESS && r && *flag)
+        err = complete(request, r, status, fn);
     rd_api_unlock();
     return err;
 }
@@ -150,6 +158,28 @@ static MPI_Status *status_at(MPI_Status *statuses, int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
+/* Fills st for a finished request of a call on many requests, with the
+ * request's error class in MPI_ERROR, and clears that error: the call raises
+ * one MPI_ERR_IN_STATUS instead (in_status_error). Returns whether it had
+ * failed, with its communicator in *ec. */
+static int status_of_many(MPI_Status *st, rd_request_t *w, rd_comm_t **ec)
+{
+    int failed = w->error != RD_OK;
+    if (failed)
+        *ec = w->comm;
+    rd_api_set_status(st, w);
+    if (st != MPI_STATUS_IGNORE)
+        st->MPI_ERROR = failed ? rd_api_class_of(w->error) : MPI_SUCCESS;
+    w->error = RD_OK;
+    return failed;
+}
+
+static int in_status_error(rd_comm_t *ec, const char *fn)
+{
+    return rd_api_error(ec, MPI_ERR_IN_STATUS, fn,
+                        "at least one request failed; see the MPI_ERROR field of the statuses");
+}
+
 /* Completes every slot of a finished Waitall/Testall; errors go into the statuses
  * and the call returns MPI_ERR_IN_STATUS (MPI-3.1 3.7.5). */
 static int complete_all(int count, MPI_Request reqs[], MPI_Status statuses[], const char *fn)
@@ -165,22 +195,11 @@ static int complete_all(int count, MPI_Request reqs[], MPI_Status statuses[], co
                 st->MPI_ERROR = MPI_SUCCESS;
             continue;
         }
-        rd_request_t *w = work_of(r);
-        if (w->error != RD_OK) {
-            any_err = 1;
-            ec = w->comm;
-        }
         /* Errors are raised once, for the whole call, below. */
-        rd_api_set_status(st, w);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = w->error == RD_OK ? MPI_SUCCESS : rd_api_class_of(w->error);
-        w->error = RD_OK;
+        any_err |= status_of_many(st, work_of(r), &ec);
         complete(&reqs[i], r, MPI_STATUS_IGNORE, fn);
     }
-    if (!any_err)
-        return MPI_SUCCESS;
-    return rd_api_error(ec, MPI_ERR_IN_STATUS, fn,
-                        "at least one request failed; see the MPI_ERROR field of the statuses");
+    return any_err ? in_status_error(ec, fn) : MPI_SUCCESS;
 }
 
 RD_WEAK_ALIAS(MPI_Waitall)
@@ -242,6 +261,22 @@ static int find_done(int count, MPI_Request reqs[], int *active)
     return -1;
 }
 
+/* Progresses (lock held, released while idle) until one active request is
+ * done or none is active; returns what find_done returns then. */
+static int wait_any_done(int count, MPI_Request reqs[], int *active)
+{
+    int i;
+    unsigned idle = 0;
+    while ((i = find_done(count, reqs, active)) < 0 && *active) {
+        if (rd_progress() == 0) {
+            rd_api_unlock();
+            rd_p2p_idle(&idle);
+            rd_api_lock();
+        }
+    }
+    return i;
+}
+
 RD_WEAK_ALIAS(MPI_Waitany)
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
@@ -252,15 +287,8 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
     rd_api_lock();
     int err = check_array(count, array_of_requests, fn);
     if (err == MPI_SUCCESS) {
-        int active, i;
-        unsigned idle = 0;
-        while ((i = find_done(count, array_of_requests, &active)) < 0 && active) {
-            if (rd_progress() == 0) {
-                rd_api_unlock();
-                rd_p2p_idle(&idle);
-                rd_api_lock();
-            }
-        }
+        int active;
+        int i = wait_any_done(count, array_of_requests, &active);
         if (i < 0) {
             *index = MPI_UNDEFINED;
             rd_api_empty_status(status);
@@ -319,67 +347,51 @@ static int some(int count, MPI_Request reqs[], int indices[], MPI_Status statuse
         active = 1;
         if (!is_done(r))
             continue;
-        rd_request_t *w = work_of(r);
-        MPI_Status *st = status_at(statuses, n);
-        rd_api_set_status(st, w);
-        if (w->error != RD_OK) {
-            failed = 1;
-            ec = w->comm;
-        }
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = w->error == RD_OK ? MPI_SUCCESS : rd_api_class_of(w->error);
-        w->error = RD_OK;
+        failed |= status_of_many(status_at(statuses, n), work_of(r), &ec);
         complete(&reqs[i], r, MPI_STATUS_IGNORE, fn);
         indices[n++] = i;
     }
     if (failed)
-        *err = rd_api_error(ec, MPI_ERR_IN_STATUS, fn,
-                            "at least one request failed; see the MPI_ERROR field of the statuses");
+        *err = in_status_error(ec, fn);
     return active ? n : MPI_UNDEFINED;
+}
+
+/* MPI_Waitsome (wait) and MPI_Testsome: the same but for waiting until one
+ * request is done. */
+static int wait_or_test_some(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                             MPI_Status statuses[], int wait, const char *fn)
+{
+    RD_API_CHECK_INIT(fn);
+    if (!outcount || (incount > 0 && !indices))
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "outcount or indices pointer is NULL");
+    rd_api_lock();
+    int err = check_array(incount, reqs, fn);
+    if (err == MPI_SUCCESS) {
+        int active;
+        if (wait)
+            wait_any_done(incount, reqs, &active);
+        else
+            rd_progress();
+        *outcount = some(incount, reqs, indices, statuses, &err, fn);
+    }
+    rd_api_unlock();
+    return err;
 }
 
 RD_WEAK_ALIAS(MPI_Waitsome)
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    static const char fn[] = "MPI_Waitsome";
-    RD_API_CHECK_INIT(fn);
-    if (!outcount || (incount > 0 && !array_of_indices))
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "outcount or indices pointer is NULL");
-    rd_api_lock();
-    int err = check_array(incount, array_of_requests, fn);
-    if (err == MPI_SUCCESS) {
-        int active;
-        unsigned idle = 0;
-        while (find_done(incount, array_of_requests, &active) < 0 && active) {
-            if (rd_progress() == 0) {
-                rd_api_unlock();
-                rd_p2p_idle(&idle);
-                rd_api_lock();
-            }
-        }
-        *outcount = some(incount, array_of_requests, array_of_indices, array_of_statuses, &err, fn);
-    }
-    rd_api_unlock();
-    return err;
+    return wait_or_test_some(incount, array_of_requests, outcount, array_of_indices,
+                             array_of_statuses, 1, "MPI_Waitsome");
 }
 
 RD_WEAK_ALIAS(MPI_Testsome)
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    static const char fn[] = "MPI_Testsome";
-    RD_API_CHECK_INIT(fn);
-    if (!outcount || (incount > 0 && !array_of_indices))
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "outcount or indices pointer is NULL");
-    rd_api_lock();
-    int err = check_array(incount, array_of_requests, fn);
-    if (err == MPI_SUCCESS) {
-        rd_progress();
-        *outcount = some(incount, array_of_requests, array_of_indices, array_of_statuses, &err, fn);
-    }
-    rd_api_unlock();
-    return err;
+    return wait_or_test_some(incount, array_of_requests, outcount, array_of_indices,
+                             array_of_statuses, 0, "MPI_Testsome");
 }
 
 RD_WEAK_ALIAS(MPI_Request_get_status)
@@ -391,96 +403,78 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!flag)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "flag pointer is NULL");
     rd_api_lock();
-    int err = MPI_SUCCESS;
-    switch (slot_of(request, &r)) {
-    case SLOT_NULL:
-    case SLOT_INACTIVE:
-        *flag = 1;
-        rd_api_empty_status(status);
-        break;
-    case SLOT_BAD:
-        err = bad_request(request, fn);
-        break;
-    case SLOT_ACTIVE:
-        if (!is_done(r))
-            rd_progress();
-        *flag = is_done(r);
-        if (*flag)
-            rd_api_set_status(status, work_of(r));
-        break;
-    }
+    int err = poll_one(request, &r, flag, status, fn);
+    if (err == MPI_SUCCESS && r && *flag)
+        rd_api_set_status(status, work_of(r));
     rd_api_unlock();
+    return err;
+}
+
+/* The first steps of MPI_Request_free and MPI_Cancel: the pointer, then
+ * (under the lock) the handle, which must be a request and not
+ * MPI_REQUEST_NULL. On success the lock is held and *slot is SLOT_ACTIVE or
+ * SLOT_INACTIVE; on error it is released. */
+static int lock_user_request(MPI_Request *request, rd_request_t **r, enum slot *slot,
+                             const char *fn)
+{
+    RD_API_CHECK_INIT(fn);
+    if (!request)
+        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    rd_api_lock();
+    int err = MPI_SUCCESS;
+    *slot = slot_of(*request, r);
+    if (*slot == SLOT_NULL)
+        err = rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
+    else if (*slot == SLOT_BAD)
+        err = bad_request(*request, fn);
+    if (err)
+        rd_api_unlock();
     return err;
 }
 
 RD_WEAK_ALIAS(MPI_Request_free)
 int PMPI_Request_free(MPI_Request *request)
 {
-    static const char fn[] = "MPI_Request_free";
     rd_request_t *r;
-    RD_API_CHECK_INIT(fn);
-    if (!request)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
-    rd_api_lock();
-    int err = MPI_SUCCESS;
-    switch (slot_of(*request, &r)) {
-    case SLOT_NULL:
-        err = rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
-        break;
-    case SLOT_BAD:
-        err = bad_request(*request, fn);
-        break;
-    default: {
-        /* The operation goes on; its request is freed when it completes. */
-        rd_request_t *w = r->inner;
-        if (w) {
-            r->inner = NULL;
-            if (w->done > 0)
-                rd_req_free(w);
-            else
-                w->user_freed = 1;
-            rd_req_free(r);
-        } else if (r->done > 0 || r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV) {
-            rd_req_free(r);
-        } else {
-            r->user_freed = 1;
-        }
-        *request = MPI_REQUEST_NULL;
+    enum slot slot;
+    int err = lock_user_request(request, &r, &slot, "MPI_Request_free");
+    if (err)
+        return err;
+    /* The operation goes on; its request is freed when it completes. */
+    rd_request_t *w = r->inner;
+    if (w) {
+        r->inner = NULL;
+        if (w->done > 0)
+            rd_req_free(w);
+        else
+            w->user_freed = 1;
+        rd_req_free(r);
+    } else if (r->done > 0 || r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV) {
+        rd_req_free(r);
+    } else {
+        r->user_freed = 1;
     }
-    }
+    *request = MPI_REQUEST_NULL;
     rd_api_unlock();
-    return err;
+    return MPI_SUCCESS;
 }
 
 RD_WEAK_ALIAS(MPI_Cancel)
 int PMPI_Cancel(MPI_Request *request)
 {
-    static const char fn[] = "MPI_Cancel";
     rd_request_t *r;
-    RD_API_CHECK_INIT(fn);
-    if (!request)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
-    rd_api_lock();
-    int err = MPI_SUCCESS;
-    switch (slot_of(*request, &r)) {
-    case SLOT_NULL:
-        err = rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
-        break;
-    case SLOT_BAD:
-        err = bad_request(*request, fn);
-        break;
-    case SLOT_INACTIVE:
-        break;
-    case SLOT_ACTIVE: {
+    enum slot slot;
+    int err = lock_user_request(request, &r, &slot, "MPI_Cancel");
+    if (err)
+        return err;
+    if (slot == SLOT_ACTIVE) {
         /* Receives not yet matched are cancelled. Sends are not: once a send
          * has started its data may already be matched at the receiver, and
          * MPI allows a cancel to fail (MPI_Test_cancelled then says false). */
         rd_request_t *w = work_of(r);
         if (w->kind == RD_REQ_RECV && !w->done)
             rd_p2p_cancel_recv(w);
-        break;
-    }
     }
     rd_api_unlock();
-    return err;
+    return MPI_SUCCESS;
 }

@@ -44,15 +44,15 @@ int rd_p2p_isend(rd_request_t *r, int coll);
 /* Starts a receive (r->kind RD_REQ_RECV; peer may be RD_ANY_SOURCE, tag RD_ANY_TAG). */
 int rd_p2p_irecv(rd_request_t *r, int coll);
 
-/* Fills r (a fresh RD_REQ_SEND or RD_REQ_RECV request: rd_req_new or
- * rd_req_init_local) with an operation and starts it: rd_p2p_isend or
+/* rd_p2p_prepare fills r (a fresh RD_REQ_SEND or RD_REQ_RECV request, or a
+ * persistent one: rd_req_new or rd_req_init_local) with an operation;
+ * rd_p2p_start fills it and starts it: rd_p2p_isend or
  * rd_p2p_irecv by r->kind, in the user context of c (coll 0) or its
  * collective one (coll 1). r takes a reference on dt, which rd_req_free
  * drops. mode is an enum rd_send_mode (receives: RD_MODE_STANDARD). On
  * failure (a negative status) the caller frees r. */
-static inline int rd_p2p_start(rd_request_t *r, const void *buf, size_t count,
-                               rd_datatype_t *dt, rd_comm_t *c, int peer, int tag, int mode,
-                               int coll)
+static inline void rd_p2p_prepare(rd_request_t *r, const void *buf, size_t count,
+                                  rd_datatype_t *dt, rd_comm_t *c, int peer, int tag, int mode)
 {
     r->buf = (void *)buf;
     r->count = count;
@@ -62,6 +62,13 @@ static inline int rd_p2p_start(rd_request_t *r, const void *buf, size_t count,
     r->peer = peer;
     r->tag = tag;
     r->mode = (uint8_t)mode;
+}
+
+static inline int rd_p2p_start(rd_request_t *r, const void *buf, size_t count,
+                               rd_datatype_t *dt, rd_comm_t *c, int peer, int tag, int mode,
+                               int coll)
+{
+    rd_p2p_prepare(r, buf, count, dt, c, peer, tag, mode);
     return r->kind == RD_REQ_SEND ? rd_p2p_isend(r, coll) : rd_p2p_irecv(r, coll);
 }
 

@@ -47,6 +47,24 @@ typedef struct rd_tunable {
     unsigned flags;
 } rd_tunable_t;
 
+/* One table entry each, so that a table reads one variable per line or two.
+ * Numbers: name, default, min, max, meaning; booleans: name, default,
+ * meaning; strings: name, default (NULL: unset), choices (NULL: any),
+ * meaning. The _F forms take the RD_TUN_F_* flags before the meaning. */
+#define RD_TUNE_NUM_F(ty, n, d, lo, hi, fl, m) \
+    { .name = (n), .type = (ty), .dflt = (d), .min = (lo), .max = (hi), .meaning = (m), \
+      .flags = (fl) }
+#define RD_TUNE_SIZE(n, d, lo, hi, m) RD_TUNE_NUM_F(RD_TUN_SIZE, n, d, lo, hi, 0, m)
+#define RD_TUNE_INT(n, d, lo, hi, m) RD_TUNE_NUM_F(RD_TUN_INT, n, d, lo, hi, 0, m)
+#define RD_TUNE_SIZE_F(n, d, lo, hi, fl, m) RD_TUNE_NUM_F(RD_TUN_SIZE, n, d, lo, hi, fl, m)
+#define RD_TUNE_INT_F(n, d, lo, hi, fl, m) RD_TUNE_NUM_F(RD_TUN_INT, n, d, lo, hi, fl, m)
+#define RD_TUNE_REAL_F(n, d, lo, hi, fl, m) RD_TUNE_NUM_F(RD_TUN_REAL, n, d, lo, hi, fl, m)
+#define RD_TUNE_BOOL(n, d, m) RD_TUNE_NUM_F(RD_TUN_BOOL, n, d, 0, 0, 0, m)
+#define RD_TUNE_STR_F(n, d, ch, fl, m) \
+    { .name = (n), .type = RD_TUN_STR, .dflt_str = (d), .choices = (ch), .meaning = (m), \
+      .flags = (fl) }
+#define RD_TUNE_STR(n, d, ch, m) RD_TUNE_STR_F(n, d, ch, 0, m)
+
 /* One layer's table, for listing (rdmpi_info, the doc check). */
 typedef struct rd_tunable_table {
     const char *layer;          /* "shm", "p2p", ... */

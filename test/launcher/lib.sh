@@ -12,17 +12,8 @@ set -u
 builddir=${abs_top_builddir:-$(pwd)}
 MPIRUN=$builddir/mpirun/mpirun
 CLIENT=$builddir/test/launcher/boot_client
-# need_built FILE...: stops the test (a hard error) unless each is built.
-need_built() {
-    local f
-    for f in "$@"; do
-        if [ ! -x "$f" ]; then
-            echo "FAIL: $f is not built (run make check)"
-            exit 99
-        fi
-    done
-}
-need_built "$MPIRUN" "$CLIENT"
+. "${srcdir:-.}/test/launcher/report.sh"
+need_built check "$MPIRUN" "$CLIENT"
 PATH=$builddir/mpirun:$PATH
 export PATH
 
@@ -36,19 +27,6 @@ MPIRUN_PIDS=""
 
 ls -A /tmp >"$T/tmp.before" 2>/dev/null
 ls -A /dev/shm >"$T/shm.before" 2>/dev/null
-
-fail() {
-    echo "FAIL: $*"
-    FAILS=$((FAILS + 1))
-}
-
-pass() {
-    echo "ok: $*"
-}
-
-now_ms() {
-    date +%s%3N
-}
 
 # run_mpirun [mpirun args...]: runs mpirun with stdin from $IN (default
 # /dev/null), stdout and stderr to $T/out and $T/err; sets RC, ELAPSED (ms).
@@ -167,11 +145,5 @@ finish() {
         pass "no file left behind in /tmp or /dev/shm"
     fi
 
-    if [ "$FAILS" -eq 0 ]; then
-        rm -rf "$T"
-        echo "PASS: $TEST_NAME"
-        exit 0
-    fi
-    echo "FAIL: $TEST_NAME: $FAILS check(s) failed; files in $T"
-    exit 1
+    verdict
 }

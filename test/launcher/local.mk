@@ -18,4 +18,4 @@ LAUNCHER_TESTS = \
 	test/launcher/binding.sh \
 	test/launcher/spin.sh
 TESTS += $(LAUNCHER_TESTS)
-EXTRA_DIST += test/launcher/lib.sh $(LAUNCHER_TESTS)
+EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh $(LAUNCHER_TESTS)

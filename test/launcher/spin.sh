@@ -17,7 +17,7 @@
 
 PROG=$builddir/test/mpi/init_basic
 SPLIT=$builddir/test/mpi/p2p_split
-need_built "$PROG" "$SPLIT"
+need_built check "$PROG" "$SPLIT"
 
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 # The CPUs this test may use, one per line.

@@ -222,3 +222,13 @@ void MTest_Close_tcp_sockets(void)
     for (int i = 0; i < n; i++)
         close(fds[i]);
 }
+
+void MTest_Check_null_status_(MPI_Status *st, const char *what, const char *file, int line)
+{
+    int count = -1;
+
+    MPI_Get_count(st, MPI_INT, &count);
+    if (!(st->MPI_SOURCE == MPI_PROC_NULL && st->MPI_TAG == MPI_ANY_TAG && count == 0))
+        MTest_Error(file, line, "%s: source %d tag %d count %d, expected PROC_NULL ANY_TAG 0",
+                    what, st->MPI_SOURCE, st->MPI_TAG, count);
+}

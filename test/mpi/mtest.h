@@ -77,6 +77,11 @@ int MTest_Verify_(const void *buf, size_t len, unsigned seed, const char *what,
                   const char *file, int line);
 #define MTest_Verify(buf, len, seed, what) \
     MTest_Verify_(buf, len, seed, what, __FILE__, __LINE__)
+/* Checks the status of a receive from MPI_PROC_NULL (MPI-3.1 3.11): source
+ * MPI_PROC_NULL, tag MPI_ANY_TAG, count 0; what names the call. */
+void MTest_Check_null_status_(MPI_Status *st, const char *what, const char *file, int line);
+#define MTest_Check_null_status(st, what) \
+    MTest_Check_null_status_(st, what, __FILE__, __LINE__)
 
 /* Error tests: rc must be an error code of class cls (MPI_ERR_*). */
 #define MT_ERRCLASS(rc, cls, what) MTest_Check_class_(rc, cls, #cls, what, __FILE__, __LINE__)

@@ -8,16 +8,6 @@
  */
 #include "mtest.h"
 
-static void check_null_status(MPI_Status *st, const char *what)
-{
-    int count = -1;
-
-    MPI_Get_count(st, MPI_INT, &count);
-    MT_CHECK(st->MPI_SOURCE == MPI_PROC_NULL && st->MPI_TAG == MPI_ANY_TAG && count == 0,
-             "%s: source %d tag %d count %d, expected PROC_NULL ANY_TAG 0", what,
-             st->MPI_SOURCE, st->MPI_TAG, count);
-}
-
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -38,16 +28,16 @@ int main(int argc, char **argv)
         MT_OK(MPI_Test(&r, &flag, MPI_STATUS_IGNORE));
 
     MT_OK(MPI_Recv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st));
-    check_null_status(&st, "Recv(PROC_NULL)");
+    MTest_Check_null_status(&st, "Recv(PROC_NULL)");
     MT_OK(MPI_Recv(buf, 4, MPI_INT, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
-    check_null_status(&st, "Recv(PROC_NULL, ANY_TAG)");
+    MTest_Check_null_status(&st, "Recv(PROC_NULL, ANY_TAG)");
     MT_OK(MPI_Sendrecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, buf, 4, MPI_INT, MPI_PROC_NULL, 1,
                        MPI_COMM_WORLD, &st));
-    check_null_status(&st, "Sendrecv(PROC_NULL)");
+    MTest_Check_null_status(&st, "Sendrecv(PROC_NULL)");
     MT_CHECK(buf[0] == 1 && buf[1] == 2 && buf[2] == 3 && buf[3] == 4,
              "receive from PROC_NULL modified the buffer");
     MT_OK(MPI_Recv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_SELF, &st));
-    check_null_status(&st, "Recv(PROC_NULL) on COMM_SELF");
+    MTest_Check_null_status(&st, "Recv(PROC_NULL) on COMM_SELF");
 
     /* zero-byte messages around the ring, interleaved with 1-int messages */
     {

@@ -7,12 +7,8 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${abs_top_builddir:-$(pwd)}
 MPIRUN_BIN=$builddir/mpirun/mpirun
 CLIENT=$builddir/test/launcher/boot_client
-for f in "$MPIRUN_BIN" "$CLIENT"; do
-    if [ ! -x "$f" ]; then
-        echo "FAIL: $f is not built (run make check-multihost)"
-        exit 99
-    fi
-done
+. "$srcdir/test/launcher/report.sh"
+need_built check-multihost "$MPIRUN_BIN" "$CLIENT"
 . "$srcdir/test/multihost/netns.sh"
 
 TEST_NAME=$(basename "$0" .sh)
@@ -42,19 +38,6 @@ exec ip netns exec $H0 "$MPIRUN_BIN" -hosts "\${MH_HOSTS:-$HOSTS}" --launch-agen
 EOS
 chmod +x "$T/mpirun-mh"
 MPIRUN_MH=$T/mpirun-mh
-
-fail() {
-    echo "FAIL: $*"
-    FAILS=$((FAILS + 1))
-}
-
-pass() {
-    echo "ok: $*"
-}
-
-now_ms() {
-    date +%s%3N
-}
 
 # Host daemons running in this test's hosts (not another run's on the
 # same machine).
@@ -95,11 +78,5 @@ check_leftovers() {
 }
 
 finish() {
-    if [ "$FAILS" -eq 0 ]; then
-        rm -rf "$T"
-        echo "PASS: $TEST_NAME"
-        exit 0
-    fi
-    echo "FAIL: $TEST_NAME: $FAILS check(s) failed; files in $T"
-    exit 1
+    verdict
 }

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/comm.h"
+#include "core/group.h"
+#include "p2p/p2p.h"
 #include "p2p/proto.h"
 #include "util/status.h"
 
@@ -299,4 +302,36 @@ void rd_boot_abort(int code, const char *msg)
 {
     (void)msg;
     exit(code);
+}
+
+int fake_tp_up(unsigned caps, size_t eager_max, uint32_t ctx, rd_comm_t **comm)
+{
+    static const rd_boot_info_t boot = { .rank = 0, .size = 3, .local_size = 1,
+                                         .universe_size = 3 };
+    int world[3] = { 0, 1, 2 };
+    *comm = NULL;
+    fake_tp_reset(caps, eager_max);
+    int rc = rd_p2p_init(&boot);
+    if (rc != RD_OK)
+        return rc;
+    rd_group_t *g = rd_group_new(3, world, 0);
+    if (g) {
+        *comm = rd_comm_new(g, ctx);
+        rd_group_release(g);
+    }
+    rc = *comm ? rd_p2p_attach(*comm) : RD_ENOMEM;
+    if (rc != RD_OK)
+        fake_tp_down(comm, NULL);
+    return rc;
+}
+
+void fake_tp_down(rd_comm_t **comm, void (*fini)(void))
+{
+    if (*comm)
+        rd_comm_release(*comm);
+    *comm = NULL;
+    if (fini)
+        fini();
+    rd_p2p_finalize();
+    fake_tp_clear();
 }

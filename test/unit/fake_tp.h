@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/comm.h"
 #include "transport/transport.h"
 
 /* What p2p gave send(), copied. */
@@ -34,6 +35,15 @@ typedef struct fake_msg {
 void fake_tp_reset(unsigned caps, size_t eager_max);
 /* After rd_p2p_finalize: frees what was recorded. */
 void fake_tp_clear(void);
+
+/* The setup of a test over the fake: p2p started (fake_tp_reset(caps,
+ * eager_max), rd_p2p_init) as job rank 0 of 3, and *comm a communicator over
+ * ranks 0..2 with context ctx, attached to p2p. RD_OK, or the failed step's
+ * status with everything undone. */
+int fake_tp_up(unsigned caps, size_t eager_max, uint32_t ctx, rd_comm_t **comm);
+/* Undoes fake_tp_up: releases *comm (may be NULL) and sets it NULL, calls
+ * fini (NULL: none), finalizes p2p, clears the fake. */
+void fake_tp_down(rd_comm_t **comm, void (*fini)(void));
 
 /* Messages p2p sent, in the order send() accepted them. */
 int fake_tp_nsent(void);

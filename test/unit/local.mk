@@ -27,15 +27,10 @@ test_unit_test_tunable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tunable_LDADD = $(CUNIT_LIBS)
 # --- end matching engine and tunables ---
 
-# --- p2p's active messages, progress hooks, rd_p2p_start (test_p2p_am; a
-# scripted transport stands in for the network, the loopback is the real one) ---
-test_unit_test_p2p_am_SOURCES = test/unit/test_p2p_am.c src/p2p/p2p_am.c src/p2p/p2p_fail.c \
-	src/p2p/p2p_init.c src/p2p/p2p_node.c src/p2p/p2p_progress.c src/p2p/p2p_recv.c \
-	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
-	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
-	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
-	src/util/env.c src/util/status.c src/util/tunable.c src/util/errdetail.c \
-	src/p2p/p2p_tunables.c
+# --- p2p's active messages, progress hooks, rd_p2p_start (test_p2p_am; the
+# scripted transport fake_tp.c stands in for the network, the loopback is the
+# real one; RD_P2P_TEST_SOURCES is below) ---
+test_unit_test_p2p_am_SOURCES = test/unit/test_p2p_am.c $(RD_P2P_TEST_SOURCES)
 test_unit_test_p2p_am_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
 # --- end p2p active messages ---

@@ -24,18 +24,12 @@
 
 #define EAGER_MAX 64
 
-static rd_boot_info_t boot = { .rank = 0, .size = 3, .local_size = 1, .universe_size = 3 };
 static rd_comm_t *comm;
 static uint32_t next_ctx = 8;   /* a fresh context per test: its NBC tags start at the base */
 
 static void down(void)
 {
-    if (comm)
-        rd_comm_release(comm);
-    comm = NULL;
-    rd_nbc_fini();
-    rd_p2p_finalize();
-    fake_tp_clear();
+    fake_tp_down(&comm, rd_nbc_fini);
 }
 
 static void up(unsigned caps)
@@ -43,16 +37,10 @@ static void up(unsigned caps)
     static int running;
     if (running)
         down();
-    fake_tp_reset(caps, EAGER_MAX);
-    CU_ASSERT_FATAL(rd_p2p_init(&boot) == RD_OK);
-    running = 1;
-    int world[3] = { 0, 1, 2 };
-    rd_group_t *g = rd_group_new(3, world, 0);
-    CU_ASSERT_FATAL(g != NULL);
-    comm = rd_comm_new(g, next_ctx);
+    running = 0;
+    CU_ASSERT_FATAL(fake_tp_up(caps, EAGER_MAX, next_ctx, &comm) == RD_OK);
     next_ctx += 2;
-    rd_group_release(g);
-    CU_ASSERT_FATAL(comm != NULL && rd_p2p_attach(comm) == RD_OK);
+    running = 1;
 }
 
 /* Whether some progress hook (the engine's is the only one here) runs. */

@@ -3,7 +3,7 @@
  * registry and rd_p2p_am_send (with its queueing, ordering and failure
  * rules), progress hooks switched on and off, and an eager receive through
  * rd_p2p_start and the request's private area. One process plays job rank 0
- * of two; rank 1 sits behind a scripted transport that records what p2p
+ * of two; rank 1 sits behind the scripted transport (fake_tp.h) that records what p2p
  * sends, refuses sends while told to be full, and lets the test deliver
  * messages and report rank 1 failed through the upcalls p2p gave it.
  */
@@ -14,86 +14,43 @@
 #include "core/datatype.h"
 #include "core/group.h"
 #include "core/request.h"
+#include "fake_tp.h"
 #include "p2p/p2p.h"
 #include "p2p/proto.h"
-#include "transport/transport.h"
 #include "unit_main.h"
 #include "util/status.h"
 
-/* ---- the scripted transport ---- */
-
-#define SENT_MAX 16
-
-static struct {
-    const rd_tp_env_t *env;
-    int full;                      /* send() answers RD_EAGAIN */
-    int nsent;
-    struct {
-        unsigned char hdr[RD_P2P_AM_HDR_MAX];
-        size_t hdrlen, len;
-        char payload[64];
-    } sent[SENT_MAX];
-} fake;
-
-static int fake_init(const rd_tp_env_t *env)
-{
-    fake.env = env;
-    return RD_OK;
-}
-static void fake_finalize(void) {}
-static int fake_reachable(int peer) { return peer == 1; }
-static int fake_progress(void) { return 0; }
-
-static int fake_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
-{
-    if (fake.full)
-        return RD_EAGAIN;
-    CU_ASSERT_FATAL(fake.nsent < SENT_MAX);
-    CU_ASSERT_FATAL(hdrlen <= RD_P2P_AM_HDR_MAX && len <= sizeof(fake.sent[0].payload));
-    memcpy(fake.sent[fake.nsent].hdr, hdr, hdrlen);
-    fake.sent[fake.nsent].hdrlen = hdrlen;
-    if (len)
-        memcpy(fake.sent[fake.nsent].payload, payload, len);
-    fake.sent[fake.nsent].len = len;
-    fake.nsent++;
-    return RD_OK;
-}
-
-/* Named like a network transport so that the default RDMPI_TRANSPORTS
- * selects it. */
-static rd_transport_t fake_tp = {
-    .name = "tcp",
-    .msg = { .hdr_max = RD_P2P_AM_HDR_MAX, .eager_max = 64 },
-    .fail = { .reports = 1 },
-    .init = fake_init,
-    .finalize = fake_finalize,
-    .reachable = fake_reachable,
-    .send = fake_send,
-    .progress = fake_progress,
-};
-
-rd_transport_t *const rd_transports[] = { &fake_tp, NULL };
-
-/* The process manager p2p may call (boot.h): one process, nothing to wait for. */
-int rd_boot_fence(void) { return RD_OK; }
-void rd_boot_abort(int code, const char *msg)
-{
-    (void)msg;
-    exit(code);
-}
-
+/* Rank 1 sits behind the scripted transport of fake_tp.h. */
 static rd_boot_info_t boot = { .rank = 0, .size = 2, .local_size = 1, .universe_size = 2 };
 
 static int setup(void)
 {
-    memset(&fake, 0, sizeof(fake));
+    fake_tp_reset(0, 64);
     return rd_p2p_init(&boot) == RD_OK ? 0 : 1;
 }
 
 static int teardown(void)
 {
     rd_p2p_finalize();
+    fake_tp_clear();
     return 0;
+}
+
+/* Delivers a message from peer through p2p's receive upcall, now. */
+static void deliver(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    fake_tp_push(peer, hdr, hdrlen, payload, len);
+    rd_progress();
+    CU_ASSERT_EQUAL(fake_tp_pending(), 0);
+}
+
+/* What the transport accepted as the i-th send. */
+static const fake_msg_t *sent(int i)
+{
+    const fake_msg_t *m = fake_tp_sent(i);
+    CU_ASSERT_FATAL(m != NULL);
+    CU_ASSERT_FATAL(m->hdrlen <= RD_P2P_AM_HDR_MAX && m->len <= 64);
+    return m;
 }
 
 /* ---- handlers and callbacks the tests register ---- */
@@ -150,7 +107,7 @@ static void test_dispatch(void)
 {
     unsigned char hdr[12] = { RD_AM_RMA_FIRST, 7, 8, 9 };
     memset(&got, 0, sizeof(got));
-    fake.env->recv(1, hdr, sizeof(hdr), "abc", 3);
+    deliver(1, hdr, sizeof(hdr), "abc", 3);
     CU_ASSERT_EQUAL(got.calls, 1);
     CU_ASSERT_EQUAL(got.peer, 1);
     CU_ASSERT_EQUAL(got.hdrlen, sizeof(hdr));
@@ -159,7 +116,7 @@ static void test_dispatch(void)
     CU_ASSERT_EQUAL(memcmp(got.payload, "abc", 3), 0);
     /* A type nobody registered is dropped. */
     hdr[0] = RD_AM_RMA_FIRST + 1;
-    fake.env->recv(1, hdr, sizeof(hdr), NULL, 0);
+    deliver(1, hdr, sizeof(hdr), NULL, 0);
     CU_ASSERT_EQUAL(got.calls, 1);
 }
 
@@ -167,12 +124,12 @@ static void test_send_now(void)
 {
     unsigned char hdr[RD_P2P_AM_HDR_MAX] = { RD_AM_RMA_FIRST, 1, 2, 3 };
     int called = 0;
-    fake.nsent = 0;
+    fake_tp_forget();
     CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, 4, "xy", 2, sent_done, &called), RD_OK);
-    CU_ASSERT_EQUAL(fake.nsent, 1);
-    CU_ASSERT_EQUAL(fake.sent[0].hdrlen, 4);
-    CU_ASSERT_EQUAL(memcmp(fake.sent[0].hdr, hdr, 4), 0);
-    CU_ASSERT_EQUAL(fake.sent[0].len, 2);
+    CU_ASSERT_EQUAL(fake_tp_nsent(), 1);
+    CU_ASSERT_EQUAL(sent(0)->hdrlen, 4);
+    CU_ASSERT_EQUAL(memcmp(sent(0)->hdr, hdr, 4), 0);
+    CU_ASSERT_EQUAL(sent(0)->len, 2);
     CU_ASSERT_EQUAL(called, 0);   /* sent at once: done is never called */
     /* The limits. */
     CU_ASSERT_EQUAL(rd_p2p_am_max(1), 64);
@@ -184,30 +141,30 @@ static void test_send_now(void)
     CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, 4, big, sizeof(big), NULL, NULL), RD_EINVAL);
     CU_ASSERT_EQUAL(rd_p2p_am_send(2, hdr, 4, NULL, 0, NULL, NULL), RD_EINVAL);
     CU_ASSERT_EQUAL(rd_p2p_am_send(-1, hdr, 4, NULL, 0, NULL, NULL), RD_EINVAL);
-    CU_ASSERT_EQUAL(fake.nsent, 1);
+    CU_ASSERT_EQUAL(fake_tp_nsent(), 1);
 }
 
 static void test_send_queued(void)
 {
     unsigned char hdr[8] = { RD_AM_RMA_FIRST, 1 };
     int first = 0, second = 0;
-    fake.nsent = 0;
+    fake_tp_forget();
     ndone = 0;
-    fake.full = 1;
+    fake_tp_refuse(1000);   /* full */
     CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), "one", 3, sent_done, &first), RD_EAGAIN);
     hdr[1] = 2;   /* the queued copy of the header keeps what was sent */
     /* The transport has room again, but the first message waits: order holds. */
-    fake.full = 0;
+    fake_tp_refuse(0);
     CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), "two", 3, sent_done, &second),
                     RD_EAGAIN);
-    CU_ASSERT_EQUAL(fake.nsent, 0);
+    CU_ASSERT_EQUAL(fake_tp_nsent(), 0);
     CU_ASSERT_EQUAL(first + second, 0);
     rd_progress();
-    CU_ASSERT_EQUAL(fake.nsent, 2);
-    CU_ASSERT_EQUAL(fake.sent[0].hdr[1], 1);
-    CU_ASSERT_EQUAL(memcmp(fake.sent[0].payload, "one", 3), 0);
-    CU_ASSERT_EQUAL(fake.sent[1].hdr[1], 2);
-    CU_ASSERT_EQUAL(memcmp(fake.sent[1].payload, "two", 3), 0);
+    CU_ASSERT_EQUAL(fake_tp_nsent(), 2);
+    CU_ASSERT_EQUAL(sent(0)->hdr[1], 1);
+    CU_ASSERT_EQUAL(memcmp(sent(0)->payload, "one", 3), 0);
+    CU_ASSERT_EQUAL(sent(1)->hdr[1], 2);
+    CU_ASSERT_EQUAL(memcmp(sent(1)->payload, "two", 3), 0);
     CU_ASSERT(first && second);
     CU_ASSERT_EQUAL(ndone, 2);
     CU_ASSERT_EQUAL(done_status[0], RD_OK);
@@ -293,7 +250,7 @@ static void test_eager_recv(void)
     h.src = 1;
     h.tag = 42;
     h.len = 5;
-    fake.env->recv(1, &h, RD_HDR_EAGER_LEN, "hello", 5);
+    deliver(1, &h, RD_HDR_EAGER_LEN, "hello", 5);
     CU_ASSERT_EQUAL(r.done, 1);
     CU_ASSERT_EQUAL(r.error, RD_OK);
     CU_ASSERT_EQUAL(r.st_source, 1);
@@ -304,7 +261,7 @@ static void test_eager_recv(void)
 
     /* Unexpected first, then the receive; a longer message truncates. */
     h.tag = 43;
-    fake.env->recv(1, &h, RD_HDR_EAGER_LEN, "0123456789abcdefXYZ", 19);
+    deliver(1, &h, RD_HDR_EAGER_LEN, "0123456789abcdefXYZ", 19);
     rd_req_init_local(&r, RD_REQ_RECV);
     CU_ASSERT_EQUAL(rd_p2p_start(&r, buf, sizeof(buf), &rd_dt_bytes, c, 1, RD_ANY_TAG,
                                  RD_MODE_STANDARD, 0), RD_OK);
@@ -323,13 +280,14 @@ static void test_peer_failed(void)
     unsigned char hdr[4] = { RD_AM_RMA_FIRST };
     int called = 0;
     ndone = 0;
-    fake.full = 1;
+    fake_tp_refuse(1000);   /* full */
     CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), NULL, 0, sent_done, &called), RD_EAGAIN);
-    fake.env->peer_failed(1, RD_EPEER);
+    fake_tp_fail(1, RD_EPEER);
+    rd_progress();
     CU_ASSERT_EQUAL(called, 1);
     CU_ASSERT_EQUAL(ndone, 1);
     CU_ASSERT_EQUAL(done_status[0], RD_EPEER);
-    fake.full = 0;
+    fake_tp_refuse(0);
     CU_ASSERT_EQUAL(rd_p2p_am_send(1, hdr, sizeof(hdr), NULL, 0, sent_done, &called), RD_EPEER);
     CU_ASSERT_EQUAL(rd_p2p_failed_peer(), 1);
     rd_progress();

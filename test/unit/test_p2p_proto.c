@@ -25,16 +25,11 @@
 #define CTX 4
 #define EAGER_MAX 64
 
-static rd_boot_info_t boot = { .rank = 0, .size = 3, .local_size = 1, .universe_size = 3 };
 static rd_comm_t *comm;
 
 static void down(void)
 {
-    if (comm)
-        rd_comm_release(comm);
-    comm = NULL;
-    rd_p2p_finalize();
-    fake_tp_clear();
+    fake_tp_down(&comm, NULL);
 }
 
 /* A p2p instance over a fresh fake with caps, and comm over ranks 0..2. */
@@ -43,15 +38,9 @@ static void up(unsigned caps)
     static int running;
     if (running)
         down();   /* the previous test stopped at a fatal assertion */
-    fake_tp_reset(caps, EAGER_MAX);
-    CU_ASSERT_FATAL(rd_p2p_init(&boot) == RD_OK);
+    running = 0;
+    CU_ASSERT_FATAL(fake_tp_up(caps, EAGER_MAX, CTX, &comm) == RD_OK);
     running = 1;
-    int world[3] = { 0, 1, 2 };
-    rd_group_t *g = rd_group_new(3, world, 0);
-    CU_ASSERT_FATAL(g != NULL);
-    comm = rd_comm_new(g, CTX);
-    rd_group_release(g);
-    CU_ASSERT_FATAL(comm != NULL && rd_p2p_attach(comm) == RD_OK);
 }
 
 /* ---- what a peer's p2p would send (proto.h) ---- */

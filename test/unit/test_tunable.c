@@ -48,21 +48,32 @@ static void check_detail(const char *const *want, size_t n)
     CU_ASSERT_STRING_EQUAL(buf, "");
 }
 
+static void set_var(const rd_tunable_t *t, const char *value)
+{
+    if (value)
+        setenv(t->name, value, 1);
+    else
+        unsetenv(t->name);
+}
+
+/* t read with the variable set to value (NULL: unset) gives RD_OK and want
+ * (v_ starts as something else, so a reader that writes nothing fails); a
+ * macro, so that a failure names the caller's line. */
+#define EXPECT_INT(t, value, want)                                 \
+    do {                                                           \
+        long long v_ = ~(long long)(want);                         \
+        set_var((t), (value));                                     \
+        CU_ASSERT_EQUAL(rd_tunable_int((t), &v_), RD_OK);          \
+        CU_ASSERT_EQUAL(v_, (want));                               \
+    } while (0)
+
 static void test_size(void)
 {
     long long v = 0;
-    unsetenv(t_size.name);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_size, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 4096);
-    setenv(t_size.name, "", 1);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_size, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 4096);
-    setenv(t_size.name, "64k", 1);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_size, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 65536);
-    setenv(t_size.name, "1M", 1);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_size, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 1 << 20);
+    EXPECT_INT(&t_size, NULL, 4096);
+    EXPECT_INT(&t_size, "", 4096);
+    EXPECT_INT(&t_size, "64k", 65536);
+    EXPECT_INT(&t_size, "1M", 1 << 20);
     static const char *const bad[] = { "8q", "2M", "63", "-64", "abc", "1.5K" };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         v = 77;
@@ -78,12 +89,8 @@ static void test_size(void)
 static void test_int(void)
 {
     long long v = 0;
-    unsetenv(t_int.name);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_int, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, -1);
-    setenv(t_int.name, "31", 1);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_int, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 31);
+    EXPECT_INT(&t_int, NULL, -1);
+    EXPECT_INT(&t_int, "31", 31);
     setenv(t_int.name, "32", 1);
     CU_ASSERT_EQUAL(rd_tunable_int(&t_int, &v), RD_EINVAL);
     const char *want[] = { "RDMPI_TEST_LONG=\"32\"", "a whole number from 0 to 31" };
@@ -97,19 +104,13 @@ static void test_int(void)
 static void test_bool(void)
 {
     long long v = -1;
-    setenv(t_bool.name, "off", 1);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_bool, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 0);
-    setenv(t_bool.name, "YES", 1);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_bool, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 1);
+    EXPECT_INT(&t_bool, "off", 0);
+    EXPECT_INT(&t_bool, "YES", 1);
     setenv(t_bool.name, "2", 1);
     CU_ASSERT_EQUAL(rd_tunable_int(&t_bool, &v), RD_EINVAL);
     const char *want[] = { "RDMPI_TEST_BOOL=\"2\"", "yes/no" };
     check_detail(want, 2);
-    unsetenv(t_bool.name);
-    CU_ASSERT_EQUAL(rd_tunable_int(&t_bool, &v), RD_OK);
-    CU_ASSERT_EQUAL(v, 1);
+    EXPECT_INT(&t_bool, NULL, 1);
 }
 
 static void test_real(void)
