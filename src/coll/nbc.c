@@ -147,16 +147,29 @@ static void sink_copy(rd_coll_steps_t *p, const void *src, size_t scount, rd_dat
     rd_nbc_copy(sched_of(p), src, scount, sdt, dst, dcount, ddt);
 }
 
+static void sink_reduce(rd_coll_steps_t *p, const void *in, void *inout, size_t count,
+                        rd_datatype_t *dt, const rd_op_t *op)
+{
+    rd_nbc_reduce(sched_of(p), in, inout, count, dt, op);
+}
+
 static void sink_fence(rd_coll_steps_t *p)
 {
     rd_nbc_fence(sched_of(p));
+}
+
+static void *sink_tmp(rd_coll_steps_t *p, size_t count, rd_datatype_t *dt)
+{
+    return rd_nbc_tmp_typed(sched_of(p), count, dt);
 }
 
 static const rd_coll_steps_ops_t sink_ops = {
     .send = sink_send,
     .recv = sink_recv,
     .copy = sink_copy,
+    .reduce = sink_reduce,
     .fence = sink_fence,
+    .tmp = sink_tmp,
 };
 
 rd_nbc_t *rd_nbc_new(rd_comm_t *c)
@@ -521,148 +534,22 @@ void rd_nbc_barrier(rd_nbc_t *s)
     rd_coll_steps_barrier(&s->sink);
 }
 
-/* acc = acc op tmp, where tmp holds the contribution of higher ranks. */
-static void combine_after(rd_nbc_t *s, void *acc, void *tmp, size_t count, rd_datatype_t *dt,
-                          const rd_op_t *op)
-{
-    if (op->commute) {
-        rd_nbc_reduce(s, tmp, acc, count, dt, op);
-    } else {
-        rd_nbc_reduce(s, acc, tmp, count, dt, op);
-        rd_nbc_copy(s, tmp, count, dt, acc, count, dt);
-    }
-}
-
 void rd_nbc_reduce_to(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
                       const rd_op_t *op, int root)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    const void *src = sbuf == RD_NBC_IN_PLACE ? rbuf : sbuf;
-    if (n == 1) {
-        if (src != rbuf)
-            rd_nbc_copy(s, src, count, dt, rbuf, count, dt);
-        rd_nbc_fence(s);
-        return;
-    }
-    /* Non-commutative ops reduce towards rank 0, so that every subtree is a
-     * run of consecutive ranks combined in order, and 0 forwards to root. */
-    int troot = op->commute ? root : 0;
-    int rel = (me - troot + n) % n;
-    int top = rd_coll_tree_mask(rel, n); /* children are rel + 1, 2, 4 ... < top */
-    int parent = rel ? (rel - top + troot) % n : -1;
-    if (rel + 1 >= n || top == 1) {
-        /* A leaf sends its own data. */
-        rd_nbc_send(s, src, count, dt, parent);
-        rd_nbc_fence(s);
-    } else {
-        void *acc = me == root && troot == root ? rbuf : rd_nbc_tmp_typed(s, count, dt);
-        void *tmp = rd_nbc_tmp_typed(s, count, dt);
-        if (src != acc) {
-            rd_nbc_copy(s, src, count, dt, acc, count, dt);
-            rd_nbc_fence(s);
-        }
-        for (int mask = 1; mask < top && rel + mask < n; mask <<= 1) {
-            rd_nbc_recv(s, tmp, count, dt, (rel + mask + troot) % n);
-            combine_after(s, acc, tmp, count, dt, op);
-            rd_nbc_fence(s);
-        }
-        if (parent >= 0) {
-            rd_nbc_send(s, acc, count, dt, parent);
-            rd_nbc_fence(s);
-        } else if (me != root) {
-            rd_nbc_send(s, acc, count, dt, root);
-            rd_nbc_fence(s);
-        }
-    }
-    if (troot != root && me == root) {
-        rd_nbc_recv(s, rbuf, count, dt, troot);
-        rd_nbc_fence(s);
-    }
+    rd_coll_steps_reduce(&s->sink, sbuf, rbuf, count, dt, op, root);
 }
 
 void rd_nbc_allreduce(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
                       const rd_op_t *op)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    if (sbuf != RD_NBC_IN_PLACE) {
-        rd_nbc_copy(s, sbuf, count, dt, rbuf, count, dt);
-        rd_nbc_fence(s);
-    }
-    if (n == 1)
-        return;
-    void *tmp = rd_nbc_tmp_typed(s, count, dt);
-    int pof2 = 1;
-    while (pof2 * 2 <= n)
-        pof2 *= 2;
-    int rem = n - pof2, newrank;
-    /* The first 2 * rem ranks pair up: the even one hands its data to the odd
-     * one and sits out the doubling. */
-    if (me < 2 * rem) {
-        if (me % 2 == 0) {
-            rd_nbc_send(s, rbuf, count, dt, me + 1);
-            newrank = -1;
-        } else {
-            rd_nbc_recv(s, tmp, count, dt, me - 1);
-            rd_nbc_reduce(s, tmp, rbuf, count, dt, op);
-            newrank = me / 2;
-        }
-        rd_nbc_fence(s);
-    } else {
-        newrank = me - rem;
-    }
-    if (newrank >= 0) {
-        for (int mask = 1; mask < pof2; mask <<= 1) {
-            int nd = newrank ^ mask;
-            int dst = nd < rem ? nd * 2 + 1 : nd + rem;
-            rd_nbc_recv(s, tmp, count, dt, dst);
-            rd_nbc_send(s, rbuf, count, dt, dst);
-            if (dst < me)
-                rd_nbc_reduce(s, tmp, rbuf, count, dt, op);
-            else
-                combine_after(s, rbuf, tmp, count, dt, op);
-            rd_nbc_fence(s);
-        }
-    }
-    if (me < 2 * rem) {
-        if (me % 2)
-            rd_nbc_send(s, rbuf, count, dt, me - 1);
-        else
-            rd_nbc_recv(s, rbuf, count, dt, me + 1);
-        rd_nbc_fence(s);
-    }
+    rd_coll_steps_allreduce(&s->sink, sbuf, rbuf, count, dt, op);
 }
 
 void rd_nbc_scan(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
                  const rd_op_t *op, int excl)
 {
-    int n = s->comm->size, me = s->comm->rank;
-    const void *src = sbuf == RD_NBC_IN_PLACE ? rbuf : sbuf;
-    /* partial: the reduction of the ranks heard from so far, me included. */
-    void *partial = rd_nbc_tmp_typed(s, count, dt);
-    void *tmp = rd_nbc_tmp_typed(s, count, dt);
-    rd_nbc_copy(s, src, count, dt, partial, count, dt);
-    if (!excl && src != rbuf)
-        rd_nbc_copy(s, src, count, dt, rbuf, count, dt);
-    rd_nbc_fence(s);
-    int have = !excl; /* whether rbuf holds a value yet */
-    for (int mask = 1; mask < n; mask <<= 1) {
-        int dst = me ^ mask;
-        if (dst >= n)
-            continue;
-        rd_nbc_recv(s, tmp, count, dt, dst);
-        rd_nbc_send(s, partial, count, dt, dst);
-        if (me > dst) {
-            rd_nbc_reduce(s, tmp, partial, count, dt, op);
-            if (have)
-                rd_nbc_reduce(s, tmp, rbuf, count, dt, op);
-            else
-                rd_nbc_copy(s, tmp, count, dt, rbuf, count, dt);
-            have = 1;
-        } else {
-            combine_after(s, partial, tmp, count, dt, op);
-        }
-        rd_nbc_fence(s);
-    }
+    rd_coll_steps_scan(&s->sink, sbuf, rbuf, count, dt, op, excl);
 }
 
 void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt, void *rbuf,

@@ -106,9 +106,10 @@ void rd_nbc_fini(void);
 /* ---- algorithm builders: append one collective's rounds to s ----
  * Counts are in elements of the given types; displacements of the v-variants
  * in extents of the type. Root-only and send-side arguments are ignored where
- * MPI ignores them. The broadcast's tree, the barrier and the linear
- * gather(v) / scatter(v) are the algorithms the blocking collectives run
- * too (coll_steps.h). */
+ * MPI ignores them. The broadcast's tree, the barrier, the linear
+ * gather(v) / scatter(v), the reduce's tree, the allreduce's recursive
+ * doubling and the scan are the algorithms the blocking collectives run too
+ * (coll_steps.h). */
 
 /* Node-local: through the ranks' shared areas (rd_coll_shm_ibcast) up to
  * RDMPI_IBCAST_SHM_MAX bytes; else a binomial tree. */
