@@ -45,15 +45,7 @@ typedef struct self_key {
 static int self_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
 {
     self_key_t k = { (uint64_t)(uintptr_t)buf, (uint64_t)len };
-    rd_tp_mem_t *m = malloc(sizeof(*m));
-    if (!m)
-        return RD_ENOMEM;
-    m->buf = buf;
-    m->len = len;
-    m->keylen = sizeof(k);
-    memcpy(m->key, &k, sizeof(k));
-    *mem = m;
-    return RD_OK;
+    return rd_tp_mem_new(buf, len, &k, sizeof(k), mem);
 }
 
 static void self_mem_dereg(rd_tp_mem_t *mem)

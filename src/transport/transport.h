@@ -22,8 +22,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "boot/boot.h"
+#include "util/status.h"
 
 /* Upcall on arrival. hdr/payload point into transport memory and are valid
  * only during the call; p2p copies what it keeps. The upcall may call send()
@@ -86,6 +89,23 @@ typedef struct rd_tp_mem {
     size_t keylen;                /* <= RD_TP_KEY_MAX */
     uint8_t key[RD_TP_KEY_MAX];
 } rd_tp_mem_t;
+
+/* A registration on the heap for a transport whose key needs nothing
+ * freed later (shm, self): [buf, buf+len) with keylen key bytes. RD_OK or
+ * RD_ENOMEM; mem_dereg is then free(). */
+static inline int rd_tp_mem_new(const void *buf, size_t len, const void *key, size_t keylen,
+                                rd_tp_mem_t **mem)
+{
+    rd_tp_mem_t *m = malloc(sizeof(*m));
+    if (!m)
+        return RD_ENOMEM;
+    m->buf = buf;
+    m->len = len;
+    m->keylen = keylen;
+    memcpy(m->key, key, keylen);
+    *mem = m;
+    return RD_OK;
+}
 
 /* Message limits (every transport). */
 typedef struct rd_tp_msg_caps {

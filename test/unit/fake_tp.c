@@ -131,16 +131,10 @@ static int fake_progress(void)
 static int fake_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
 {
     fake_key_t k = { (uint64_t)(uintptr_t)buf, len };
-    rd_tp_mem_t *m = malloc(sizeof(*m));
-    if (!m)
-        return RD_ENOMEM;
-    m->buf = buf;
-    m->len = len;
-    m->keylen = sizeof(k);
-    memcpy(m->key, &k, sizeof(k));
-    *mem = m;
-    fk.stats.keys++;
-    return RD_OK;
+    int rc = rd_tp_mem_new(buf, len, &k, sizeof(k), mem);
+    if (rc == RD_OK)
+        fk.stats.keys++;
+    return rc;
 }
 
 static void fake_mem_dereg(rd_tp_mem_t *mem)

@@ -662,15 +662,7 @@ static int shm_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
     _Static_assert(sizeof(k) <= RD_TP_KEY_MAX, "a CMA key fits a transport key");
     if (len == 0)
         return RD_EINVAL;
-    rd_tp_mem_t *m = malloc(sizeof(*m));
-    if (!m)
-        return RD_ENOMEM;
-    m->buf = buf;
-    m->len = len;
-    m->keylen = sizeof(k);
-    memcpy(m->key, &k, sizeof(k));
-    *mem = m;
-    return RD_OK;
+    return rd_tp_mem_new(buf, len, &k, sizeof(k), mem);
 }
 
 static void shm_mem_dereg(rd_tp_mem_t *mem)
