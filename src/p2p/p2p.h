@@ -216,6 +216,66 @@ void rd_p2p_node_key_release(rd_comm_t *c, void *reg);
  * there: RD_OK, RD_EINVAL (a bad key or range) or another negative status. */
 int rd_p2p_node_read(rd_comm_t *c, int rank, void *local, uint64_t addr, const void *key,
                      size_t keylen, size_t len);
+/* ---- remote memory access, for src/rma ----
+ * The transports' RDMA (transport.h: mem_reg, get, put, flush, atomics)
+ * through the transport p2p uses for each peer. A registration covers
+ * every transport in use that offers remote access, so one handle serves
+ * every peer; its keys travel as one opaque blob (rd_p2p_mem_keys) that a
+ * peer searches for the key of the transport it uses to reach us
+ * (rd_p2p_mem_key_for). */
+typedef struct rd_p2p_mem rd_p2p_mem_t;
+#define RD_P2P_KEYS_MAX 128  /* largest blob rd_p2p_mem_keys writes */
+#define RD_P2P_KEY_MAX 32    /* largest single key (RD_TP_KEY_MAX) */
+/* Bits of rd_p2p_rdma_ops (the transport's rdma.ops, transport.h). */
+enum { RD_P2P_RDMA_GET = 1, RD_P2P_RDMA_PUT = 2, RD_P2P_RDMA_ATOMIC = 4 };
+/* What the transport of job rank peer can do to peer's memory: RD_P2P_RDMA_*
+ * bits, 0 for none (and for this process: rma reaches its own memory
+ * itself). */
+unsigned rd_p2p_rdma_ops(int peer);
+/* Largest put to peer whose source may be reused as soon as put returns
+ * (transport.h, rdma.inline_max), and largest single get/put (0: no limit). */
+size_t rd_p2p_rdma_inline_max(int peer);
+size_t rd_p2p_rdma_len_max(int peer);
+/* Registers [buf, buf+len) with every transport in use that offers remote
+ * access (len 0: an empty handle). RD_OK or the first transport's error
+ * (then nothing stays registered). */
+int rd_p2p_mem_reg(const void *buf, size_t len, rd_p2p_mem_t **m);
+void rd_p2p_mem_dereg(rd_p2p_mem_t *m);
+/* Writes m's keys (at most RD_P2P_KEYS_MAX bytes) to buf, sets *len. */
+void rd_p2p_mem_keys(const rd_p2p_mem_t *m, void *buf, size_t *len);
+/* In a peer's key blob (keys, len bytes), the key for reaching that peer
+ * with the transport p2p uses for it: sets *key / *keylen and returns 1,
+ * or returns 0 (no key for that transport: use active messages). */
+int rd_p2p_mem_key_for(int peer, const void *keys, size_t len, const void **key,
+                       size_t *keylen);
+/* transport.h's get / put / flush / fetch_add / cswap on peer's transport,
+ * with the same contract (done may be NULL except for flush; lmem is this
+ * side's rd_p2p_mem_t covering local, or NULL). RD_ENOTSUP when that
+ * transport lacks the operation. */
+typedef void (*rd_p2p_done_fn)(void *ctx, int status);
+int rd_p2p_rdma_get(int peer, void *local, rd_p2p_mem_t *lmem, uint64_t raddr, const void *key,
+                    size_t keylen, size_t len, rd_p2p_done_fn done, void *ctx);
+int rd_p2p_rdma_put(int peer, const void *local, rd_p2p_mem_t *lmem, uint64_t raddr,
+                    const void *key, size_t keylen, size_t len, rd_p2p_done_fn done, void *ctx);
+int rd_p2p_rdma_flush(int peer, rd_p2p_done_fn done, void *ctx);
+int rd_p2p_rdma_fetch_add(int peer, uint64_t raddr, const void *key, size_t keylen,
+                          uint64_t add, uint64_t *result, rd_p2p_done_fn done, void *ctx);
+int rd_p2p_rdma_cswap(int peer, uint64_t raddr, const void *key, size_t keylen,
+                      uint64_t compare, uint64_t swap, uint64_t *result, rd_p2p_done_fn done,
+                      void *ctx);
+/* A put that also delivers imm to the peer once the bytes are in its
+ * memory (transport.h, put_imm; rc: RDMA Write with Immediate): the peer's
+ * handler registered with rd_p2p_notify_register is called with (this
+ * rank, imm) from its progress. RD_ENOTSUP when peer's transport has no
+ * put_imm: the caller then sends its own message after the data. */
+int rd_p2p_rdma_put_imm(int peer, const void *local, rd_p2p_mem_t *lmem, uint64_t raddr,
+                        const void *key, size_t keylen, size_t len, uint32_t imm,
+                        rd_p2p_done_fn done, void *ctx);
+typedef void (*rd_p2p_notify_fn)(int peer, uint32_t imm);
+void rd_p2p_notify_register(rd_p2p_notify_fn fn);
+/* 1 when job rank peer runs on this node (shares memory with this
+ * process through the operating system), else 0. */
+int rd_p2p_same_node(int peer);
 /* Job rank of this process and the job size. */
 int rd_p2p_world_rank(void);
 int rd_p2p_world_size(void);

@@ -124,6 +124,7 @@ typedef struct rd_p2p_state {
     int split_cpus;                    /* a CPU per local rank: a sender can take a split */
     int verbose;                       /* RDMPI_VERBOSE */
     int local_size;                    /* ranks on this node (for the report) */
+    unsigned char *on_node;            /* by job rank: 1 when on this node */
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     unsigned long puts_whole, streamed;     /* ... written by the sender, streamed */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
@@ -147,6 +148,8 @@ enum rndv_mode {
 };
 
 extern const rd_transport_t rd_self_transport;
+/* env->notified (p2p_rdma.c). */
+void rd_p2p_on_notified(int peer, uint32_t imm);
 void rd_self_set_recv(rd_tp_recv_fn fn, int rank);
 
 /* ---- matching queues by context id (p2p_recv.c) ---- */

@@ -152,6 +152,11 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     rd_p2p.peers = calloc(boot->size, sizeof(peer_t));
     if (!rd_p2p.peers)
         return RD_ENOMEM;
+    rd_p2p.on_node = calloc(boot->size, 1);
+    if (!rd_p2p.on_node)
+        return RD_ENOMEM;
+    for (int i = 0; i < boot->local_size; i++)
+        rd_p2p.on_node[boot->local_ranks[i]] = 1;
     for (int i = 0; i < boot->size; i++) {
         rd_list_init(&rd_p2p.peers[i].sendq);
         rd_list_init(&rd_p2p.peers[i].busy_link);
@@ -163,6 +168,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     env.claim = rd_p2p_on_claim;
     env.claimed = rd_p2p_on_claimed;
     env.peer_failed = rd_p2p_on_peer_failed;
+    env.notified = rd_p2p_on_notified;
     rd_self_set_recv(rd_p2p_on_message, boot->rank);
     /* Every rank initializes the same transports in the same order, so
      * collective inits line up; then one fence publishes what they put. */
@@ -239,6 +245,7 @@ void rd_p2p_finalize(void)
     }
     free(rd_p2p.queues);
     free(rd_p2p.peers);
+    free(rd_p2p.on_node);
     free(rd_p2p.scratch);
     memset(&rd_p2p, 0, sizeof(rd_p2p)); /* hooks too: they register again at the next init */
 }

@@ -69,6 +69,7 @@ typedef struct rd_tp_env {
     rd_tp_claim_fn claim;        /* optional (NULL: not offered) */
     rd_tp_claimed_fn claimed;    /* set whenever claim is */
     rd_tp_failed_fn peer_failed; /* optional (NULL: abort the job instead) */
+    void (*notified)(int peer, uint32_t imm); /* put_imm arrival (NULL: none expected) */
 } rd_tp_env_t;
 
 /* The largest header send() must accept from p2p: every transport takes
@@ -261,6 +262,13 @@ typedef struct rd_transport {
     int (*cswap)(int peer, uint64_t remote_addr, const void *key, size_t keylen,
                  uint64_t compare, uint64_t swap, uint64_t *result, rd_tp_done_fn done,
                  void *ctx);
+    /* Optional (NULL: not offered): put, and once its bytes are in the
+     * peer's memory the peer's env->notified(sender, imm) runs from its
+     * progress (rc: RDMA Write with Immediate, the immediate consuming a
+     * receive credit like a message). */
+    int (*put_imm)(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                   const void *key, size_t keylen, size_t len, uint32_t imm,
+                   rd_tp_done_fn done, void *ctx);
 
     /* ---- Node-local shared memory (shm; NULL otherwise) ----
      *

@@ -14,6 +14,12 @@ const char *rd_status_str(int status)
     case RD_ENOTSUP: return "operation not supported";
     case RD_EBOOT: return "process manager (PMIx) failure";
     case RD_EINTERN: return "internal error";
+    case RD_ESYNC: return "no epoch allows this operation";
+    case RD_ERANGE: return "target range outside the window";
+    case RD_ECONFLICT: return "conflicting lock or epoch";
+    case RD_EATTACH: return "bad attach or detach";
+    case RD_EFLAVOR: return "wrong window flavor";
+    case RD_ESHARED: return "no shared memory between these processes";
     }
     return "unknown status";
 }

@@ -17,6 +17,13 @@ enum rd_status {
     RD_ENOTSUP = -6,      /* the operation is not supported here */
     RD_EBOOT = -7,        /* the process manager (PMIx) failed */
     RD_EINTERN = -8,      /* internal inconsistency */
+    /* one-sided communication (src/rma) */
+    RD_ESYNC = -9,        /* no epoch allows this operation now */
+    RD_ERANGE = -10,      /* target range outside the window */
+    RD_ECONFLICT = -11,   /* conflicting lock or epoch */
+    RD_EATTACH = -12,     /* dynamic window: overlapping attach, unknown detach */
+    RD_EFLAVOR = -13,     /* wrong window flavor for the call */
+    RD_ESHARED = -14,     /* no shared memory between these processes */
 };
 
 /* Short human text of a status code, for error messages. */

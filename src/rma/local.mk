@@ -1,0 +1,2 @@
+# src/rma: one-sided communication (windows, operations, synchronization)
+libmpi_la_SOURCES += src/rma/rma.h src/rma/rma_impl.h
