@@ -34,6 +34,13 @@ enum { HOW_NONE = 0, HOW_ATOMIC, HOW_AM, HOW_NOCHECK };
 static rd_win_t **waiting;
 static int nwaiting, capwaiting;
 static int hook = -1;
+static unsigned long n_atomic, n_am;
+
+void rd_rma_lock_counts(unsigned long *atomic, unsigned long *am)
+{
+    *atomic = n_atomic;
+    *am = n_am;
+}
 
 static int try_lock(_Atomic uint64_t *word, int type)
 {
@@ -177,6 +184,7 @@ static void on_grant(int peer, const void *hdr, size_t hdrlen, const void *paylo
 int rd_rma_lock_init(void)
 {
     nwaiting = 0;
+    n_atomic = n_am = 0;
     hook = rd_progress_hook_register(retry_hook);
     if (hook < 0)
         return hook;
@@ -226,10 +234,12 @@ static int lock_begin(rd_win_t *w, int target, int type)
             if (rd_progress() == 0)
                 rd_p2p_idle(&idle);
         s->how[target] = HOW_ATOMIC;
+        n_atomic++;
         return RD_OK;
     }
     s->granted[target] = 0;
     s->how[target] = HOW_AM;
+    n_am++;
     return rd_rma_sync_send(w, target, RD_RMA_AM_LOCK, type);
 }
 

@@ -36,12 +36,20 @@ size_t rd_rma_seg_len(size_t len)
     return (len + page - 1) / page * page;
 }
 
+/* Running out of memory or of /dev/shm is the user's to fix (a smaller
+ * window), not an internal error. */
+static int sys_status(int err)
+{
+    return err == ENOMEM || err == ENOSPC || err == EFBIG || err == EINVAL ? RD_ENOMEM : RD_ESYS;
+}
+
 static int map_fd(int fd, const char *name, size_t len, void **addr)
 {
     void *p = mmap(NULL, rd_rma_seg_len(len), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
-        rd_err_detail_sys(errno, "mmap(%s, %zu bytes) of a window segment", name, len);
-        return RD_ESYS;
+        int err = errno;
+        rd_err_detail_sys(err, "mmap(%s, %zu bytes) of a window segment", name, len);
+        return sys_status(err);
     }
     *addr = p;
     return RD_OK;
@@ -56,9 +64,10 @@ int rd_rma_seg_create(const char *name, size_t len, void **addr)
     }
     int rc = RD_OK;
     if (ftruncate(fd, (off_t)rd_rma_seg_len(len)) != 0) {
-        rd_err_detail_sys(errno, "ftruncate(%s, %zu bytes) of a window segment (is /dev/shm "
+        int err = errno;
+        rd_err_detail_sys(err, "ftruncate(%s, %zu bytes) of a window segment (is /dev/shm "
                           "large enough?)", name, len);
-        rc = RD_ESYS;
+        rc = sys_status(err);
     }
     if (rc == RD_OK)
         rc = map_fd(fd, name, len, addr);

@@ -117,9 +117,12 @@ void rd_rma_finalize(void)
 
 void rd_rma_report(char *buf, size_t len)
 {
+    unsigned long atomic, am;
+    rd_rma_lock_counts(&atomic, &am);
     snprintf(buf, len, "rdmpi: rank %d: rma: %lu windows, %lu node segments; targets by path: "
-             "shm %lu, rdma %lu, am %lu", rd_p2p_world_rank(), stats.windows, stats.segments,
-             stats.shm, stats.rdma, stats.am);
+             "shm %lu, rdma %lu, am %lu; locks taken by atomics %lu, by messages %lu",
+             rd_p2p_world_rank(), stats.windows, stats.segments, stats.shm, stats.rdma, stats.am,
+             atomic, am);
 }
 
 /* ---- creation ---- */
@@ -156,7 +159,7 @@ static int make_memory(rd_win_t *w, const size_t *sizes, rma_desc_t *d)
     case RD_WIN_ALLOCATE:
         if (!s->node_peers) {
             if (w->size && posix_memalign(&s->heap, 64, w->size) != 0) {
-                rd_err_detail("Win_allocate: out of memory for %zu bytes", w->size);
+                rd_err_detail("out of memory for a window of %zu bytes", w->size);
                 return RD_ENOMEM;
             }
             if (w->size)
@@ -223,9 +226,8 @@ int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_u
     d->version = DESC_VERSION;
     *out = NULL;
     if (flavor == RD_WIN_SHARED && !all_same_node(c)) {
-        rd_err_detail("Win_allocate_shared: the communicator spans several nodes; shared "
-                      "memory needs every member on one node (use MPI_Comm_split_type with "
-                      "MPI_COMM_TYPE_SHARED first)");
+        rd_err_detail("the communicator spans several nodes; shared memory needs every member "
+                      "on one node (use MPI_Comm_split_type with MPI_COMM_TYPE_SHARED first)");
         rd_rma_desc_fail(d, RD_ESHARED);
         return RD_ESHARED;
     }
@@ -247,7 +249,7 @@ int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_u
         !(s->granted = calloc((size_t)n, sizeof(*s->granted))) ||
         !(s->how = calloc((size_t)n, sizeof(*s->how))) ||
         !(s->maps = calloc((size_t)n, sizeof(*s->maps)))) {
-        rd_err_detail("window creation: out of memory for %d peers", n);
+        rd_err_detail("out of memory for the window's table of %d peers", n);
         goto fail;
     }
     rd_list_init(&w->attrs);
@@ -541,7 +543,7 @@ int rd_rma_alloc_mem(size_t size, void **ptr)
     alloc_rec_t *a = calloc(1, sizeof(*a));
     if (!a || posix_memalign(&a->ptr, 64, size ? size : 1) != 0) {
         free(a);
-        rd_err_detail("Alloc_mem: out of memory for %zu bytes", size);
+        rd_err_detail("out of memory for %zu bytes", size);
         return RD_ENOMEM;
     }
     int rc = rd_p2p_mem_reg(a->ptr, size, &a->mem);

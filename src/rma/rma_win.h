@@ -89,5 +89,7 @@ void rd_rma_sync_free(rd_win_t *w);
 void rd_rma_lock_free(rd_win_t *w);
 /* Whether a lock epoch is open on w (free and fence check it). */
 int rd_rma_lock_held(rd_win_t *w);
+/* Locks this process took since init, by the way they were taken. */
+void rd_rma_lock_counts(unsigned long *atomic, unsigned long *am);
 
 #endif
