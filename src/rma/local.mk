@@ -2,4 +2,5 @@
 libmpi_la_SOURCES += src/rma/rma.h src/rma/rma_impl.h
 libmpi_la_SOURCES += src/rma/rma_wire.h src/rma/rma_ops.h src/rma/rma_ops.c
 libmpi_la_SOURCES += src/rma/rma_win.c src/rma/rma_win.h src/rma/rma_seg.c src/rma/rma_seg.h \
-	src/rma/rma_sync.c src/rma/rma_lock.c src/rma/rma_dyn.c
+	src/rma/rma_sync.c src/rma/rma_sync.h src/rma/rma_lock.c src/rma/rma_lock.h \
+	src/rma/rma_dyn.c
