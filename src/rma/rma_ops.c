@@ -7,10 +7,14 @@
  * synchronization half (flush, unlock, fence, complete) ends in
  * rd_rma_ops_complete.
  */
+#include "rma/rma_ops.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "rma/rma_ops.h"
+#include "rma/rma_am.h"
+#include "rma/rma_notify.h"
+#include "rma/rma_wire.h"
 #include "util/status.h"
 
 /* ---- records of operations waiting for replies ----
@@ -177,7 +181,44 @@ static void answered_lost(rd_win_t *w, int target, uint32_t opid, int status)
         rd_rma_pend_answered(p, status);
 }
 
+/* ---- answers (ACK, RESP) ---- */
+
+static void on_answer(int peer, const void *hdr, size_t hdrlen, const void *payload,
+                      size_t len)
+{
+    rd_rma_ack_msg_t a;
+    if (hdrlen < sizeof(a))
+        return;
+    memcpy(&a, hdr, sizeof(a));
+    rd_win_t *w = rd_rma_win_lookup(a.h.win);
+    if (!w || a.from >= (uint32_t)w->rma->nranks)
+        return;
+    rd_rma_peer_t *pe = &w->rma->peers[a.from];
+    if (pe->world != peer || a.count > pe->am_sent - pe->am_acked)
+        return;
+    pe->am_acked += a.count;
+    int status = a.status;
+    if (status != RD_OK)
+        rd_rma_peer_fail(w, (int)a.from, status);
+    rd_rma_pend_t *p = a.opid ? rd_rma_pend_find(a.opid) : NULL;
+    if (!p || p->w != w || p->target != (int)a.from)
+        return;
+    if (a.h.type == RD_RMA_AM_RESP && status == RD_OK && len) {
+        size_t total = p->rdt ? p->rcount * p->rdt->size : 0;
+        if (a.roff > total || len > total - a.roff)
+            status = RD_EINTERN; /* more than was asked for: keep it out */
+        else
+            rd_dt_unpack(p->rbuf, p->rcount, p->rdt, a.roff, payload, len);
+    }
+    rd_rma_pend_answered(p, status);
+}
+
 /* ---- completion ---- */
+
+void rd_rma_req_done(void *ctx, int status)
+{
+    rd_req_complete(ctx, status);
+}
 
 void rd_rma_progress_until(volatile int *flag)
 {
@@ -199,8 +240,7 @@ static void flush_done(void *ctx, int status)
     f->done = 1;
 }
 
-/* Waits for the RDMA operations issued to target since its last flush. */
-static void flush_peer(rd_win_t *w, int target)
+void rd_rma_flush_peer(rd_win_t *w, int target)
 {
     rd_rma_peer_t *pe = &w->rma->peers[target];
     if (!pe->rdma_unflushed)
@@ -233,7 +273,7 @@ int rd_rma_ops_complete(rd_win_t *w, int target, int local)
      * synchronization follows. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (int t = lo; t < hi; t++)
-        flush_peer(w, t);
+        rd_rma_flush_peer(w, t);
     unsigned idle = 0;
     for (int t = lo; t < hi; t++)
         while (!answered(&rw->peers[t]))
@@ -279,7 +319,14 @@ void rd_rma_ops_win_free(rd_win_t *w)
 
 int rd_rma_ops_init(void)
 {
-    return RD_OK;
+    int rc = rd_p2p_am_register(RD_RMA_AM_ACK, on_answer);
+    if (rc == RD_OK)
+        rc = rd_p2p_am_register(RD_RMA_AM_RESP, on_answer);
+    if (rc == RD_OK)
+        rc = rd_rma_am_init();
+    if (rc == RD_OK)
+        rc = rd_rma_notify_init();
+    return rc;
 }
 
 void rd_rma_ops_finalize(void)

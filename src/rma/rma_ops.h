@@ -68,6 +68,13 @@ int rd_rma_send_plain(int world, void *hdr, size_t hdrlen, const void *payload, 
  * completion call). */
 void rd_rma_peer_fail(rd_win_t *w, int target, int status);
 
+/* Waits for the RDMA operations issued to target since its last flush
+ * (an error is recorded for the next completion call). */
+void rd_rma_flush_peer(rd_win_t *w, int target);
+
+/* A transport completion (rd_p2p_done_fn) that completes request ctx. */
+void rd_rma_req_done(void *ctx, int status);
+
 /* Progresses until *flag is nonzero. */
 void rd_rma_progress_until(volatile int *flag);
 
