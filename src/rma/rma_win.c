@@ -534,9 +534,7 @@ int rd_rma_win_free_check(rd_win_t *w)
                       "MPI_Win_unlock / MPI_Win_unlock_all first)");
         return RD_ESYNC;
     }
-    int rc = rd_rma_ops_complete(w, -1, 0);
-    release(w);
-    return rc;
+    return rd_rma_ops_complete(w, -1, 0);
 }
 
 void rd_rma_win_destroy(rd_win_t *w)
