@@ -6,7 +6,7 @@
  * (small integers: exact), and with MPI_MAX from all ranks on the same
  * words; then the same with MPI_Win_fence epochs. Ranks' contributions
  * differ per element so a lost or doubled update shows. Rounds: argument 1
- * (default 200).
+ * (default 100).
  */
 #include "rma_common.h"
 
@@ -91,7 +91,7 @@ static void run(int flavor, int rounds)
 
 int main(int argc, char **argv)
 {
-    int rounds = 200;
+    int rounds = 100;
 
     MTest_Init(&argc, &argv);
     if (argc > 1)

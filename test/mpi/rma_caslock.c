@@ -7,7 +7,7 @@
  * words end at exactly ranks x rounds (x 3 for the second). The lock is
  * released with MPI_Fetch_and_op(MPI_REPLACE), and the holder checks the
  * lock word holds its own id. The lock word and data live at rank 0 (the
- * data words at the last rank). Rounds: argument 1 (default 100).
+ * data words at the last rank). Rounds: argument 1 (default 25).
  */
 #include "rma_common.h"
 
@@ -88,7 +88,7 @@ static void run(int flavor, int rounds)
 
 int main(int argc, char **argv)
 {
-    int rounds = 100;
+    int rounds = 25;
 
     MTest_Init(&argc, &argv);
     if (argc > 1)

@@ -5,7 +5,7 @@
  * is ranks x iterations, every fetched value from 0 to that minus 1 was
  * fetched exactly once over all ranks, and each rank's own fetches
  * increase. On every window flavor, with the counter at the last rank
- * (the words around it stay). Iterations: argument 1 (default 300).
+ * (the words around it stay). Iterations: argument 1 (default 100).
  */
 #include "rma_common.h"
 
@@ -82,7 +82,7 @@ static void run(int flavor, int iters)
 
 int main(int argc, char **argv)
 {
-    int iters = 300;
+    int iters = 100;
 
     MTest_Init(&argc, &argv);
     if (argc > 1)
