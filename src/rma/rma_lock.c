@@ -388,5 +388,10 @@ int rd_rma_flush(rd_win_t *w, int target, int local)
                       local ? "_local" : "", target);
         return RD_ESYNC;
     }
-    return rd_rma_ops_complete(w, target, local);
+    int rc = rd_rma_ops_complete(w, target, local);
+    /* A process spinning on flush (a lock built from Compare_and_swap)
+     * must still serve the peers whose operations need its progress. */
+    if (rw->sync->poke)
+        rd_progress();
+    return rc;
 }

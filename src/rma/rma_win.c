@@ -471,6 +471,8 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
             memcpy(p->key, key, kl);
             p->keylen = kl;
         }
+        if (r != me && p->path != RD_RMA_PATH_SHM)
+            s->poke = 1;
         if (p->path == RD_RMA_PATH_SHM)
             stats.shm++;
         else if (p->path == RD_RMA_PATH_RDMA)
