@@ -12,7 +12,9 @@
  * the same atomics and answers GRANT; UNLOCK, sent once the origin's
  * operations to it are complete, releases it. Requests that cannot be
  * granted yet are retried by a progress hook that runs only while some
- * window has a waiting request.
+ * window has a waiting request. The queue is FIFO among requests by
+ * message; a node peer's atomic acquisition can overtake it (no
+ * fairness between the two ways is promised, as MPI promises none).
  *
  * No RDMA-atomic lock word: the rc transport's atomics are not atomic
  * with respect to the CPU's on the same word, and node peers take the
