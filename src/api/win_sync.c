@@ -211,7 +211,8 @@ static int on_rank(int rank, MPI_Win win, int what, const char *fn)
     if ((err = check_rank(w, rank, fn)))
         return err;
     rd_api_lock();
-    int rc = what == R_UNLOCK ? rd_rma_unlock(w, rank) : rd_rma_flush(w, rank, what == R_FLUSH_LOCAL);
+    int rc = what == R_UNLOCK ? rd_rma_unlock(w, rank)
+                              : rd_rma_flush(w, rank, what == R_FLUSH_LOCAL);
     return done(w, rc, fn);
 }
 
