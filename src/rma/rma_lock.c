@@ -18,12 +18,13 @@
  * with respect to the CPU's on the same word, and node peers take the
  * word with CPU atomics, so such a word could be held twice.
  */
-#include "rma/rma_win.h"
+#include "rma/rma_lock.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rma/rma_sync.h"
 #include "util/errdetail.h"
 #include "util/status.h"
 

@@ -69,6 +69,16 @@ int rd_rma_seg_create(const char *name, size_t len, void **addr)
                           "large enough?)", name, len);
         rc = sys_status(err);
     }
+    /* Pages of a tmpfs file are allocated when first touched: without
+     * reserving them now, a full /dev/shm would kill the process with
+     * SIGBUS at the first store into the window. */
+    int err;
+    if (rc == RD_OK && (err = posix_fallocate(fd, 0, (off_t)rd_rma_seg_len(len))) != 0 &&
+        err != EOPNOTSUPP && err != EINVAL) {
+        rd_err_detail_sys(err, "posix_fallocate(%s, %zu bytes) of a window segment (is /dev/shm "
+                          "large enough?)", name, len);
+        rc = sys_status(err);
+    }
     if (rc == RD_OK)
         rc = map_fd(fd, name, len, addr);
     close(fd);

@@ -20,8 +20,9 @@
  * name (RD_RMA_SEG_NAME_MAX bytes). */
 void rd_rma_seg_name(char *name, uint32_t id, int world, int part);
 /* Creates segment name of len bytes (len 0: one page, so that every
- * segment can be mapped) zero-filled, maps it at *addr and returns RD_OK,
- * or a negative status with the detail recorded (the name is free again). */
+ * segment can be mapped) zero-filled with its pages reserved, maps it at
+ * *addr and returns RD_OK, or a negative status with the detail recorded
+ * (RD_ENOMEM: no room in memory or /dev/shm; the name is free again). */
 int rd_rma_seg_create(const char *name, size_t len, void **addr);
 /* Maps the existing segment name (len bytes, as created) at *addr. */
 int rd_rma_seg_map(const char *name, size_t len, void **addr);

@@ -11,7 +11,7 @@
  * Win_wait / Win_test count the COMPLETEs. POSTs are counted per origin,
  * so that a POST of the next epoch arriving early is kept.
  */
-#include "rma/rma_win.h"
+#include "rma/rma_sync.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -6,11 +6,13 @@
  * Win_shared_query and Alloc_mem / Free_mem.
  *
  * Memory: an ALLOCATE window with node peers lives in a segment of its own
- * ([control block][window memory]), so that node peers map it; a SHARED
- * window lives in one segment created by rank 0 ([control blocks of every
- * rank][everyone's memory, contiguous]) or, with alloc_shared_noncontig,
- * in one segment per rank. Win_create and dynamic windows with node peers
- * get a segment holding only the control block (the lock word).
+ * ([control block][window memory]), so that node peers map it (when
+ * /dev/shm has no room for it, in private memory like a Win_create
+ * window's). A SHARED window lives in one segment created by rank 0
+ * ([control blocks of every rank][everyone's memory, contiguous]) or, with
+ * alloc_shared_noncontig, in one segment per rank. Win_create and dynamic
+ * windows with node peers get a segment holding only the control block
+ * (the lock word). Without node peers nothing is shared: heap memory.
  */
 #include "rma/rma_win.h"
 
@@ -18,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rma/rma_lock.h"
+#include "rma/rma_sync.h"
 #include "util/errdetail.h"
 #include "util/status.h"
 
@@ -88,9 +92,43 @@ static void table_remove(rd_win_t *w)
         }
 }
 
+/* A message's sender is a job rank: binary search in byworld, made once
+ * the window is connected. */
 int rd_rma_rank_of(rd_win_t *w, int world)
 {
-    return rd_group_rank_of(w->comm->group, world);
+    const uint64_t *v = w->rma->sync->byworld;
+    if (!v)
+        return rd_group_rank_of(w->comm->group, world);
+    int lo = 0, hi = w->rma->nranks;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int mw = (int)(v[mid] >> 32);
+        if (mw == world)
+            return (int)(uint32_t)v[mid];
+        if (mw < world)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void index_senders(rd_win_t *w)
+{
+    int n = w->rma->nranks;
+    uint64_t *v = malloc((size_t)n * sizeof(*v));
+    if (!v)
+        return;  /* rd_rma_rank_of scans the group instead */
+    for (int r = 0; r < n; r++)
+        v[r] = (uint64_t)(uint32_t)w->rma->peers[r].world << 32 | (uint32_t)r;
+    qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+    w->rma->sync->byworld = v;
 }
 
 /* ---- init ---- */
@@ -167,12 +205,32 @@ static int make_memory(rd_win_t *w, const size_t *sizes, rma_desc_t *d)
             w->base = s->heap;
             return RD_OK;
         }
-        if ((rc = own_segment(w, RD_RMA_CTL_SIZE + w->size, &seg)) != RD_OK)
+        if ((rc = own_segment(w, RD_RMA_CTL_SIZE + w->size, &seg)) == RD_OK) {
+            s->ctl = seg;
+            w->base = (char *)seg + RD_RMA_CTL_SIZE;
+            d->segkind = SEG_DATA;
+            d->dataoff = RD_RMA_CTL_SIZE;
+            break;
+        }
+        if (rc != RD_ENOMEM)
+            return rc;
+        /* No room in /dev/shm: private memory that node peers reach
+         * like a Win_create window's; only the control block is shared. */
+        rd_err_detail_clear();
+        if (posix_memalign(&s->heap, 64, w->size ? w->size : 1) != 0) {
+            rd_err_detail("out of memory for a window of %zu bytes", w->size);
+            return RD_ENOMEM;
+        }
+        memset(s->heap, 0, w->size);
+        w->base = s->heap;
+        /* fall through */
+    default:
+        if (!s->node_peers)
+            return RD_OK;
+        if ((rc = own_segment(w, RD_RMA_CTL_SIZE, &seg)) != RD_OK)
             return rc;
         s->ctl = seg;
-        w->base = (char *)seg + RD_RMA_CTL_SIZE;
-        d->segkind = SEG_DATA;
-        d->dataoff = RD_RMA_CTL_SIZE;
+        d->segkind = SEG_CTL;
         break;
     case RD_WIN_SHARED:
         if (w->hints.alloc_shared_noncontig) {
@@ -189,19 +247,10 @@ static int make_memory(rd_win_t *w, const size_t *sizes, rma_desc_t *d)
             size_t total = 0;
             for (int r = 0; r < w->comm->size; r++)
                 total += sizes[r];
-            s->shared_off = ctl_area(w->comm->size);
-            if ((rc = own_segment(w, s->shared_off + total, &seg)) != RD_OK)
+            if ((rc = own_segment(w, ctl_area(w->comm->size) + total, &seg)) != RD_OK)
                 return rc;
         }
         /* The others map rank 0's segment in rd_rma_win_connect. */
-        break;
-    default:
-        if (!s->node_peers)
-            return RD_OK;
-        if ((rc = own_segment(w, RD_RMA_CTL_SIZE, &seg)) != RD_OK)
-            return rc;
-        s->ctl = seg;
-        d->segkind = SEG_CTL;
         break;
     }
     d->seglen = w->rma->seglen;
@@ -385,6 +434,7 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
         p->disp_unit = dv[r].disp_unit;
         p->path = RD_RMA_PATH_AM;
     }
+    index_senders(w);
     rc = RD_OK;
     if (w->flavor == RD_WIN_SHARED && !w->hints.alloc_shared_noncontig)
         rc = connect_shared(w, dv);
@@ -464,6 +514,7 @@ static void release(rd_win_t *w)
     free(s->how);
     free(s->maps);
     free(s->regions);
+    free(s->byworld);
     free(rw->peers);
     free(s);
     free(rw);
@@ -483,9 +534,7 @@ int rd_rma_win_free_check(rd_win_t *w)
                       "MPI_Win_unlock / MPI_Win_unlock_all first)");
         return RD_ESYNC;
     }
-    int rc = rd_rma_ops_complete(w, -1, 0);
-    release(w);
-    return rc;
+    return rd_rma_ops_complete(w, -1, 0);
 }
 
 void rd_rma_win_destroy(rd_win_t *w)

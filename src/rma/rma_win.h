@@ -59,7 +59,7 @@ struct rd_rma_sync {
     int node_peers;              /* other members on this node */
     rd_rma_map_t *maps;          /* peers' segments mapped here (unmapped at free) */
     int nmaps;
-    size_t shared_off;           /* SHARED: offset of the data in the segment */
+    uint64_t *byworld;           /* (job rank << 32 | rank), sorted: senders of messages */
     /* PSCW */
     unsigned *posts;             /* by rank: POSTs received from it, not yet used by a start */
     int *start_grp, start_n;
@@ -78,18 +78,5 @@ struct rd_rma_sync {
 
 /* Rank of w's communicator that job rank world is, or -1. */
 int rd_rma_rank_of(rd_win_t *w, int world);
-/* Sends a header-only synchronization message of type to rank of w. */
-int rd_rma_sync_send(rd_win_t *w, int rank, int type, int flags);
-
-/* rma_sync.c / rma_lock.c: handler registration and counters for the report. */
-int rd_rma_sync_init(void);
-int rd_rma_lock_init(void);
-/* Releases what the lock and PSCW state of w hold (window freed). */
-void rd_rma_sync_free(rd_win_t *w);
-void rd_rma_lock_free(rd_win_t *w);
-/* Whether a lock epoch is open on w (free and fence check it). */
-int rd_rma_lock_held(rd_win_t *w);
-/* Locks this process took since init, by the way they were taken. */
-void rd_rma_lock_counts(unsigned long *atomic, unsigned long *am);
 
 #endif
