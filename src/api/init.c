@@ -16,6 +16,7 @@
 #include "coll/ctxid.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
+#include "rma/rma.h"
 #include "util/clock.h"
 #include "util/errdetail.h"
 #include "util/scratch.h"
@@ -89,7 +90,7 @@ static int init(int required, int *provided, const char *fn)
         (rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
-        (rc = make_predefined_comms()) != RD_OK) {
+        (rc = rd_rma_init(&rd_api.boot)) != RD_OK || (rc = make_predefined_comms()) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
         snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
@@ -181,10 +182,13 @@ int PMPI_Finalize(void)
         char report[512];
         rd_p2p_report_final(report, sizeof(report));
         fprintf(stderr, "%s\n", report);
+        rd_rma_report(report, sizeof(report));
+        fprintf(stderr, "%s\n", report);
         rd_api_async_report(report, sizeof(report));
         if (report[0])
             fprintf(stderr, "%s\n", report);
     }
+    rd_rma_finalize();
     rd_p2p_finalize();
     rd_scratch_fini();
     rd_nbc_fini();

@@ -10,6 +10,8 @@ libmpi_la_SOURCES += src/api/api.c src/api/api.h src/api/init.c src/api/types.c 
 	src/api/info.c src/api/info.h src/api/api_tunables.c src/api/api_tunables.h \
 	src/api/async_progress.c src/api/async_progress.h \
 	src/api/win.h src/api/win_errh.c src/api/win_attr.c src/api/win_info.c
+libmpi_la_SOURCES += src/api/win.c src/api/win_sync.c
+libmpi_la_SOURCES += src/api/rma.c
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.
