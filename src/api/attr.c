@@ -19,7 +19,6 @@
 #include "api/attr.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "api/api.h"
@@ -161,13 +160,12 @@ static int owner_error(const rd_attr_owner_t *o, int cls, const char *fn, const 
     return owner_apply(o, code, m);
 }
 
-/* An existing code (a callback's own) raised on o, as rd_api_raise does. */
+/* An existing code (a callback's own) raised on o. */
 static int owner_raise(const rd_attr_owner_t *o, int code, const char *fn)
 {
-    const char *saved = rd_api_code_message(code);
-    char text[MPI_MAX_ERROR_STRING + 64];
-    snprintf(text, sizeof(text), "%s: %s", fn, saved ? saved : rd_api_class_name(code & 0xff));
-    return owner_apply(o, code, text);
+    if (o && o->win)
+        return rd_api_win_raise(o->win, code, fn);
+    return rd_api_raise(o ? o->comm : NULL, code, fn);
 }
 
 static int bad_keyval(const rd_attr_owner_t *o, int obj, int keyval, const char *fn)

@@ -22,6 +22,7 @@
 #include "util/scratch.h"
 
 #include "api/api_tunables.h"
+#include "api/async_progress.h"
 #include "api/attr.h"
 #include "api/op.h"
 
@@ -107,6 +108,14 @@ static int init(int required, int *provided, const char *fn)
     }
     rd_api.initialized = 1;
     rd_api.multiple = level == MPI_THREAD_MULTIPLE;
+    if ((rc = rd_api_async_start()) != RD_OK) {
+        char msg[256 + RD_ERR_DETAIL_MAX];
+        rd_err_detail_take(detail, sizeof(detail));
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
+                 rd_status_str(rc), *detail ? ": " : "", detail);
+        fprintf(stderr, "%s\n", msg);
+        rd_boot_abort(1, msg);
+    }
     if (provided)
         *provided = level;
     return MPI_SUCCESS;
@@ -148,6 +157,9 @@ int PMPI_Finalize(void)
     /* Attributes on MPI_COMM_SELF are deleted first (MPI-3.1 8.7.1); their
      * callbacks may call MPI, so this runs before taking the lock. */
     rd_api_attr_delete_all(rd_api.self);
+    /* From here the calling thread progresses by itself; the progress
+     * thread needs the lock to see its stop, so it is joined before. */
+    rd_api_async_stop();
     rd_api_lock();
     /* Buffered sends still in the attached buffer go out first. */
     rd_api_bsend_drain();
@@ -172,6 +184,9 @@ int PMPI_Finalize(void)
         fprintf(stderr, "%s\n", report);
         rd_rma_report(report, sizeof(report));
         fprintf(stderr, "%s\n", report);
+        rd_api_async_report(report, sizeof(report));
+        if (report[0])
+            fprintf(stderr, "%s\n", report);
     }
     rd_rma_finalize();
     rd_p2p_finalize();
