@@ -279,10 +279,13 @@ int rd_rma_test(rd_win_t *w, int *flag)
 }
 
 /* Unified memory model: the window's public and private copies are one;
- * Win_sync only orders this process's loads and stores. */
+ * Win_sync orders this process's loads and stores, and progresses once
+ * when peers reach this window through messages, so that a loop polling
+ * window memory with Win_sync sees their puts arrive. */
 int rd_rma_sync(rd_win_t *w)
 {
-    (void)w;
+    if (w->rma->sync->poke)
+        rd_progress();
     atomic_thread_fence(memory_order_seq_cst);
     return RD_OK;
 }

@@ -60,6 +60,8 @@ struct rd_rma_sync {
     rd_rma_map_t *maps;          /* peers' segments mapped here (unmapped at free) */
     int nmaps;
     uint64_t *byworld;           /* (job rank << 32 | rank), sorted: senders of messages */
+    int poke;                    /* some peer reaches this rank's memory through its
+                                  * progress: flush and Win_sync progress once */
     /* PSCW */
     unsigned *posts;             /* by rank: POSTs received from it, not yet used by a start */
     int *start_grp, start_n;
