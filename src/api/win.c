@@ -55,7 +55,8 @@ static int build(rd_comm_t *c, int flavor, void *base, size_t size, int disp_uni
     if (rc != RD_OK)
         return rc;
     size_t n = (size_t)wc->size;
-    unsigned char *block = malloc((n + 1) * RD_RMA_DESC_MAX + n * (sizeof(uint64_t) + sizeof(size_t)));
+    unsigned char *block =
+        malloc((n + 1) * RD_RMA_DESC_MAX + n * (sizeof(uint64_t) + sizeof(size_t)));
     if (!block) {
         rd_err_detail("window creation: out of memory for the descriptors of %zu ranks", n);
         rd_api_comm_destroy(wc);
