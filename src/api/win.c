@@ -55,7 +55,8 @@ static int build(rd_comm_t *c, int flavor, void *base, size_t size, int disp_uni
     if (rc != RD_OK)
         return rc;
     size_t n = (size_t)wc->size;
-    unsigned char *block = malloc((n + 1) * RD_RMA_DESC_MAX + n * (sizeof(uint64_t) + sizeof(size_t)));
+    unsigned char *block =
+        malloc((n + 1) * RD_RMA_DESC_MAX + n * (sizeof(uint64_t) + sizeof(size_t)));
     if (!block) {
         rd_err_detail("window creation: out of memory for the descriptors of %zu ranks", n);
         rd_api_comm_destroy(wc);
@@ -127,7 +128,6 @@ static int create(int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI
     rd_api_unlock();
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
-    w->info = MPI_INFO_NULL;
     if ((err = rd_api_win_register(w)) != MPI_SUCCESS) {
         rd_api_lock();
         rd_comm_t *wc = w->comm;
@@ -196,7 +196,8 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 }
 
 /* Collective: the barrier makes sure no member still accesses this
- * rank's window memory when it is released. */
+ * rank's window memory when it is released. An open epoch is refused
+ * before anything happens (the window stays usable). */
 RD_WEAK_ALIAS(MPI_Win_free)
 int PMPI_Win_free(MPI_Win *win)
 {
@@ -208,19 +209,21 @@ int PMPI_Win_free(MPI_Win *win)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "win pointer is NULL");
     if ((err = rd_api_check_win(*win, &w, fn)))
         return err;
+    rd_api_lock();
+    int rc = rd_rma_win_free_check(w);
+    rd_api_unlock();
+    if (rc == RD_ESYNC)
+        return rd_api_win_status_error(w, rc, fn);
     if ((err = rd_api_win_attr_delete_all(w)) != MPI_SUCCESS)
         return err;
     rd_api_lock();
     rd_comm_t *wc = w->comm;
-    int rc = rd_coll_barrier(wc);
-    int fc = rd_rma_win_free_check(w);
-    if (fc == RD_ESYNC) {
-        rd_api_unlock();
-        return rd_api_win_status_error(w, fc, fn);
-    }
+    int br = rd_coll_barrier(wc);
+    rd_api_unlock();
     if (rc == RD_OK)
-        rc = fc;
+        rc = br;
     rd_api_win_unregister(w);
+    rd_api_lock();
     rd_rma_win_destroy(w);
     rd_api_comm_destroy(wc);
     rd_api_unlock();

@@ -4,6 +4,11 @@
  * (Win_lock, Win_unlock, Win_lock_all, Win_unlock_all, the flushes) and
  * Win_sync. rma does the work; this file checks arguments, translates
  * groups into ranks of the window, and runs fence's barrier (coll).
+ *
+ * Known limit: the blocking calls (start waiting for POSTs, wait, lock
+ * waiting for its grant, flushes) wait with the library lock held, as
+ * the internal collectives do, so with MPI_THREAD_MULTIPLE they block the
+ * process's other threads until they return.
  */
 #include "api/win.h"
 
@@ -206,7 +211,8 @@ static int on_rank(int rank, MPI_Win win, int what, const char *fn)
     if ((err = check_rank(w, rank, fn)))
         return err;
     rd_api_lock();
-    int rc = what == R_UNLOCK ? rd_rma_unlock(w, rank) : rd_rma_flush(w, rank, what == R_FLUSH_LOCAL);
+    int rc = what == R_UNLOCK ? rd_rma_unlock(w, rank)
+                              : rd_rma_flush(w, rank, what == R_FLUSH_LOCAL);
     return done(w, rc, fn);
 }
 

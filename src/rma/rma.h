@@ -108,10 +108,12 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs);
  *    the names of the node segments this rank created, now that every
  *    node peer has mapped them. */
 void rd_rma_win_ready(rd_win_t *w);
-/* Win_free: the local part, after the API layer's barrier (no epoch may be
- * open: RD_ESYNC, the window then stays usable). Frees memory this
- * window allocated, deregisters, drops the window. The API layer then
- * releases w->comm and the window object (rd_rma_win_destroy). */
+/* Win_free, before the API layer's barrier: RD_ESYNC when an epoch other
+ * than fence's is open (nothing changed, the window stays usable); else
+ * completes this rank's operations on w and returns their first error.
+ * After the barrier, rd_rma_win_destroy frees the memory this window
+ * allocated, deregisters, drops the window and frees w (the API layer
+ * then releases w->comm). rd_rma_win_destroy(NULL) does nothing. */
 int rd_rma_win_free_check(rd_win_t *w);
 void rd_rma_win_destroy(rd_win_t *w);
 

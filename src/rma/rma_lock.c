@@ -12,7 +12,9 @@
  * the same atomics and answers GRANT; UNLOCK, sent once the origin's
  * operations to it are complete, releases it. Requests that cannot be
  * granted yet are retried by a progress hook that runs only while some
- * window has a waiting request.
+ * window has a waiting request. The queue is FIFO among requests by
+ * message; a node peer's atomic acquisition can overtake it (no
+ * fairness between the two ways is promised, as MPI promises none).
  *
  * No RDMA-atomic lock word: the rc transport's atomics are not atomic
  * with respect to the CPU's on the same word, and node peers take the
@@ -232,8 +234,7 @@ static int lock_begin(rd_win_t *w, int target, int type)
     if (s->pctl[target]) {
         unsigned idle = 0;
         while (!try_lock(&s->pctl[target]->lock, type))
-            if (rd_progress() == 0)
-                rd_p2p_idle(&idle);
+            rd_rma_poll(&idle);
         s->how[target] = HOW_ATOMIC;
         n_atomic++;
         return RD_OK;
@@ -251,8 +252,7 @@ static void lock_wait(rd_win_t *w, int target)
     if (s->how[target] != HOW_AM)
         return;
     while (!s->granted[target])
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
+        rd_rma_poll(&idle);
     s->granted[target] = 0;
 }
 
@@ -388,5 +388,10 @@ int rd_rma_flush(rd_win_t *w, int target, int local)
                       local ? "_local" : "", target);
         return RD_ESYNC;
     }
-    return rd_rma_ops_complete(w, target, local);
+    int rc = rd_rma_ops_complete(w, target, local);
+    /* A process spinning on flush (a lock built from Compare_and_swap)
+     * must still serve the peers whose operations need its progress. */
+    if (rw->sync->poke)
+        rd_progress();
+    return rc;
 }

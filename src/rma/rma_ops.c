@@ -272,6 +272,10 @@ int rd_rma_ops_complete(rd_win_t *w, int target, int local)
     /* Stores into mapped windows (SHM path) are visible before whatever
      * synchronization follows. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* One poll even when nothing is owed: a rank that spins on its own
+     * window (a lock word it polls with Compare_and_swap and a flush)
+     * still serves the operations other ranks sent to it. */
+    rd_progress();
     for (int t = lo; t < hi; t++)
         rd_rma_flush_peer(w, t);
     unsigned idle = 0;

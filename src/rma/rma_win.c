@@ -25,17 +25,27 @@
 #include "util/errdetail.h"
 #include "util/status.h"
 
-/* The descriptor each rank publishes (version 1), RD_RMA_DESC_MAX bytes:
+/* The descriptor each rank publishes (version 1), at most RD_RMA_DESC_MAX
+ * bytes; it travels between processes of one job only (one architecture):
  *
- *   0       1       2       3       4               8
- *  +-------+-------+-------+-------+---------------+
- *  |version|failed |flavor |segkind|   disp_unit   |
- *  +-------+-------+-------+-------+---------------+
- *  |  status (int32, failed)       |  keylen (u16) | pad
- *  +-------------------------------+---------------+
- *  | base (u64) | size (u64) | seglen (u64) | data offset in segment (u64)
- *  | segment name (64 bytes) | keys (RD_P2P_KEYS_MAX bytes)
- */
+ *   0       1       2       3       4               8              12    14    16
+ *  +-------+-------+-------+-------+---------------+---------------+-----+-----+
+ *  |version|failed |flavor |segkind|   disp_unit   |    status     |keyln| pad |
+ *  +-------+-------+-------+-------+---------------+---------------+-----+-----+
+ *  16              24              32              40              48
+ *  +---------------+---------------+---------------+---------------+
+ *  |     base      |     size      |    seglen     |    dataoff    |
+ *  +---------------+---------------+---------------+---------------+
+ *  48                              112                             240
+ *  +-------------------------------+-------------------------------+
+ *  | segment name (64, NUL-ended)  | keys (RD_P2P_KEYS_MAX = 128)  |
+ *  +-------------------------------+-------------------------------+
+ *
+ * failed: this rank's creation failed with status (the others return it).
+ * segkind: SEG_DATA (segment = control block, then memory at dataoff),
+ * SEG_CTL (control block only), SEG_SHARED (rank 0's segment holds every
+ * rank's control block and memory), SEG_NONE. keys: rd_p2p_mem_keys of the
+ * window memory, keylen bytes. */
 enum { SEG_NONE = 0, SEG_DATA = 1, SEG_CTL = 2, SEG_SHARED = 3 };
 
 typedef struct __attribute__((packed)) rma_desc {
@@ -412,7 +422,8 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
     struct rd_rma_sync *s = rw->sync;
     int n = rw->nranks, me = w->comm->rank, rc;
     for (int r = 0; r < n; r++) {
-        const rma_desc_t *d = (const rma_desc_t *)((const char *)descs + (size_t)r * RD_RMA_DESC_MAX);
+        const rma_desc_t *d =
+            (const rma_desc_t *)((const char *)descs + (size_t)r * RD_RMA_DESC_MAX);
         if (d->version != DESC_VERSION || d->failed) {
             rd_err_detail("window creation failed at rank %d of the communicator (%s)", r,
                           d->version == DESC_VERSION ? rd_status_str(d->status)
@@ -471,6 +482,8 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
             memcpy(p->key, key, kl);
             p->keylen = kl;
         }
+        if (r != me && p->path != RD_RMA_PATH_SHM)
+            s->poke = 1;
         if (p->path == RD_RMA_PATH_SHM)
             stats.shm++;
         else if (p->path == RD_RMA_PATH_RDMA)
@@ -534,9 +547,7 @@ int rd_rma_win_free_check(rd_win_t *w)
                       "MPI_Win_unlock / MPI_Win_unlock_all first)");
         return RD_ESYNC;
     }
-    int rc = rd_rma_ops_complete(w, -1, 0);
-    release(w);
-    return rc;
+    return rd_rma_ops_complete(w, -1, 0);
 }
 
 void rd_rma_win_destroy(rd_win_t *w)
@@ -573,7 +584,8 @@ int rd_rma_shared_query(rd_win_t *w, int rank, void **base, size_t *size, int *d
                                                   : "it runs on another node");
         return RD_EFLAVOR;
     }
-    *base = p->mapped;
+    /* MPI gives NULL for a rank that contributed no memory. */
+    *base = p->size ? p->mapped : NULL;
     *size = p->size;
     *disp_unit = p->disp_unit;
     return RD_OK;

@@ -60,6 +60,8 @@ struct rd_rma_sync {
     rd_rma_map_t *maps;          /* peers' segments mapped here (unmapped at free) */
     int nmaps;
     uint64_t *byworld;           /* (job rank << 32 | rank), sorted: senders of messages */
+    int poke;                    /* some peer reaches this rank's memory through its
+                                  * progress: flush and Win_sync progress once */
     /* PSCW */
     unsigned *posts;             /* by rank: POSTs received from it, not yet used by a start */
     int *start_grp, start_n;
@@ -75,6 +77,15 @@ struct rd_rma_sync {
     rd_rma_region_t *regions;
     int nregions, cap;
 };
+
+/* One poll of a wait loop: progress, backing off while nothing happens. */
+static inline void rd_rma_poll(unsigned *idle)
+{
+    if (rd_progress() == 0)
+        rd_p2p_idle(idle);
+    else
+        *idle = 0;
+}
 
 /* Rank of w's communicator that job rank world is, or -1. */
 int rd_rma_rank_of(rd_win_t *w, int world);
