@@ -88,6 +88,8 @@ static void run(MPI_Comm comm, int noncontig)
                     left, mine[i], left * 1000 + (int)i);
             break;
         }
+    /* Everyone has checked its loads before the puts below change them. */
+    MPI_Barrier(comm);
     /* The same memory through MPI_Get, and a put seen by a load. */
     if (seg_ints(right, size) > 0) {
         int got[64];
