@@ -3804,6 +3804,25 @@ int PMPI_Type_struct(int count, int array_of_blocklengths[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype);
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 
+/* rdmpi's extension: notified puts (a Put whose arrival the target sees
+ * with its origin and a tag; foMPI-NA's design). Not part of MPI: test
+ * RDMPI_HAVE_PUT_NOTIFY so that a program still builds with other MPI
+ * libraries. */
+#define RDMPI_HAVE_PUT_NOTIFY 1
+int MPIX_Put_notify(const void *origin_addr, int origin_count,
+                    MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, int notify_tag, MPI_Win win);
+int MPIX_Win_notify_test(MPI_Win win, int *flag, int *source, int *notify_tag);
+int MPIX_Win_notify_wait(MPI_Win win, int *source, int *notify_tag);
+int PMPIX_Put_notify(const void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, int notify_tag, MPI_Win win);
+int PMPIX_Win_notify_test(MPI_Win win, int *flag, int *source,
+                          int *notify_tag);
+int PMPIX_Win_notify_wait(MPI_Win win, int *source, int *notify_tag);
+
 #pragma GCC visibility pop
 
 #if defined(__cplusplus)

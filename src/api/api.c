@@ -57,15 +57,14 @@ static int comm_handle_of(rd_comm_t *c)
     return c ? c->handle : MPI_COMM_WORLD;
 }
 
-static int apply_handler(rd_comm_t *c, int code, const char *text)
+int rd_api_errh_apply(rd_errhandler_t *e, int handle, int code, const char *text)
 {
-    rd_comm_t *target = c ? c : rd_api.world;
-    rd_errhandler_t *e = target ? target->errh : NULL;
     int kind = e ? e->kind : RD_ERRH_FATAL;
     if (kind == RD_ERRH_RETURN)
         return code;
     if (kind == RD_ERRH_USER) {
-        MPI_Comm h = comm_handle_of(target);
+        /* Communicator and window handlers have the same shape: handles are ints. */
+        int h = handle;
         int ccode = code;
         ((MPI_Comm_errhandler_function *)(void (*)(void))e->fn)(&h, &ccode);
         return code;
@@ -83,23 +82,36 @@ static int apply_handler(rd_comm_t *c, int code, const char *text)
     _exit(1);
 }
 
-int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
+static int apply_handler(rd_comm_t *c, int code, const char *text)
+{
+    rd_comm_t *target = c ? c : rd_api.world;
+    return rd_api_errh_apply(target ? target->errh : NULL, comm_handle_of(target), code, text);
+}
+
+int rd_api_verror_code(int cls, const char *fn, const char *fmt, va_list ap, const char **text)
 {
     unsigned slot = msg_next++ % MSG_SLOTS;
     char *m = msg_slot[slot];
     int n = snprintf(m, MPI_MAX_ERROR_STRING, "%s: ", fn);
-    va_list ap;
-    va_start(ap, fmt);
     if (n > 0 && n < MPI_MAX_ERROR_STRING)
         n += vsnprintf(m + n, MPI_MAX_ERROR_STRING - n, fmt, ap);
-    va_end(ap);
     /* What the layer below recorded where it failed (util/errdetail.h). */
     char detail[RD_ERR_DETAIL_MAX];
     if (rd_err_detail_take(detail, sizeof(detail)) > 0 && n > 0 && n < MPI_MAX_ERROR_STRING)
         n += snprintf(m + n, MPI_MAX_ERROR_STRING - n, ": %s", detail);
     if (n > 0 && n < MPI_MAX_ERROR_STRING)
         snprintf(m + n, MPI_MAX_ERROR_STRING - n, " (%s)", rd_api_class_name(cls));
-    int code = cls | (int)((slot + 1) << 8);
+    *text = m;
+    return cls | (int)((slot + 1) << 8);
+}
+
+int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
+{
+    const char *m;
+    va_list ap;
+    va_start(ap, fmt);
+    int code = rd_api_verror_code(cls, fn, fmt, ap, &m);
+    va_end(ap);
     return apply_handler(c, code, m);
 }
 

@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "boot/boot.h"
@@ -65,6 +66,16 @@ void rd_api_wait(rd_request_t *r);
  * MPI_ERRORS_ARE_FATAL) and returns the error code to return to the user. */
 int rd_api_error(rd_comm_t *c, int cls, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The error code of class cls in function fn with its message (the reason
+ * formatted from fmt, then the detail the layer below recorded) saved in a
+ * slot; *text points at the message. For errors raised on objects other
+ * than communicators (windows). */
+int rd_api_verror_code(int cls, const char *fn, const char *fmt, va_list ap, const char **text);
+/* Applies error handler e (NULL: MPI_ERRORS_ARE_FATAL) of the object with
+ * handle h to code: a user function gets &h and &code; the fatal handlers
+ * print text and end the job. Returns code. No lock held: a user function
+ * may call MPI. */
+int rd_api_errh_apply(rd_errhandler_t *e, int h, int code, const char *text);
 /* Same, for an internal status code from a lower layer. */
 int rd_api_status_error(rd_comm_t *c, int status, const char *fn);
 /* The error of a completed request w (w->error != RD_OK): truncation and a

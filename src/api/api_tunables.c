@@ -15,6 +15,9 @@ const rd_tunable_t rd_api_tunables[RD_API_T_COUNT] = {
     [RD_API_T_THREAD_LEVEL] = RD_TUNE_STR_F("RDMPI_THREAD_LEVEL",
         NULL, "single,funneled,serialized,multiple", RD_TUN_F_UNSET,
         "thread level MPI_Init asks for, as MPI_Init_thread would (unset: single)"),
+    [RD_API_T_ASYNC_PROGRESS] = RD_TUNE_BOOL("RDMPI_ASYNC_PROGRESS", 0,
+        "a progress thread polls the transports while the application computes "
+        "(makes the library thread-safe whatever level was asked for)"),
 };
 
 const rd_tunable_table_t rd_api_tunables_table = {

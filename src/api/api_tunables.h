@@ -12,6 +12,7 @@
 
 enum {
     RD_API_T_THREAD_LEVEL,
+    RD_API_T_ASYNC_PROGRESS,
     RD_API_T_COUNT
 };
 

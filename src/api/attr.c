@@ -1,8 +1,11 @@
 /*
- * Attribute caching on communicators: keyvals (MPI_Comm_create_keyval and
- * the MPI-1 MPI_Keyval_create), attributes (set / get / delete and the MPI-1
+ * Attribute caching: keyvals (MPI_Comm_create_keyval and the MPI-1
+ * MPI_Keyval_create), attributes (set / get / delete and the MPI-1
  * MPI_Attr_*), the predefined attributes of MPI_COMM_WORLD, and the copy /
- * delete passes run by MPI_Comm_dup and MPI_Comm_free (attr.h).
+ * delete passes run by MPI_Comm_dup and MPI_Comm_free (attr.h). Windows
+ * cache attributes the same way (api/win_attr.c calls the rd_api_attr_*
+ * steps below with a window as the owner); a keyval belongs to the kind of
+ * object it was created for.
  *
  * Copy and delete callbacks are user code that may call MPI, so they always
  * run without the library lock; while a callback runs, its keyval holds an
@@ -15,12 +18,15 @@
  */
 #include "api/attr.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "api/api.h"
+#include "api/win.h"
 
 typedef struct rd_keyval {
     int handle;
+    int obj;           /* RD_OBJ_COMM / RD_OBJ_WIN: what it may be used on */
     int refs;          /* the user's handle (until freed) + one per attribute */
     int freed;         /* MPI_Comm_free_keyval was called */
     MPI_Comm_copy_attr_function *copy;    /* NULL: MPI_COMM_NULL_COPY_FN */
@@ -52,6 +58,8 @@ static int attr_wtime_is_global;           /* clocks are per node */
 static int attr_universe_size, attr_appnum;
 static int attr_lastusedcode = MPI_ERR_LASTCODE;
 
+/* Predefined keyvals of communicators and windows: neither can be set,
+ * deleted or freed (the window ones are answered by win_attr.c). */
 static int is_predefined(int keyval)
 {
     switch (keyval) {
@@ -62,6 +70,11 @@ static int is_predefined(int keyval)
     case MPI_UNIVERSE_SIZE:
     case MPI_LASTUSEDCODE:
     case MPI_APPNUM:
+    case MPI_WIN_BASE:
+    case MPI_WIN_SIZE:
+    case MPI_WIN_DISP_UNIT:
+    case MPI_WIN_CREATE_FLAVOR:
+    case MPI_WIN_MODEL:
         return 1;
     }
     return 0;
@@ -93,11 +106,11 @@ static rd_keyval_t *keyval_obj(int h)
     return rd_handle_get(RD_OBJ_KEYVAL, h);
 }
 
-/* The keyval behind h if the user may still use it. */
-static rd_keyval_t *keyval_live(int h)
+/* The keyval behind h if the user may still use it on objects of kind obj. */
+static rd_keyval_t *keyval_live(int h, int obj)
 {
     rd_keyval_t *k = keyval_obj(h);
-    return k && !k->freed ? k : NULL;
+    return k && !k->freed && k->obj == obj ? k : NULL;
 }
 
 static void keyval_release(rd_keyval_t *k)
@@ -108,10 +121,10 @@ static void keyval_release(rd_keyval_t *k)
     free(k);
 }
 
-static rd_attr_t *find_attr(rd_comm_t *c, int keyval)
+static rd_attr_t *find_attr(const rd_attr_owner_t *o, int keyval)
 {
     rd_list_t *pos;
-    rd_list_for_each(pos, &c->attrs) {
+    rd_list_for_each(pos, o->attrs) {
         rd_attr_t *a = rd_list_entry(pos, rd_attr_t, link);
         if (a->keyval == keyval)
             return a;
@@ -121,25 +134,66 @@ static rd_attr_t *find_attr(rd_comm_t *c, int keyval)
 
 /* ---- errors (lock not held) ---- */
 
-static int bad_keyval(rd_comm_t *c, int keyval, const char *fn)
+static const char *kind_name(int obj)
+{
+    return obj == RD_OBJ_WIN ? "window" : "communicator";
+}
+
+/* Applies the error handler of o (NULL: MPI_COMM_WORLD's) to code. */
+static int owner_apply(const rd_attr_owner_t *o, int code, const char *text)
+{
+    if (o && o->win)
+        return rd_api_errh_apply(o->win->errh, o->win->handle, code, text);
+    rd_comm_t *c = o && o->comm ? o->comm : rd_api.world;
+    return rd_api_errh_apply(c ? c->errh : NULL, c ? c->handle : MPI_COMM_WORLD, code, text);
+}
+
+static int owner_error(const rd_attr_owner_t *o, int cls, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int owner_error(const rd_attr_owner_t *o, int cls, const char *fn, const char *fmt, ...)
+{
+    const char *m;
+    va_list ap;
+    va_start(ap, fmt);
+    int code = rd_api_verror_code(cls, fn, fmt, ap, &m);
+    va_end(ap);
+    return owner_apply(o, code, m);
+}
+
+/* An existing code (a callback's own) raised on o. */
+static int owner_raise(const rd_attr_owner_t *o, int code, const char *fn)
+{
+    if (o && o->win)
+        return rd_api_win_raise(o->win, code, fn);
+    return rd_api_raise(o ? o->comm : NULL, code, fn);
+}
+
+static int bad_keyval(const rd_attr_owner_t *o, int obj, int keyval, const char *fn)
 {
     if (keyval == MPI_KEYVAL_INVALID)
-        return rd_api_error(c, MPI_ERR_KEYVAL, fn, "keyval is MPI_KEYVAL_INVALID");
-    return rd_api_error(c, MPI_ERR_KEYVAL, fn,
-                        "invalid keyval 0x%x: not a live communicator keyval "
-                        "(never created, or already freed)",
-                        (unsigned)keyval);
+        return owner_error(o, MPI_ERR_KEYVAL, fn, "keyval is MPI_KEYVAL_INVALID");
+    return owner_error(o, MPI_ERR_KEYVAL, fn,
+                       "invalid keyval 0x%x: not a live %s keyval "
+                       "(never created, already freed, or made for another kind of object)",
+                       (unsigned)keyval, kind_name(obj));
 }
 
 /* A copy or delete callback of keyval failed with code err. Error classes
  * get a message naming the callback; other codes (the user's own) are passed
  * through unchanged. */
-static int callback_error(rd_comm_t *c, int err, const char *what, int keyval, const char *fn)
+static int callback_error(const rd_attr_owner_t *o, int err, const char *what, int keyval,
+                          const char *fn)
 {
     if (err > 0 && err <= 0xff)
-        return rd_api_error(c, err, fn, "the %s callback of keyval 0x%x returned error %d", what,
-                            (unsigned)keyval, err);
-    return rd_api_raise(c, err, fn);
+        return owner_error(o, err, fn, "the %s callback of keyval 0x%x returned error %d", what,
+                           (unsigned)keyval, err);
+    return owner_raise(o, err, fn);
+}
+
+static rd_attr_owner_t comm_owner(rd_comm_t *c)
+{
+    return (rd_attr_owner_t){ .kind = RD_OBJ_COMM, .handle = c->handle, .attrs = &c->attrs,
+                              .comm = c };
 }
 
 /* ---- passes for MPI_Comm_dup / MPI_Comm_free ---- */
@@ -215,20 +269,20 @@ int rd_api_attr_copy_dup(rd_comm_t *old, rd_comm_t *newc, const char *fn)
     return rd_api_raise(old, err, fn);
 }
 
-int rd_api_attr_delete_all(rd_comm_t *c)
+int rd_api_attr_owner_delete_all(const rd_attr_owner_t *o)
 {
     for (;;) {
         rd_api_lock();
-        if (rd_list_empty(&c->attrs)) {
+        if (rd_list_empty(o->attrs)) {
             rd_api_unlock();
             return MPI_SUCCESS;
         }
-        rd_attr_t *a = rd_list_entry(c->attrs.prev, rd_attr_t, link);
+        rd_attr_t *a = rd_list_entry(o->attrs->prev, rd_attr_t, link);
         rd_keyval_t *k = keyval_obj(a->keyval);
         rd_api_unlock();
 
         if (k->del) {
-            int err = k->del(c->handle, a->keyval, a->value, k->extra);
+            int err = k->del(o->handle, a->keyval, a->value, k->extra);
             if (err != MPI_SUCCESS)
                 return err;
         }
@@ -241,10 +295,17 @@ int rd_api_attr_delete_all(rd_comm_t *c)
     }
 }
 
+int rd_api_attr_delete_all(rd_comm_t *c)
+{
+    rd_attr_owner_t o = comm_owner(c);
+    return rd_api_attr_owner_delete_all(&o);
+}
+
 /* ---- keyvals ---- */
 
-static int create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
-                         int *keyval, void *extra, const char *fn)
+int rd_api_attr_create_keyval(int obj, MPI_Comm_copy_attr_function *copy,
+                              MPI_Comm_delete_attr_function *del, int *keyval, void *extra,
+                              const char *fn)
 {
     RD_API_CHECK_INIT(fn);
     if (!keyval)
@@ -253,6 +314,7 @@ static int create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr
     if (!k)
         return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for a keyval");
     k->refs = 1;
+    k->obj = obj;
     k->copy = copy;
     k->del = del;
     k->extra = extra;
@@ -267,7 +329,7 @@ static int create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr
     return MPI_SUCCESS;
 }
 
-static int free_keyval(int *keyval, const char *fn)
+int rd_api_attr_free_keyval(int obj, int *keyval, const char *fn)
 {
     RD_API_CHECK_INIT(fn);
     if (!keyval)
@@ -276,14 +338,14 @@ static int free_keyval(int *keyval, const char *fn)
         return rd_api_error(NULL, MPI_ERR_KEYVAL, fn,
                             "keyval 0x%x is predefined and cannot be freed", (unsigned)*keyval);
     rd_api_lock();
-    rd_keyval_t *k = keyval_live(*keyval);
+    rd_keyval_t *k = keyval_live(*keyval, obj);
     if (k) {
         k->freed = 1;
         keyval_release(k);
     }
     rd_api_unlock();
     if (!k)
-        return bad_keyval(NULL, *keyval, fn);
+        return bad_keyval(NULL, obj, *keyval, fn);
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -293,98 +355,142 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                             void *extra_state)
 {
-    return create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state,
-                         "MPI_Comm_create_keyval");
+    return rd_api_attr_create_keyval(RD_OBJ_COMM, comm_copy_attr_fn, comm_delete_attr_fn,
+                                     comm_keyval, extra_state, "MPI_Comm_create_keyval");
 }
 
 RD_WEAK_ALIAS(MPI_Keyval_create)
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
                        void *extra_state)
 {
-    return create_keyval(copy_fn, delete_fn, keyval, extra_state, "MPI_Keyval_create");
+    return rd_api_attr_create_keyval(RD_OBJ_COMM, copy_fn, delete_fn, keyval, extra_state,
+                                     "MPI_Keyval_create");
 }
 
 RD_WEAK_ALIAS(MPI_Comm_free_keyval)
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
-    return free_keyval(comm_keyval, "MPI_Comm_free_keyval");
+    return rd_api_attr_free_keyval(RD_OBJ_COMM, comm_keyval, "MPI_Comm_free_keyval");
 }
 
 RD_WEAK_ALIAS(MPI_Keyval_free)
 int PMPI_Keyval_free(int *keyval)
 {
-    return free_keyval(keyval, "MPI_Keyval_free");
+    return rd_api_attr_free_keyval(RD_OBJ_COMM, keyval, "MPI_Keyval_free");
 }
 
 /* ---- attributes ---- */
 
-/* Runs keyval's delete callback on the current value of c's attribute, if
+/* Runs keyval's delete callback on the current value of o's attribute, if
  * there is one (lock held on entry and exit, released during the callback).
  * Returns the callback's code. */
-static int run_delete(rd_comm_t *c, rd_keyval_t *k, int keyval)
+static int run_delete(const rd_attr_owner_t *o, rd_keyval_t *k, int keyval)
 {
-    rd_attr_t *a = find_attr(c, keyval);
+    rd_attr_t *a = find_attr(o, keyval);
     if (!a || !k->del)
         return MPI_SUCCESS;
     void *value = a->value;
     k->refs++;
     rd_api_unlock();
-    int err = k->del(c->handle, keyval, value, k->extra);
+    int err = k->del(o->handle, keyval, value, k->extra);
     rd_api_lock();
     keyval_release(k);
     return err;
 }
 
-/* What setting and deleting an attribute begin with: comm valid, keyval live
- * and not predefined (what: "set" or "deleted", for the message), and the
- * delete callback run on the value already set, if any (replacing a value
- * deletes the old one first, MPI-3.1 6.7.2). On MPI_SUCCESS the lock is held
- * and *c, *k are set; on an error it is not held. */
-static int begin_change(MPI_Comm comm, int keyval, const char *what, rd_comm_t **c,
+/* What setting and deleting an attribute begin with: keyval live, of o's
+ * kind and not predefined (what: "set" or "deleted", for the message), and
+ * the delete callback run on the value already set, if any (replacing a
+ * value deletes the old one first, MPI-3.1 6.7.2). On MPI_SUCCESS the lock
+ * is held and *k is set; on an error it is not held. */
+static int begin_change(const rd_attr_owner_t *o, int keyval, const char *what,
                         rd_keyval_t **k, const char *fn)
 {
     int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_comm(comm, c, fn)))
-        return err;
     if (is_predefined(keyval))
-        return rd_api_error(*c, MPI_ERR_KEYVAL, fn,
-                            "keyval 0x%x is a predefined attribute and cannot be %s",
-                            (unsigned)keyval, what);
+        return owner_error(o, MPI_ERR_KEYVAL, fn,
+                           "keyval 0x%x is a predefined attribute and cannot be %s",
+                           (unsigned)keyval, what);
     rd_api_lock();
-    *k = keyval_live(keyval);
+    *k = keyval_live(keyval, o->kind);
     if (!*k) {
         rd_api_unlock();
-        return bad_keyval(*c, keyval, fn);
+        return bad_keyval(o, o->kind, keyval, fn);
     }
-    if ((err = run_delete(*c, *k, keyval)) != MPI_SUCCESS) {
+    if ((err = run_delete(o, *k, keyval)) != MPI_SUCCESS) {
         rd_api_unlock();
-        return callback_error(*c, err, "delete", keyval, fn);
+        return callback_error(o, err, "delete", keyval, fn);
     }
     return MPI_SUCCESS;
 }
 
-static int set_attr(MPI_Comm comm, int keyval, void *value, const char *fn)
+int rd_api_attr_set(const rd_attr_owner_t *o, int keyval, void *value, const char *fn)
 {
-    rd_comm_t *c;
     rd_keyval_t *k;
-    int err = begin_change(comm, keyval, "set", &c, &k, fn);
+    int err = begin_change(o, keyval, "set", &k, fn);
     if (err)
         return err;
-    rd_attr_t *a = find_attr(c, keyval);
+    rd_attr_t *a = find_attr(o, keyval);
     if (!a) {
         a = malloc(sizeof(*a));
         if (!a) {
             rd_api_unlock();
-            return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for an attribute");
+            return owner_error(o, MPI_ERR_NO_MEM, fn, "out of memory for an attribute");
         }
         a->keyval = keyval;
         k->refs++;
-        rd_list_push_back(&c->attrs, &a->link);
+        rd_list_push_back(o->attrs, &a->link);
     }
     a->value = value;
     rd_api_unlock();
     return MPI_SUCCESS;
+}
+
+int rd_api_attr_get(const rd_attr_owner_t *o, int keyval, void *value, int *flag, const char *fn)
+{
+    if (!value || !flag)
+        return owner_error(o, MPI_ERR_ARG, fn, "attribute_val or flag pointer is NULL");
+    rd_api_lock();
+    if (!keyval_live(keyval, o->kind)) {
+        rd_api_unlock();
+        return bad_keyval(o, o->kind, keyval, fn);
+    }
+    rd_attr_t *a = find_attr(o, keyval);
+    *flag = a != NULL;
+    if (a)
+        *(void **)value = a->value;
+    rd_api_unlock();
+    return MPI_SUCCESS;
+}
+
+/* Deleting an attribute that is not set does nothing (as in MPICH). */
+int rd_api_attr_delete(const rd_attr_owner_t *o, int keyval, const char *fn)
+{
+    rd_keyval_t *k;
+    int err = begin_change(o, keyval, "deleted", &k, fn);
+    if (err)
+        return err;
+    rd_attr_t *a = find_attr(o, keyval);
+    if (a) {
+        rd_list_remove(&a->link);
+        keyval_release(k);
+        free(a);
+    }
+    rd_api_unlock();
+    return MPI_SUCCESS;
+}
+
+/* The communicator entry points: the handle checked, then the shared steps. */
+
+static int set_attr(MPI_Comm comm, int keyval, void *value, const char *fn)
+{
+    rd_comm_t *c;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, &c, fn)))
+        return err;
+    rd_attr_owner_t o = comm_owner(c);
+    return rd_api_attr_set(&o, keyval, value, fn);
 }
 
 static int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, const char *fn)
@@ -394,43 +500,25 @@ static int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, const cha
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, &c, fn)))
         return err;
-    if (!value || !flag)
-        return rd_api_error(c, MPI_ERR_ARG, fn, "attribute_val or flag pointer is NULL");
     int *pre = predefined_value(keyval);
-    if (pre) {
+    if (pre && value && flag) {
         *(void **)value = pre;
         *flag = 1;
         return MPI_SUCCESS;
     }
-    rd_api_lock();
-    if (!keyval_live(keyval)) {
-        rd_api_unlock();
-        return bad_keyval(c, keyval, fn);
-    }
-    rd_attr_t *a = find_attr(c, keyval);
-    *flag = a != NULL;
-    if (a)
-        *(void **)value = a->value;
-    rd_api_unlock();
-    return MPI_SUCCESS;
+    rd_attr_owner_t o = comm_owner(c);
+    return rd_api_attr_get(&o, keyval, value, flag, fn);
 }
 
-/* Deleting an attribute that is not set does nothing (as in MPICH). */
 static int delete_attr(MPI_Comm comm, int keyval, const char *fn)
 {
     rd_comm_t *c;
-    rd_keyval_t *k;
-    int err = begin_change(comm, keyval, "deleted", &c, &k, fn);
-    if (err)
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_comm(comm, &c, fn)))
         return err;
-    rd_attr_t *a = find_attr(c, keyval);
-    if (a) {
-        rd_list_remove(&a->link);
-        keyval_release(k);
-        free(a);
-    }
-    rd_api_unlock();
-    return MPI_SUCCESS;
+    rd_attr_owner_t o = comm_owner(c);
+    return rd_api_attr_delete(&o, keyval, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Comm_set_attr)

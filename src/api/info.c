@@ -59,6 +59,17 @@ static int set(rd_info_t *info, const char *key, const char *value)
     return RD_OK;
 }
 
+int rd_api_info_set(rd_info_t *info, const char *key, const char *value)
+{
+    return set(info, key, value);
+}
+
+const char *rd_api_info_value(const rd_info_t *info, const char *key)
+{
+    int i = info ? find(info, key) : -1;
+    return i >= 0 ? info->e[i].value : NULL;
+}
+
 static void fill_env(void)
 {
     char buf[32];

@@ -1,8 +1,8 @@
 /*
  * Info objects as the rest of the API layer sees them: an ordered list of
  * (key, value) strings. Communicators keep a private copy of the hints set
- * on them (MPI_Comm_set_info, MPI_Comm_dup); nothing in rdmpi interprets
- * hints yet, so they are only stored and handed back.
+ * on them (MPI_Comm_set_info, MPI_Comm_dup), only stored and handed back;
+ * windows keep the hints in effect (api/win_info.c).
  */
 #ifndef RD_API_INFO_H
 #define RD_API_INFO_H
@@ -27,6 +27,11 @@ rd_info_t *rd_api_info_copy(const rd_info_t *src);
 /* A copy of src (src NULL: an empty object) with a handle, to go to the
  * user: the handle, or 0 on ENOMEM (nothing is left behind). Lock held. */
 int rd_api_info_copy_handle(const rd_info_t *src);
+/* Sets key to value in info (both within MPI's limits): RD_OK or RD_ENOMEM.
+ * The value of key, or NULL when info (which may be NULL) does not have it.
+ * Lock held. */
+int rd_api_info_set(rd_info_t *info, const char *key, const char *value);
+const char *rd_api_info_value(const rd_info_t *info, const char *key);
 /* Frees info and its handle, if any. NULL is fine. Lock held. */
 void rd_api_info_destroy(rd_info_t *info);
 

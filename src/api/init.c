@@ -16,11 +16,13 @@
 #include "coll/ctxid.h"
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
+#include "rma/rma.h"
 #include "util/clock.h"
 #include "util/errdetail.h"
 #include "util/scratch.h"
 
 #include "api/api_tunables.h"
+#include "api/async_progress.h"
 #include "api/attr.h"
 #include "api/op.h"
 
@@ -88,7 +90,7 @@ static int init(int required, int *provided, const char *fn)
         (rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
-        (rc = make_predefined_comms()) != RD_OK) {
+        (rc = rd_rma_init(&rd_api.boot)) != RD_OK || (rc = make_predefined_comms()) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
         snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
@@ -106,6 +108,14 @@ static int init(int required, int *provided, const char *fn)
     }
     rd_api.initialized = 1;
     rd_api.multiple = level == MPI_THREAD_MULTIPLE;
+    if ((rc = rd_api_async_start()) != RD_OK) {
+        char msg[256 + RD_ERR_DETAIL_MAX];
+        rd_err_detail_take(detail, sizeof(detail));
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
+                 rd_status_str(rc), *detail ? ": " : "", detail);
+        fprintf(stderr, "%s\n", msg);
+        rd_boot_abort(1, msg);
+    }
     if (provided)
         *provided = level;
     return MPI_SUCCESS;
@@ -147,6 +157,9 @@ int PMPI_Finalize(void)
     /* Attributes on MPI_COMM_SELF are deleted first (MPI-3.1 8.7.1); their
      * callbacks may call MPI, so this runs before taking the lock. */
     rd_api_attr_delete_all(rd_api.self);
+    /* From here the calling thread progresses by itself; the progress
+     * thread needs the lock to see its stop, so it is joined before. */
+    rd_api_async_stop();
     rd_api_lock();
     /* Buffered sends still in the attached buffer go out first. */
     rd_api_bsend_drain();
@@ -169,7 +182,13 @@ int PMPI_Finalize(void)
         char report[512];
         rd_p2p_report_final(report, sizeof(report));
         fprintf(stderr, "%s\n", report);
+        rd_rma_report(report, sizeof(report));
+        fprintf(stderr, "%s\n", report);
+        rd_api_async_report(report, sizeof(report));
+        if (report[0])
+            fprintf(stderr, "%s\n", report);
     }
+    rd_rma_finalize();
     rd_p2p_finalize();
     rd_scratch_fini();
     rd_nbc_fini();

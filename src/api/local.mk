@@ -7,7 +7,11 @@ libmpi_la_SOURCES += src/api/api.c src/api/api.h src/api/init.c src/api/types.c 
 	src/api/dtype.c src/api/abi_data.c src/api/misc.c \
 	src/api/op.c src/api/op.h src/api/nbc.c src/api/topo.c src/api/topo.h \
 	src/api/topo_cart.c src/api/topo_graph.c src/api/topo_dist_graph.c \
-	src/api/info.c src/api/info.h src/api/api_tunables.c src/api/api_tunables.h
+	src/api/info.c src/api/info.h src/api/api_tunables.c src/api/api_tunables.h \
+	src/api/async_progress.c src/api/async_progress.h \
+	src/api/win.h src/api/win_errh.c src/api/win_attr.c src/api/win_info.c
+libmpi_la_SOURCES += src/api/win.c src/api/win_sync.c
+libmpi_la_SOURCES += src/api/rma.c
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.

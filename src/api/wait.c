@@ -6,6 +6,7 @@
  */
 #include "api/api.h"
 
+#include "api/win.h"
 #include "p2p/p2p.h"
 
 /* What a user request slot holds. */
@@ -46,6 +47,8 @@ static int code_of(rd_request_t *w, const char *fn)
 {
     if (w->error == RD_OK)
         return MPI_SUCCESS;
+    if (w->kind == RD_REQ_RMA) /* raised on the window's error handler */
+        return rd_api_win_status_error(w->ext, w->error, fn);
     return rd_api_request_error(w, fn);
 }
 

@@ -20,6 +20,7 @@ enum rd_req_kind {
     RD_REQ_PERSIST_RECV,
     RD_REQ_GREQ,           /* generalized request */
     RD_REQ_NBC,            /* nonblocking collective schedule */
+    RD_REQ_RMA,            /* Rput & co.: ext is the window (rma completes it) */
 };
 
 enum rd_send_mode {

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boot/boot.h"
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/errhandler.h"
@@ -93,16 +94,26 @@ struct rd_win {
  *   3. rd_rma_win_connect: maps node peers' memory, records keys.
  * A failure in 1 or 3 returns a negative status; the API layer then still
  * takes part in the remaining collective steps with a descriptor marked
- * failed (rd_rma_desc_fail) so that nobody hangs, and frees the window. */
+ * failed (rd_rma_win_new marks desc itself when it fails; the API marks it
+ * with rd_rma_desc_fail when it fails before calling rd_rma_win_new), so
+ * that nobody hangs, and frees the window. rd_rma_win_connect returns the
+ * status of the first failed rank when any descriptor is marked failed. */
 int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_unit,
                    const rd_win_hints_t *hints, const size_t *sizes, rd_win_t **w,
                    void *desc);
-void rd_rma_desc_fail(void *desc);
+void rd_rma_desc_fail(void *desc, int status);
 int rd_rma_win_connect(rd_win_t *w, const void *descs);
-/* Win_free: the local part, after the API layer's barrier (no epoch may be
- * open: RD_ESYNC, the window then stays usable). Frees memory this
- * window allocated, deregisters, drops the window. The API layer then
- * releases w->comm and the window object (rd_rma_win_destroy). */
+/* 4. once every member has connected (the API layer agrees on the
+ *    statuses of step 3, which is also the barrier this needs): removes
+ *    the names of the node segments this rank created, now that every
+ *    node peer has mapped them. */
+void rd_rma_win_ready(rd_win_t *w);
+/* Win_free, before the API layer's barrier: RD_ESYNC when an epoch other
+ * than fence's is open (nothing changed, the window stays usable); else
+ * completes this rank's operations on w and returns their first error.
+ * After the barrier, rd_rma_win_destroy frees the memory this window
+ * allocated, deregisters, drops the window and frees w (the API layer
+ * then releases w->comm). rd_rma_win_destroy(NULL) does nothing. */
 int rd_rma_win_free_check(rd_win_t *w);
 void rd_rma_win_destroy(rd_win_t *w);
 
@@ -179,7 +190,7 @@ int rd_rma_sync(rd_win_t *w);
 
 /* Called once by the API layer at MPI_Init after p2p (registers the
  * active-message handlers) and at MPI_Finalize. */
-int rd_rma_init(void);
+int rd_rma_init(const rd_boot_info_t *boot);
 void rd_rma_finalize(void);
 /* RDMPI_VERBOSE report (paths taken per target kind, op counts). */
 void rd_rma_report(char *buf, size_t len);

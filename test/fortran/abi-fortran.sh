@@ -23,6 +23,7 @@ flags=-fallow-argument-mismatch
     done
     $fc $flags "$t/f_usempi.f90" -o f_usempi &&
     $fc $flags "$t/f_usempi_coll.f90" -o f_usempi_coll &&
+    $fc $flags "$t/f_rma.f90" -o f_rma &&
     $fc $flags -ffixed-form "$t/f77_basic.f" -o f77_basic
 ) >"$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: building with $fc"; exit 1; }
 

@@ -15,6 +15,7 @@ RD_F_TEST_PROGS = \
 	test/fortran/f_waitany \
 	test/fortran/f_usempi \
 	test/fortran/f_usempi_coll \
+	test/fortran/f_rma \
 	test/fortran/f77_basic
 
 check_PROGRAMS += $(RD_F_TEST_PROGS)
@@ -52,13 +53,17 @@ test_fortran_f_usempi_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_fortran_f_usempi_coll_SOURCES = test/fortran/f_usempi_coll.f90
 test_fortran_f_usempi_coll_LDADD = $(RD_F_TEST_LIBS)
 test_fortran_f_usempi_coll_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_fortran_f_rma_SOURCES = test/fortran/f_rma.f90
+test_fortran_f_rma_LDADD = $(RD_F_TEST_LIBS)
+test_fortran_f_rma_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 # Module dependencies: make cannot see `use`.
 test/fortran/f_env.$(OBJEXT) test/fortran/f_p2p.$(OBJEXT) \
 test/fortran/f_comm.$(OBJEXT) test/fortran/f_dtype.$(OBJEXT) \
 test/fortran/f_coll.$(OBJEXT) test/fortran/f_waitany.$(OBJEXT): test/fortran/ftest.$(OBJEXT)
 test/fortran/ftest.$(OBJEXT): src/fortran/mpif.h
-test/fortran/f_usempi.$(OBJEXT) test/fortran/f_usempi_coll.$(OBJEXT): src/fortran/mpi.mod
+test/fortran/f_usempi.$(OBJEXT) test/fortran/f_usempi_coll.$(OBJEXT) \
+test/fortran/f_rma.$(OBJEXT): src/fortran/mpi.mod
 
 # Fixed form: automake would hand a .f file to F77, which configure does not
 # set up, so it is compiled here with FC.

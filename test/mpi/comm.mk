@@ -1,7 +1,8 @@
-# test/mpi/comm.mk: intercommunicator, topology, info tests (comm.testlist)
+# test/mpi/comm.mk: intercommunicator, topology, info tests, and the window
+# as an object (comm.testlist)
 
 RD_COMM_TEST_PROGS = test/mpi/comm_intercomm test/mpi/comm_info test/mpi/comm_attr \
-	test/mpi/comm_dims test/mpi/comm_cart test/mpi/comm_graph
+	test/mpi/comm_dims test/mpi/comm_cart test/mpi/comm_graph test/mpi/win_obj
 
 check_PROGRAMS += $(RD_COMM_TEST_PROGS)
 EXTRA_DIST += test/mpi/comm.testlist
@@ -30,3 +31,7 @@ test_mpi_comm_graph_SOURCES = test/mpi/comm_graph.c test/mpi/mtest.c
 test_mpi_comm_graph_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_comm_graph_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_comm_graph_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_win_obj_SOURCES = test/mpi/win_obj.c test/mpi/mtest.c
+test_mpi_win_obj_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_win_obj_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_win_obj_LDFLAGS = $(RD_TEST_LINKOPTS)

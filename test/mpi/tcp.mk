@@ -1,6 +1,7 @@
 # test/mpi/tcp.mk: tests of the TCP transport (cases in tcp.testlist; most
 # of that list runs the other areas' programs with RDMPI_TRANSPORTS=tcp).
-RD_TCP_TEST_PROGS = test/mpi/tcp_reject test/mpi/tcp_death test/mpi/tcp_peer_fail
+RD_TCP_TEST_PROGS = test/mpi/tcp_reject test/mpi/tcp_death test/mpi/tcp_peer_fail \
+	test/mpi/async_progress
 check_PROGRAMS += $(RD_TCP_TEST_PROGS)
 EXTRA_DIST += test/mpi/tcp.testlist
 
@@ -15,3 +16,7 @@ test_mpi_tcp_death_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_tcp_peer_fail_SOURCES = test/mpi/tcp_peer_fail.c test/mpi/mtest.c
 test_mpi_tcp_peer_fail_LDADD = $(RD_TEST_LDADD) -lpthread
 test_mpi_tcp_peer_fail_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_async_progress_SOURCES = test/mpi/async_progress.c test/mpi/mtest.c
+test_mpi_async_progress_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_async_progress_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_async_progress_LDFLAGS = $(RD_TEST_LINKOPTS)

@@ -133,3 +133,14 @@ test_unit_test_hosts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_hosts_LDADD = $(CUNIT_LIBS)
 # --- end mpirun hosts ---
 EXTRA_DIST += test/unit/unit_main.h
+
+# --- one-sided operations without a transport: target datatype runs and
+# accumulate kernels (test_rma_ops) ---
+UNIT_TESTS += test/unit/test_rma_ops
+test_unit_test_rma_ops_SOURCES = test/unit/test_rma_ops.c src/rma/rma_dtype.c \
+	src/rma/rma_dtype.h src/rma/rma_acc.c src/rma/rma_acc.h src/core/op.c src/core/op.h \
+	src/core/datatype.c src/core/datatype.h src/core/dt_build.c src/core/dt_build.h \
+	src/core/handle.c src/core/handle.h src/util/status.c src/util/status.h
+test_unit_test_rma_ops_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
+test_unit_test_rma_ops_LDADD = $(CUNIT_LIBS) -lpthread
+# --- end one-sided operations ---

@@ -199,7 +199,9 @@ int rd_tcp_send(int peer, const void *hdr, size_t hdrlen, const void *payload, s
             /* Not the first since the last progress call: hold it back
              * for one writev with the rest of the burst. */
             int rc = rd_tcp_enqueue(p, &f, hdr, hdrlen, payload, len, 0);
-            if (rc == RD_OK) {
+            /* The peer may still be on the held list with its queue
+             * already written out (on EPOLLOUT): it goes on it once. */
+            if (rc == RD_OK && !p->held) {
                 p->held = 1;
                 rd_list_push_back(&rd_tcp.held, &p->held_link);
             }

@@ -1,0 +1,497 @@
+/*
+ * Put, Get, the accumulates and the atomics, origin side (see rma.h and
+ * rma_origin.h). Every call first makes the checks the origin can make
+ * (rd_rma_check), then takes the first path that fits the target:
+ *  - local: the target's window is mapped here (SHM path, or this rank's
+ *    own window): memcpy or the pack engine straight into or out of it;
+ *    accumulates of lock-free kinds with rma_acc.c's atomics;
+ *  - RDMA: contiguous origin and target data on a window the target
+ *    registered: one transport get/put from and to user memory, without a
+ *    completion of its own (rd_rma_ops_complete flushes);
+ *  - active messages: everything else, the data cut into messages of at
+ *    most the transport's eager size, a derived target datatype shipped
+ *    as the runs each message covers (rma_dtype.h).
+ */
+#include "rma/rma_origin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rma/rma_acc.h"
+#include "rma/rma_dtype.h"
+#include "rma/rma_ops.h"
+#include "rma/rma_wire.h"
+#include "util/errdetail.h"
+#include "util/status.h"
+
+int rd_rma_check(rd_win_t *w, const rd_rma_op_t *op, uint64_t *tdata, size_t *bytes)
+{
+    int rc = rd_rma_epoch_check(w, op->target);
+    if (rc != RD_OK)
+        return rc;
+    const rd_datatype_t *tdt = op->tdt;
+    size_t n = op->tcount * tdt->size;
+    *bytes = n;
+    if (w->flavor == RD_WIN_DYNAMIC) {
+        /* the target checks against its attached regions */
+        *tdata = op->disp + (uint64_t)tdt->true_lb;
+        return RD_OK;
+    }
+    const rd_rma_peer_t *pe = &w->rma->peers[op->target];
+    uint64_t du = pe->disp_unit > 0 ? (uint64_t)pe->disp_unit : 1;
+    if (op->disp > UINT64_MAX / du)
+        goto range;
+    uint64_t base = op->disp * du;
+    *tdata = base + (uint64_t)tdt->true_lb;
+    if (!n)
+        return RD_OK;
+    ptrdiff_t span = (ptrdiff_t)(op->tcount - 1) * rd_dt_extent(tdt);
+    ptrdiff_t lo = tdt->true_lb + (span < 0 ? span : 0);
+    ptrdiff_t hi = tdt->true_ub + (span > 0 ? span : 0);
+    if ((lo < 0 && (uint64_t)-lo > base) || (uint64_t)hi > pe->size ||
+        base > pe->size - (uint64_t)hi)
+        goto range;
+    return RD_OK;
+range:
+    rd_err_detail("%zu elements at displacement %zu (disp_unit %d) reach outside rank %d's "
+                  "window of %zu bytes", op->tcount, op->disp, pe->disp_unit, op->target,
+                  pe->size);
+    return RD_ERANGE;
+}
+
+/* Where target's window memory is here, or NULL (not mapped). */
+static char *local_base(rd_win_t *w, int target)
+{
+    if (w->flavor == RD_WIN_DYNAMIC)
+        return NULL;
+    if (target == w->comm->rank)
+        return w->base;
+    const rd_rma_peer_t *pe = &w->rma->peers[target];
+    return pe->path == RD_RMA_PATH_SHM ? pe->mapped : NULL;
+}
+
+static void done_now(rd_request_t *r, int status)
+{
+    if (r)
+        rd_req_complete(r, status);
+}
+
+/* Copies bytes of packed data from (src, scount, sdt) to (dst, dcount, ddt). */
+static void local_copy(void *dst, size_t dcount, const rd_datatype_t *ddt, const void *src,
+                       size_t scount, const rd_datatype_t *sdt, size_t bytes)
+{
+    int dc = rd_dt_is_contig(ddt, dcount), sc = rd_dt_is_contig(sdt, scount);
+    if (dc && sc) {
+        memmove(rd_dt_contig_ptr(dst, ddt), rd_dt_contig_ptr(src, sdt), bytes);
+    } else if (dc) {
+        rd_dt_pack(src, scount, sdt, 0, rd_dt_contig_ptr(dst, ddt), bytes);
+    } else if (sc) {
+        rd_dt_unpack(dst, dcount, ddt, 0, rd_dt_contig_ptr(src, sdt), bytes);
+    } else {
+        char tmp[4096];
+        for (size_t off = 0; off < bytes; off += sizeof(tmp)) {
+            size_t n = bytes - off < sizeof(tmp) ? bytes - off : sizeof(tmp);
+            rd_dt_pack(src, scount, sdt, off, tmp, n);
+            rd_dt_unpack(dst, dcount, ddt, off, tmp, n);
+        }
+    }
+}
+
+/* ---- RDMA ---- */
+
+static int rdma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t ocount,
+                     const rd_datatype_t *odt, unsigned need)
+{
+    const rd_rma_peer_t *pe = &w->rma->peers[op->target];
+    return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_RDMA && pe->keylen &&
+           rd_dt_is_contig(odt, ocount) && rd_dt_is_contig(op->tdt, op->tcount) &&
+           (rd_p2p_rdma_ops(pe->world) & need);
+}
+
+/* One get or put of bytes between local and the target's tdata, cut at
+ * the transport's largest length. RD_ENOTSUP (nothing issued) sends the
+ * caller to active messages. r completes after a flush of its own. */
+static int rdma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tdata,
+                     size_t bytes, rd_request_t *r)
+{
+    rd_rma_peer_t *pe = &w->rma->peers[target];
+    size_t max = rd_p2p_rdma_len_max(pe->world);
+    uint64_t raddr = pe->base + tdata;
+    for (size_t off = 0, n; off < bytes; off += n) {
+        n = max && bytes - off > max ? max : bytes - off;
+        char *l = (char *)local + off;
+        int rc = put ? rd_p2p_rdma_put(pe->world, l, NULL, raddr + off, pe->key, pe->keylen, n,
+                                       NULL, NULL)
+                     : rd_p2p_rdma_get(pe->world, l, NULL, raddr + off, pe->key, pe->keylen, n,
+                                       NULL, NULL);
+        if (rc == RD_ENOTSUP && off == 0)
+            return rc;
+        if (rc < 0)
+            return rc;
+        pe->rdma_unflushed++;
+    }
+    if (r) {
+        int rc = rd_p2p_rdma_flush(pe->world, rd_rma_req_done, r);
+        if (rc < 0)
+            rd_req_complete(r, rc);
+    }
+    return RD_OK;
+}
+
+/* ---- active messages ---- */
+
+/* What one operation sends. */
+typedef struct xfer {
+    int type;                    /* RD_RMA_AM_* */
+    int op, basic;               /* accumulates */
+    size_t elem;                 /* cut only between elements of this size */
+    const void *obuf;            /* origin data, or NULL (GET, NO_OP) */
+    size_t ocount;
+    const rd_datatype_t *odt;
+    size_t tcount;
+    const rd_datatype_t *tdt;
+    uint64_t tdata;
+    size_t bytes;
+} xfer_t;
+
+static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
+{
+    size_t budget = rd_p2p_am_max(w->rma->peers[target].world);
+    if (budget < x->elem + sizeof(rd_rma_block_t) * 2)
+        return RD_EPEER;
+    rd_rma_op_msg_t m = {
+        .h = { .type = (uint8_t)x->type }, .opid = p ? p->id : 0, .op = (uint8_t)x->op,
+        .basic = x->basic < 0 ? 0xff : (uint8_t)x->basic, .esize = (uint16_t)x->elem,
+        .src = (uint32_t)w->comm->rank,
+    };
+    int ocontig = x->obuf && rd_dt_is_contig(x->odt, x->ocount);
+    int rc = RD_OK;
+    if (rd_dt_is_contig(x->tdt, x->tcount)) {
+        size_t step = budget / x->elem * x->elem;
+        for (size_t off = 0, n; off < x->bytes && rc == RD_OK; off += n) {
+            n = x->bytes - off < step ? x->bytes - off : step;
+            m.addr = x->tdata + off;
+            m.len = n;
+            m.roff = off;
+            const void *pl = NULL;
+            void *own = NULL;
+            if (ocontig) {
+                pl = (const char *)rd_dt_contig_ptr(x->obuf, x->odt) + off;
+            } else if (x->obuf) {
+                if (!(own = malloc(n)))
+                    return RD_ENOMEM;
+                rd_dt_pack(x->obuf, x->ocount, x->odt, off, own, n);
+                pl = own;
+            }
+            rc = rd_rma_send(w, target, p, &m, sizeof(m), pl, pl ? n : 0, own);
+        }
+        return rc;
+    }
+    rd_rma_flat_t f;
+    if ((rc = rd_rma_flatten(x->tcount, x->tdt, &f)) != RD_OK)
+        return rc;
+    rd_rma_cursor_t c = { .f = &f };
+    for (size_t off = 0, got; off < x->bytes && rc == RD_OK; off += got) {
+        char *buf = malloc(budget);
+        if (!buf) {
+            rc = RD_ENOMEM;
+            break;
+        }
+        size_t nb = rd_rma_cursor_take(&c, budget, x->bytes - off, x->elem,
+                                       (rd_rma_block_t *)buf, &got);
+        if (!nb) {
+            free(buf);
+            rc = RD_EINTERN;
+            break;
+        }
+        size_t meta = nb * sizeof(rd_rma_block_t);
+        if (x->obuf)
+            rd_dt_pack(x->obuf, x->ocount, x->odt, off, buf + meta, got);
+        m.addr = x->tdata;
+        m.nblocks = (uint32_t)nb;
+        m.len = got;
+        m.roff = off;
+        rc = rd_rma_send(w, target, p, &m, sizeof(m), buf, meta + (x->obuf ? got : 0), buf);
+    }
+    rd_rma_flat_free(&f);
+    return rc;
+}
+
+/* Ends the sending of p with rc. An operation that sent nothing fails
+ * whole (its request is the caller's again); one that sent part reports
+ * rc through its request, or through the return when it has none. */
+static int finish(rd_rma_pend_t *p, int rc)
+{
+    if (!p)
+        return rc;
+    if (rc != RD_OK && p->msgs == 0) {
+        p->req = NULL;
+    } else if (rc != RD_OK) {
+        if (p->error == RD_OK)
+            p->error = rc;
+        if (p->req)
+            rc = RD_OK;
+    }
+    rd_rma_pend_sent(p);
+    return rc;
+}
+
+/* A record whose replies fill (buf, count, dt). */
+static rd_rma_pend_t *pend_result(rd_win_t *w, int target, rd_request_t *r, void *buf,
+                                  size_t count, rd_datatype_t *dt)
+{
+    rd_rma_pend_t *p = rd_rma_pend_new(w, target, r);
+    if (p && buf) {
+        p->rbuf = buf;
+        p->rcount = count;
+        p->rdt = dt;
+        rd_dt_ref(dt);
+    }
+    return p;
+}
+
+static int size_mismatch(size_t a, size_t b)
+{
+    if (a == b)
+        return 0;
+    rd_err_detail("origin data of %zu bytes against target data of %zu bytes", a, b);
+    return 1;
+}
+
+/* ---- the operations ---- */
+
+int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via)
+{
+    uint64_t tdata;
+    size_t bytes;
+    *via = RD_RMA_VIA_NONE;
+    int rc = rd_rma_check(w, op, &tdata, &bytes);
+    if (rc != RD_OK)
+        return rc;
+    if (size_mismatch(op->ocount * op->odt->size, bytes))
+        return RD_EINVAL;
+    if (!bytes) {
+        done_now(r, RD_OK);
+        return RD_OK;
+    }
+    int t = op->target;
+    char *m = local_base(w, t);
+    if (m) {
+        local_copy(m + tdata - op->tdt->true_lb, op->tcount, op->tdt, op->obuf, op->ocount,
+                   op->odt, bytes);
+        *via = RD_RMA_VIA_LOCAL;
+        done_now(r, RD_OK);
+        return RD_OK;
+    }
+    if (rdma_fits(w, op, op->ocount, op->odt, RD_P2P_RDMA_PUT)) {
+        rc = rdma_xfer(w, t, 1, rd_dt_contig_ptr(op->obuf, op->odt), tdata, bytes, r);
+        if (rc != RD_ENOTSUP) {
+            *via = RD_RMA_VIA_RDMA;
+            return rc;
+        }
+    }
+    rd_rma_pend_t *p = NULL;
+    if (r && !(p = rd_rma_pend_new(w, t, r)))
+        return RD_ENOMEM;
+    xfer_t x = { .type = RD_RMA_AM_PUT, .basic = -1, .elem = 1, .obuf = op->obuf,
+                 .ocount = op->ocount, .odt = op->odt, .tcount = op->tcount, .tdt = op->tdt,
+                 .tdata = tdata, .bytes = bytes };
+    *via = RD_RMA_VIA_AM;
+    return finish(p, am_xfer(w, t, &x, p));
+}
+
+int rd_rma_put(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
+{
+    int via;
+    return rd_rma_put_via(w, op, r, &via);
+}
+
+int rd_rma_get(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
+{
+    uint64_t tdata;
+    size_t bytes;
+    int rc = rd_rma_check(w, op, &tdata, &bytes);
+    if (rc != RD_OK)
+        return rc;
+    if (size_mismatch(op->rcount * op->rdt->size, bytes))
+        return RD_EINVAL;
+    if (!bytes) {
+        done_now(r, RD_OK);
+        return RD_OK;
+    }
+    int t = op->target;
+    char *m = local_base(w, t);
+    if (m) {
+        local_copy(op->rbuf, op->rcount, op->rdt, m + tdata - op->tdt->true_lb, op->tcount,
+                   op->tdt, bytes);
+        done_now(r, RD_OK);
+        return RD_OK;
+    }
+    if (rdma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET)) {
+        rc = rdma_xfer(w, t, 0, rd_dt_contig_ptr(op->rbuf, op->rdt), tdata, bytes, r);
+        if (rc != RD_ENOTSUP)
+            return rc;
+    }
+    rd_rma_pend_t *p = pend_result(w, t, r, op->rbuf, op->rcount, op->rdt);
+    if (!p)
+        return RD_ENOMEM;
+    xfer_t x = { .type = RD_RMA_AM_GET, .basic = -1, .elem = 1, .tcount = op->tcount,
+                 .tdt = op->tdt, .tdata = tdata, .bytes = bytes };
+    return finish(p, am_xfer(w, t, &x, p));
+}
+
+/* Applies an accumulate to a mapped target here. */
+static int acc_local(char *m, const rd_rma_op_t *op, int k, uint64_t tdata, size_t bytes,
+                     int get)
+{
+    int kind = op->op->kind;
+    const void *in = NULL;
+    void *old = NULL, *tin = NULL, *told = NULL;
+    rd_rma_flat_t f = { 0 };
+    int rc = RD_ENOMEM;
+    if (kind != RD_OP_NO_OP) {
+        if (rd_dt_is_contig(op->odt, op->ocount))
+            in = rd_dt_contig_ptr(op->obuf, op->odt);
+        else if ((in = tin = malloc(bytes)))
+            rd_dt_pack(op->obuf, op->ocount, op->odt, 0, tin, bytes);
+        else
+            goto out;
+    }
+    if (get) {
+        if (rd_dt_is_contig(op->rdt, op->rcount))
+            old = rd_dt_contig_ptr(op->rbuf, op->rdt);
+        else if (!(old = told = malloc(bytes)))
+            goto out;
+    }
+    if (!rd_dt_is_contig(op->tdt, op->tcount) &&
+        (rc = rd_rma_flatten(op->tcount, op->tdt, &f)) != RD_OK)
+        goto out;
+    rc = rd_rma_acc_apply(kind, k, m + tdata, f.b, f.n, bytes, in, old);
+    if (rc == RD_OK && told)
+        rd_dt_unpack(op->rbuf, op->rcount, op->rdt, 0, told, bytes);
+out:
+    rd_rma_flat_free(&f);
+    free(tin);
+    free(told);
+    return rc;
+}
+
+/* Accumulate (get 0) and Get_accumulate (get 1). */
+static int acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get)
+{
+    uint64_t tdata;
+    size_t bytes;
+    int rc = rd_rma_check(w, op, &tdata, &bytes);
+    if (rc != RD_OK)
+        return rc;
+    int kind = op->op->kind, noop = kind == RD_OP_NO_OP;
+    int k = rd_rma_dt_basic(op->tdt);
+    if (kind >= RD_OP_USER || (k == RD_BASIC_NONE && kind != RD_OP_REPLACE && !noop)) {
+        rd_err_detail("the operation does not apply to the target datatype");
+        return RD_EINVAL;
+    }
+    if (!noop && (size_mismatch(op->ocount * op->odt->size, bytes) ||
+                  rd_rma_dt_basic(op->odt) != k)) {
+        rd_err_detail("origin and target datatypes differ");
+        return RD_EINVAL;
+    }
+    if (get && size_mismatch(op->rcount * op->rdt->size, bytes))
+        return RD_EINVAL;
+    if (!bytes || (noop && !get)) {
+        done_now(r, RD_OK);
+        return RD_OK;
+    }
+    int t = op->target;
+    char *m = local_base(w, t);
+    if (m && rd_rma_acc_atomic(k)) {
+        rc = acc_local(m, op, k, tdata, bytes, get);
+        if (rc == RD_OK)
+            done_now(r, RD_OK);
+        return rc;
+    }
+    rd_rma_pend_t *p = NULL;
+    if (get)
+        p = pend_result(w, t, r, op->rbuf, op->rcount, op->rdt);
+    else if (r)
+        p = rd_rma_pend_new(w, t, r);
+    if ((get || r) && !p)
+        return RD_ENOMEM;
+    xfer_t x = { .type = get ? RD_RMA_AM_GET_ACC : RD_RMA_AM_ACC, .op = kind, .basic = k,
+                 .elem = rd_rma_basic_size(k), .obuf = noop ? NULL : op->obuf,
+                 .ocount = op->ocount, .odt = op->odt, .tcount = op->tcount, .tdt = op->tdt,
+                 .tdata = tdata, .bytes = bytes };
+    return finish(p, am_xfer(w, t, &x, p));
+}
+
+int rd_rma_acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
+{
+    return acc(w, op, r, 0);
+}
+
+int rd_rma_get_acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
+{
+    return acc(w, op, r, 1);
+}
+
+/* Fetch_and_op is a Get_accumulate of one element; the API passes the
+ * one datatype as odt, rdt and tdt with counts 1. */
+int rd_rma_fetch_op(rd_win_t *w, const rd_rma_op_t *op)
+{
+    uint64_t tdata;
+    size_t bytes;
+    int rc = rd_rma_check(w, op, &tdata, &bytes);
+    if (rc != RD_OK)
+        return rc;
+    int kind = op->op->kind, k = rd_rma_dt_basic(op->tdt);
+    if (kind >= RD_OP_USER || k == RD_BASIC_NONE) {
+        rd_err_detail("the operation does not apply to the datatype");
+        return RD_EINVAL;
+    }
+    int t = op->target;
+    char *m = local_base(w, t);
+    if (m && rd_rma_acc_atomic(k))
+        return rd_rma_acc_apply(kind, k, m + tdata, NULL, 0, bytes, op->obuf, op->rbuf);
+    rd_rma_pend_t *p = pend_result(w, t, NULL, op->rbuf, 1, op->rdt);
+    if (!p)
+        return RD_ENOMEM;
+    xfer_t x = { .type = RD_RMA_AM_FOP, .op = kind, .basic = k, .elem = bytes,
+                 .obuf = kind == RD_OP_NO_OP ? NULL : op->obuf, .ocount = 1, .odt = op->odt,
+                 .tcount = 1, .tdt = op->tdt, .tdata = tdata, .bytes = bytes };
+    return finish(p, am_xfer(w, t, &x, p));
+}
+
+/* Compare_and_swap: integer, logical and byte types only (the API
+ * checks), so one contiguous element of 1 to 8 bytes. */
+int rd_rma_cas(rd_win_t *w, const rd_rma_op_t *op)
+{
+    uint64_t tdata;
+    size_t bytes;
+    int rc = rd_rma_check(w, op, &tdata, &bytes);
+    if (rc != RD_OK)
+        return rc;
+    int k = rd_rma_dt_basic(op->tdt);
+    if (k == RD_BASIC_NONE || rd_rma_basic_size(k) != bytes) {
+        rd_err_detail("Compare_and_swap takes one element of a predefined type");
+        return RD_EINVAL;
+    }
+    int t = op->target;
+    char *m = local_base(w, t);
+    if (m && rd_rma_acc_atomic(k)) {
+        rd_rma_acc_cas(k, m + tdata, op->cbuf, op->obuf, op->rbuf);
+        return RD_OK;
+    }
+    rd_rma_pend_t *p = pend_result(w, t, NULL, op->rbuf, 1, op->rdt);
+    char *pl = malloc(2 * bytes);
+    if (!p || !pl) {
+        free(pl);
+        return finish(p, RD_ENOMEM);
+    }
+    memcpy(pl, op->cbuf, bytes);
+    memcpy(pl + bytes, op->obuf, bytes);
+    rd_rma_op_msg_t msg = {
+        .h = { .type = RD_RMA_AM_CAS }, .opid = p->id, .addr = tdata, .len = bytes,
+        .op = RD_OP_REPLACE, .basic = (uint8_t)k, .esize = (uint16_t)bytes,
+        .src = (uint32_t)w->comm->rank,
+    };
+    return finish(p, rd_rma_send(w, t, p, &msg, sizeof(msg), pl, 2 * bytes, pl));
+}
