@@ -12,6 +12,16 @@
  *     offsets, with and without a local handle, the data checked; a range
  *     outside the key refused without a completion; puts without done
  *     completed by flush(peer) and flush(-1);
+ *   - puts of at most rdma.inline_max bytes, many of them without done,
+ *     from a buffer overwritten as soon as put returned: the peer gets the
+ *     bytes as they were (more puts than the send queue holds: a transport
+ *     that leaves them unsignalled must still keep its queue from
+ *     overflowing); gets without done, more than the read slots, all
+ *     completed by one flush;
+ *   - with put_imm (only where offered; the run says where it was not):
+ *     many puts with immediates of 0 bytes to a few KiB, far more than the
+ *     peer has receive buffers, every immediate delivered once, untouched
+ *     (all 32 bits), and the bytes already in memory when it is;
  *   - with atomics: fetch-adds and compare-swaps from both ranks on each
  *     other's counter give the exact total, every fetched value once.
  * A broken contract prints "FAIL transport: what (line)" and the job exits
@@ -36,6 +46,9 @@ void rd_self_set_recv(rd_tp_recv_fn fn, int rank);
 #define RDMA_BYTES (4u << 20)     /* each rank's registered buffer */
 #define ATOMICS 2000              /* fetch-adds per rank, and as many cswap increments */
 #define WAIT_SECONDS 120
+/* Regions of each rank's buffer: the first half holds the owner's pattern
+ * (peers read it), the second half is where the peer writes. */
+#define HALF (RDMA_BYTES / 2)
 
 static rd_boot_info_t boot;
 static const rd_transport_t *tp;
@@ -81,6 +94,19 @@ static uint64_t peer_addr, peer_aaddr;
 static unsigned char peer_key[RD_TP_KEY_MAX];
 static size_t peer_keylen;
 static int have_addr;
+
+/* put_imm arrivals (test_put_imm). */
+#define NOTES 2000                /* put_imms per rank */
+#define NOTE_BASE (HALF + 1310720) /* NOTES records of NOTE_STRIDE in the writer's half */
+#define NOTE_STRIDE 128
+#define NOTE_BIG_EVERY 97         /* every 97th writes NOTE_BIG bytes instead */
+#define NOTE_BIG 4096
+#define NOTE_BIG_BASE (HALF + 1638400)
+static int notes;                 /* immediates received */
+static int notes_bad;             /* of those: unknown, duplicated, or before their bytes */
+static int notes_in_order = 1;
+static unsigned char *note_seen;
+static unsigned char *note_buf;   /* this rank's registered buffer, where the peer writes */
 
 static size_t burst_len(uint32_t seq);
 static size_t burst_hdrlen(uint32_t seq);
@@ -128,6 +154,48 @@ static void on_recv(int from, const void *hdr, size_t hdrlen, const void *payloa
     } else {
         fail(__LINE__, "a message of unknown kind");
     }
+}
+
+static size_t note_len(uint32_t i)
+{
+    static const size_t lens[4] = { 0, 8, NOTE_STRIDE, 1 };
+    return i % NOTE_BIG_EVERY == 0 ? NOTE_BIG : lens[i % 4];
+}
+
+static size_t note_at(uint32_t i)
+{
+    return i % NOTE_BIG_EVERY == 0 ? NOTE_BIG_BASE + (size_t)(i / NOTE_BIG_EVERY) * NOTE_BIG
+                                   : NOTE_BASE + (size_t)i * NOTE_STRIDE;
+}
+
+/* The immediate of put_imm number i: its top byte takes every value, those
+ * of the transport's own immediates (rc's kinds) included. */
+static uint32_t note_imm(uint32_t i)
+{
+    return (i % 256u) << 24 | i;
+}
+
+/* env->notified: a put_imm of the peer has arrived; its bytes must be here. */
+static void on_notified(int from, uint32_t imm)
+{
+    uint32_t i = imm & 0xffffffu;
+    notes++;
+    if (from != peer || i >= NOTES || imm >> 24 != i % 256u || !note_seen || note_seen[i]) {
+        fprintf(stderr, "  immediate 0x%08x from rank %d: unknown or repeated\n", imm, from);
+        notes_bad++;
+        return;
+    }
+    note_seen[i] = 1;
+    if (i != (uint32_t)notes - 1)
+        notes_in_order = 0;
+    unsigned them = (unsigned)(boot.rank ^ 1);
+    size_t at = note_at(i), n = note_len(i);
+    for (size_t k = 0; k < n; k++)
+        if (note_buf[at + k] != pat(them + 70, at + k)) {
+            fprintf(stderr, "  put_imm %u: byte %zu of %zu not in place when notified\n", i, k, n);
+            notes_bad++;
+            break;
+        }
 }
 
 static double now(void)
@@ -207,6 +275,7 @@ static void check_caps(void)
     CHECK(!!(ops & RD_TP_RDMA_ATOMIC) == !!t->cswap);
     CHECK(!!ops == !!t->mem_reg && !!ops == !!t->mem_dereg && !!ops == !!t->flush);
     CHECK(ops || (!t->rdma.split_min && !t->rdma.inline_max));
+    CHECK((ops & RD_TP_RDMA_PUT) || (!t->put_imm && !t->rdma.inline_max));
     CHECK(!!t->signal == !!t->signaled);
     CHECK(t->fail.reports || !t->watch);
     CHECK(!t->node.cpus || t->signal || t->area);
@@ -326,9 +395,6 @@ static int flushed(int target)
     return d.status;
 }
 
-/* Regions of each rank's buffer: the first half holds the owner's pattern
- * (peers read it), the second half is where the peer writes. */
-#define HALF (RDMA_BYTES / 2)
 
 static const size_t rdma_sizes[] = { 1, 8, 4095, 65536, 1u << 20 };
 static const size_t rdma_offs[] = { 0, 3, 4096, 12345, 100000 };
@@ -372,6 +438,21 @@ static void test_rdma(unsigned char *buf)
                 CHECK(local[n] == 0);   /* nothing beyond len */
             }
         }
+        /* Gets without done, more than a transport has read slots: one
+         * flush completes them all. */
+        memset(local, 0, 64 * 96);
+        for (size_t g = 0; g < 64; g++)
+            CHECK(tp->get(peer, local + g * 96, g % 2 ? lmem : NULL, peer_addr + 7 + g * 100,
+                          peer_key, peer_keylen, 64, NULL, NULL) == RD_OK);
+        CHECK(flushed(peer) == RD_OK);
+        for (size_t g = 0; g < 64; g++)
+            for (size_t k = 0; k < 64; k++)
+                if (local[g * 96 + k] != pat(them, 7 + g * 100 + k)) {
+                    fprintf(stderr, "  silent get %zu: byte %zu differs\n", g, k);
+                    fail(__LINE__, "flush returned before gets without done were complete");
+                    g = 64;
+                    break;
+                }
         /* Outside the key's range: refused, done never called. */
         done_ctx_t d = { 0, RD_OK };
         CHECK(tp->get(peer, local, NULL, peer_addr + RDMA_BYTES - 8, peer_key, peer_keylen, 16,
@@ -435,6 +516,111 @@ static void test_rdma(unsigned char *buf)
                (tp->rdma.ops & RD_TP_RDMA_PUT) ? "get and put" : "get",
                (tp->rdma.ops & RD_TP_RDMA_PUT) ? ", flush(peer) and flush(-1)" : "");
     tp->mem_dereg(lmem);
+    free(local);
+}
+
+/* ---- inline puts ---- */
+
+#define INL_BASE (HALF + 1728000) /* after the put_imm records */
+
+static size_t inl_len(size_t i, size_t max)
+{
+    size_t lens[4] = { 1, 8, max / 2 ? max / 2 : 1, max };
+    return lens[i % 4];
+}
+
+/* Puts of at most inline_max bytes from one buffer, overwritten as soon as
+ * put returned (transport.h allows it up to inline_max), most without done
+ * and more of them than a send queue holds; one flush, then the peer
+ * checks what arrived. */
+static void test_inline(unsigned char *buf)
+{
+    size_t max = tp->rdma.inline_max;
+    if (!(tp->rdma.ops & RD_TP_RDMA_PUT))
+        return;
+    if (max == 0) {
+        if (boot.rank == 0)
+            printf("  %s: no inline puts (inline_max is 0)\n", tp->name);
+        return;
+    }
+    unsigned me = (unsigned)boot.rank, them = (unsigned)(boot.rank ^ (peer != boot.rank));
+    size_t stride = (max + 63) & ~(size_t)63, room = RDMA_BYTES - 64 - INL_BASE;
+    size_t count = room / stride < 1000 ? room / stride : 1000;
+    unsigned char *src = malloc(max);
+    CHECK(src);
+    done_ctx_t d = { 0, RD_OK };
+    int with_done = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = inl_len(i, max), at = INL_BASE + i * stride;
+        for (size_t k = 0; k < n; k++)
+            src[k] = pat(me + 80, at + k);
+        int silent = i % 10 != 0;
+        CHECK(tp->put(peer, src, NULL, peer_addr + at, peer_key, peer_keylen, n,
+                      silent ? NULL : on_done, &d) == RD_OK);
+        with_done += !silent;
+        memset(src, 0xee, max);
+    }
+    CHECK(flushed(peer) == RD_OK);
+    CHECK(d.calls == with_done && d.status == RD_OK);
+    step();
+    for (size_t i = 0; i < count; i++) {
+        size_t n = inl_len(i, max), at = INL_BASE + i * stride;
+        for (size_t k = 0; k < n; k++)
+            if (buf[at + k] != pat(them + 80, at + k)) {
+                fprintf(stderr, "  inline put %zu of %zu bytes: byte %zu differs\n", i, n, k);
+                fail(__LINE__, "an inline put wrote the buffer's later contents");
+                i = count;
+                break;
+            }
+    }
+    if (boot.rank == 0)
+        printf("  %s: %zu inline puts of 1 .. %zu bytes (buffer reused at once), right\n",
+               tp->name, count, max);
+    free(src);
+}
+
+/* ---- put with immediate ---- */
+
+static void test_put_imm(void)
+{
+    if (!tp->put_imm) {
+        if (boot.rank == 0)
+            printf("  %s: put_imm not offered: skipped\n", tp->name);
+        return;
+    }
+    unsigned me = (unsigned)boot.rank;
+    /* Sources laid out like the peer's buffer, kept until the flush (the
+     * larger ones are not inline). */
+    unsigned char *local = malloc(HALF);
+    CHECK(local);
+    done_ctx_t d = { 0, RD_OK };
+    int with_done = 0;
+    for (uint32_t i = 0; i < NOTES; i++) {
+        size_t at = note_at(i), n = note_len(i);
+        for (size_t k = 0; k < n; k++)
+            local[at - HALF + k] = pat(me + 70, at + k);
+        int silent = i % 3 != 0;
+        int rc = tp->put_imm(peer, local + (at - HALF), NULL, peer_addr + at, peer_key,
+                             peer_keylen, n, note_imm(i), silent ? NULL : on_done, &d);
+        CHECK(rc == RD_OK);
+        if (rc != RD_OK)
+            break;
+        with_done += !silent;
+        /* No progress for most of them: they outrun the peer's receive
+         * buffers and must wait for its credits. */
+        if (i % 512 == 511)
+            tp->progress();
+    }
+    CHECK(flushed(peer) == RD_OK);
+    CHECK(d.calls == with_done && d.status == RD_OK);
+    progress_until(&notes, NOTES, "the peer's put_imms");
+    CHECK(notes == NOTES);
+    CHECK(notes_bad == 0);
+    step();
+    if (boot.rank == 0)
+        printf("  %s: %d put_imm of 0 .. %d bytes each way, every immediate once, its bytes "
+               "in place%s\n", tp->name, NOTES, NOTE_BIG,
+               notes_in_order ? ", in order" : "");
     free(local);
 }
 
@@ -527,17 +713,26 @@ static void test_memory(void)
     CHECK(again && again->keylen == mem->keylen);
     tp->mem_dereg(again);
 
+    notes = notes_bad = 0;
+    notes_in_order = 1;
+    note_buf = buf;
+    note_seen = calloc(NOTES, 1);
+    CHECK(note_seen);
     msg_hdr_t h = { .kind = MSG_ADDR, .a = (uint64_t)(uintptr_t)buf,
                     .b = (uint64_t)(uintptr_t)counter };
     send_msg(&h, sizeof(h), mem->key, mem->keylen);
     progress_until(&have_addr, 1, "the peer's key");
     test_rdma(buf);
+    test_inline(buf);
+    test_put_imm();
     if ((tp->rdma.ops & RD_TP_RDMA_ATOMIC) && tp->fetch_add && tp->cswap)
         test_atomics(counter);
     else if (boot.rank == 0)
         printf("  %s: no atomics (fetch_add and cswap are NULL)\n", tp->name);
     step();
     tp->mem_dereg(mem);
+    free(note_seen);
+    note_seen = NULL;
     free(buf);
 }
 
@@ -553,7 +748,7 @@ static void run(const rd_transport_t *t, int self)
     have_addr = 0;
     peer = self ? boot.rank : boot.rank ^ 1;
     if (!self) {
-        rd_tp_env_t env = { .boot = &boot, .recv = on_recv };
+        rd_tp_env_t env = { .boot = &boot, .recv = on_recv, .notified = on_notified };
         int rc = ((rd_transport_t *)t)->init(&env);
         if (rc != RD_OK) {
             fprintf(stderr, "rank %d: %s: init failed (%d)\n", boot.rank, t->name, rc);

@@ -48,6 +48,15 @@ static struct {
     int fail_peer, fail_status;
     int failed[FAKE_MAX];
     fake_tp_stats_t stats;
+    /* the second fake (fake_tp_second) */
+    int second;                   /* first peer it carries; 0: not in use */
+    int fail_reg2;
+    fake_tp_stats_t stats2;
+    int nnotes;
+    struct {
+        int peer;
+        uint32_t imm;
+    } notes[FAKE_MAX];
 } fk;
 
 /* Named like a transport p2p knows, so that RDMPI_TRANSPORTS accepts it. */
@@ -63,7 +72,8 @@ static void fake_finalize(void) {}
 
 static int fake_reachable(int peer)
 {
-    return peer != fk.env->boot->rank && peer < fk.env->boot->size;
+    return peer != fk.env->boot->rank && peer < fk.env->boot->size &&
+           (!fk.second || peer < fk.second);
 }
 
 static void *dup_bytes(const void *p, size_t len)
@@ -112,6 +122,10 @@ static int fake_progress(void)
         ops[i].done(ops[i].ctx, RD_OK);
     /* Only what was queued before this call: an upcall may make the test's
      * script queue more, for the next progress. */
+    int nnotes = fk.nnotes;
+    fk.nnotes = 0;
+    for (int i = 0; i < nnotes; i++, n++)
+        fk.env->notified(fk.notes[i].peer, fk.notes[i].imm);
     int end = fk.ninbox;
     while (fk.inbox_next < end) {
         inbox_msg_t *m = &fk.inbox[fk.inbox_next++];
@@ -164,23 +178,25 @@ static int queue_op(rd_tp_done_fn done, void *ctx)
 static int fake_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
                     const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
-    (void)peer, (void)lmem;
+    (void)peer;
     fk.stats.gets++;
+    fk.stats.lmem_keylen = lmem ? lmem->keylen : 0;
     if (!key_covers(key, keylen, remote_addr, len))
         return RD_EINVAL;
     memcpy(local, (const void *)(uintptr_t)remote_addr, len);
-    return queue_op(done, ctx);
+    return done ? queue_op(done, ctx) : RD_OK;
 }
 
 static int fake_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
                     const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
 {
-    (void)peer, (void)lmem;
+    (void)peer;
     fk.stats.puts++;
+    fk.stats.lmem_keylen = lmem ? lmem->keylen : 0;
     if (!key_covers(key, keylen, remote_addr, len))
         return RD_EINVAL;
     memcpy((void *)(uintptr_t)remote_addr, local, len);
-    return queue_op(done, ctx);
+    return done ? queue_op(done, ctx) : RD_OK;
 }
 
 /* Operations complete in order at progress(): a flush queued behind them
@@ -189,6 +205,136 @@ static int fake_flush(int peer, rd_tp_done_fn done, void *ctx)
 {
     (void)peer;
     return queue_op(done, ctx);
+}
+
+/* ---- the second fake: same memcpy model, keys of another length ---- */
+
+static rd_transport_t fake_tp2;
+
+typedef struct fake_key2 {
+    uint64_t tag, addr, len;
+} fake_key2_t;
+
+#define FAKE_KEY2_TAG 0x3266616b65ull   /* "ekaf2" */
+
+static int fake2_init(const rd_tp_env_t *env)
+{
+    (void)env;
+    return RD_OK;
+}
+
+static int fake2_reachable(int peer)
+{
+    return fk.second && peer >= fk.second && peer != fk.env->boot->rank &&
+           peer < fk.env->boot->size;
+}
+
+static int fake2_progress(void)
+{
+    return 0;   /* the first fake's progress completes every operation */
+}
+
+static int fake2_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem)
+{
+    if (fk.fail_reg2) {
+        int rc = fk.fail_reg2;
+        fk.fail_reg2 = 0;
+        return rc;
+    }
+    fake_key2_t k = { FAKE_KEY2_TAG, (uint64_t)(uintptr_t)buf, len };
+    int rc = rd_tp_mem_new(buf, len, &k, sizeof(k), mem);
+    if (rc == RD_OK)
+        fk.stats2.keys++;
+    return rc;
+}
+
+static void fake2_mem_dereg(rd_tp_mem_t *mem)
+{
+    free(mem);
+    fk.stats2.releases++;
+}
+
+static int key2_covers(const void *key, size_t keylen, uint64_t addr, size_t len)
+{
+    fake_key2_t k;
+    if (keylen != sizeof(k))
+        return 0;
+    memcpy(&k, key, sizeof(k));
+    return k.tag == FAKE_KEY2_TAG && addr >= k.addr && addr + len <= k.addr + k.len;
+}
+
+static int fake2_get(int peer, void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                     const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    (void)peer;
+    fk.stats2.gets++;
+    fk.stats2.lmem_keylen = lmem ? lmem->keylen : 0;
+    if (!key2_covers(key, keylen, remote_addr, len))
+        return RD_EINVAL;
+    memcpy(local, (const void *)(uintptr_t)remote_addr, len);
+    return done ? queue_op(done, ctx) : RD_OK;
+}
+
+static int fake2_put(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                     const void *key, size_t keylen, size_t len, rd_tp_done_fn done, void *ctx)
+{
+    (void)peer;
+    fk.stats2.puts++;
+    fk.stats2.lmem_keylen = lmem ? lmem->keylen : 0;
+    if (!key2_covers(key, keylen, remote_addr, len))
+        return RD_EINVAL;
+    memcpy((void *)(uintptr_t)remote_addr, local, len);
+    return done ? queue_op(done, ctx) : RD_OK;
+}
+
+static int fake2_put_imm(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
+                         const void *key, size_t keylen, size_t len, uint32_t imm,
+                         rd_tp_done_fn done, void *ctx)
+{
+    (void)imm;
+    fk.stats2.put_imms++;
+    fk.stats2.puts--;   /* counted as a put_imm only */
+    return fake2_put(peer, local, lmem, remote_addr, key, keylen, len, done, ctx);
+}
+
+static void fake_tp2_table(unsigned caps, int imm, size_t inline_max)
+{
+    fake_tp2 = (rd_transport_t){
+        .name = "ud",
+        .msg = { .hdr_max = RD_HDR_MAX, .eager_max = 64, .frag_max = 0 },
+        .rdma = { .ops = caps, .inline_max = (caps & RD_TP_RDMA_PUT) ? inline_max : 0 },
+        .fail = { .reports = 1 },
+        .init = fake2_init,
+        .finalize = fake_finalize,
+        .reachable = fake2_reachable,
+        .send = fake_send,
+        .progress = fake2_progress,
+        .mem_reg = caps ? fake2_mem_reg : NULL,
+        .mem_dereg = caps ? fake2_mem_dereg : NULL,
+        .get = (caps & RD_TP_RDMA_GET) ? fake2_get : NULL,
+        .put = (caps & RD_TP_RDMA_PUT) ? fake2_put : NULL,
+        .put_imm = (caps & RD_TP_RDMA_PUT) && imm ? fake2_put_imm : NULL,
+        .flush = caps ? fake_flush : NULL,
+    };
+}
+
+void fake_tp_second(int first, unsigned caps2, int imm, size_t inline_max)
+{
+    fk.second = first;
+    fake_tp2_table(caps2, imm, inline_max);
+    setenv("RDMPI_TRANSPORTS", "tcp,ud", 1);
+}
+
+const fake_tp_stats_t *fake_tp_stats2(void) { return &fk.stats2; }
+
+void fake_tp_fail_reg2(int status) { fk.fail_reg2 = status; }
+
+void fake_tp_notify(int peer, uint32_t imm)
+{
+    if (fk.nnotes == FAKE_MAX)
+        abort();
+    fk.notes[fk.nnotes].peer = peer;
+    fk.notes[fk.nnotes++].imm = imm;
 }
 
 /* The ops table and capabilities: the one place that follows transport.h. */
@@ -212,7 +358,7 @@ static void fake_tp_table(unsigned caps, size_t eager_max)
     };
 }
 
-rd_transport_t *const rd_transports[] = { &fake_tp, NULL };
+rd_transport_t *const rd_transports[] = { &fake_tp, &fake_tp2, NULL };
 
 void fake_tp_clear(void)
 {
@@ -228,6 +374,7 @@ void fake_tp_reset(unsigned caps, size_t eager_max)
 {
     fake_tp_clear();
     fake_tp_table(caps, eager_max);
+    fake_tp2_table(0, 0, 0);   /* listed, named, not selected */
     setenv("RDMPI_TRANSPORTS", "tcp", 1);
 }
 
@@ -300,8 +447,9 @@ void rd_boot_abort(int code, const char *msg)
 
 int fake_tp_up(unsigned caps, size_t eager_max, uint32_t ctx, rd_comm_t **comm)
 {
+    static int local[1] = { 0 };
     static const rd_boot_info_t boot = { .rank = 0, .size = 3, .local_size = 1,
-                                         .universe_size = 3 };
+                                         .local_ranks = local, .universe_size = 3 };
     int world[3] = { 0, 1, 2 };
     *comm = NULL;
     fake_tp_reset(caps, eager_max);

@@ -10,7 +10,8 @@
  * order it chooses; it can make send() refuse the next N calls
  * (RD_EAGAIN), report a peer failed, and offer get/put over plain memcpy
  * (both "ranks" share one address space), completing at the next
- * progress() as a real network would.
+ * progress() as a real network would. A second fake transport may carry
+ * some of the peers (fake_tp_second), for what spans transports.
  */
 #ifndef RD_TEST_FAKE_TP_H
 #define RD_TEST_FAKE_TP_H
@@ -73,10 +74,29 @@ int fake_tp_pending(void);
 void fake_tp_fail(int peer, int status);
 
 /* Counters: progress() calls, get() and put() calls, mem_reg() and
- * mem_dereg() calls. */
+ * mem_dereg() calls; put_imm() calls and the keylen of the last local
+ * handle get/put/put_imm were given (0: none). */
 typedef struct fake_tp_stats {
     int progress, gets, puts, keys, releases;
+    int put_imms;
+    size_t lmem_keylen;
 } fake_tp_stats_t;
 const fake_tp_stats_t *fake_tp_stats(void);
+
+/* After fake_tp_reset, before rd_p2p_init: a second fake transport, named
+ * "ud", carries the peers from first on (the first fake keeps those
+ * below), with remote memory operations caps2 (RD_TP_RDMA_*), put_imm when
+ * imm is set, and rdma.inline_max inline_max. Its keys have another length
+ * than the first's (FAKE_TP_KEYLEN2), so that a test can tell whose key it
+ * was handed. Its counters: fake_tp_stats2. */
+#define FAKE_TP_KEYLEN 16
+#define FAKE_TP_KEYLEN2 24
+void fake_tp_second(int first, unsigned caps2, int imm, size_t inline_max);
+const fake_tp_stats_t *fake_tp_stats2(void);
+/* The next mem_reg of the second fake fails with status. */
+void fake_tp_fail_reg2(int status);
+/* Queues an immediate from peer for env->notified at the next progress()
+ * (as if peer's put_imm had landed here). */
+void fake_tp_notify(int peer, uint32_t imm);
 
 #endif

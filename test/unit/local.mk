@@ -10,7 +10,7 @@ UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
 	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
 	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts \
 	test/unit/test_p2p_am test/unit/test_tunable test/unit/test_p2p_proto \
-	test/unit/test_nbc
+	test/unit/test_nbc test/unit/test_p2p_rdma
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -39,7 +39,7 @@ test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
 # replaces the transport registry src/transport/registry.c) ---
 RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c \
 	src/p2p/p2p_init.c src/p2p/p2p_node.c src/p2p/p2p_progress.c src/p2p/p2p_recv.c \
-	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/self.c src/p2p/match.c \
+	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/p2p_rdma.c src/p2p/self.c src/p2p/match.c \
 	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
 	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
 	src/util/env.c src/util/status.c src/util/tunable.c src/util/errdetail.c \
@@ -47,6 +47,10 @@ RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c \
 test_unit_test_p2p_proto_SOURCES = test/unit/test_p2p_proto.c $(RD_P2P_TEST_SOURCES)
 test_unit_test_p2p_proto_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_proto_LDADD = $(CUNIT_LIBS)
+# p2p's remote memory access for src/rma over two scripted transports (test_p2p_rdma).
+test_unit_test_p2p_rdma_SOURCES = test/unit/test_p2p_rdma.c $(RD_P2P_TEST_SOURCES)
+test_unit_test_p2p_rdma_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_p2p_rdma_LDADD = $(CUNIT_LIBS)
 # The nonblocking-collective engine over the same transport (test_nbc).
 test_unit_test_nbc_SOURCES = test/unit/test_nbc.c $(RD_P2P_TEST_SOURCES) \
 	src/coll/nbc.c src/coll/coll_steps.c src/coll/coll_shm.c src/coll/coll_util.c \

@@ -21,7 +21,9 @@
 #include "util/status.h"
 
 /* Rank 1 sits behind the scripted transport of fake_tp.h. */
-static rd_boot_info_t boot = { .rank = 0, .size = 2, .local_size = 1, .universe_size = 2 };
+static int local_ranks[1] = { 0 };
+static rd_boot_info_t boot = { .rank = 0, .size = 2, .local_size = 1, .local_ranks = local_ranks,
+                               .universe_size = 2 };
 
 static int setup(void)
 {

@@ -12,17 +12,20 @@
  *   rc_cm.c     connection manager: QPN table, REQ/REP/RTU, timers, peer failure
  *   rc_msg.c    messages: credits, post lists, SRQ receives, send completions
  *   rc_ring.c   RDMA-Write eager rings (writing side inline in rc_ring.h)
- *   rc_rdma.c   memory keys, get and put
+ *   rc_rdma.c   memory keys, get, put (and with immediate), atomics, flush
  *   rc_bye.c    the goodbye in finalize
  *   rc_fault.c  test-only fault injection (RDMPI_RC_FAULT; only with
  *               --enable-fault-injection)
  *
- * Kalia et al.'s guidelines as applied here: sends that fit the QP's inline
- * limit are posted inline straight from the caller's buffers (no copy into
- * registered memory, no DMA read by the NIC); one send WR in
- * RDMPI_RC_SIGNAL_EVERY is signalled; receive buffers go back to the SRQ in
+ * Kalia et al.'s guidelines as applied here: sends and puts that fit the
+ * QP's inline limit (probed at init, rdma.inline_max) are posted inline
+ * straight from the caller's buffers (no copy into registered memory, no
+ * DMA read by the NIC, no registration); one send WR in
+ * RDMPI_RC_SIGNAL_EVERY is signalled, and gets and puts without a done of
+ * their own only when flush needs it; receive buffers go back to the SRQ in
  * one post list per progress pass, and queued RDMA operations in one send
- * list; credits ride in the 4-byte immediate; no atomics.
+ * list; credits ride in the 4-byte immediate; RDMA atomics only where p2p's
+ * caller asks for them.
  *
  * Threading: one thread at a time calls in (p2p serializes); progress is not
  * re-entered from its upcalls, send/get/put may be called from them.
@@ -136,6 +139,7 @@ static int rc_init(const rd_tp_env_t *env)
     memset(&rd_rc, 0, sizeof(rd_rc));
     rd_rc.recv = env->recv;
     rd_rc.peer_failed = env->peer_failed;
+    rd_rc.notified = env->notified;
     rd_rc.rank = env->boot->rank;
     rd_rc.size = env->boot->size;
     rd_list_init(&rd_rc.connecting);
@@ -173,7 +177,7 @@ static int rc_init(const rd_tp_env_t *env)
         rd_list_init(&rd_rc.peers[i].cm.link);
     }
     srand48((long)getpid() ^ (long)rd_rc.rank * 7919);
-    if ((err = rd_rc_cm_setup()) != RD_OK)
+    if ((err = rd_rc_cm_setup()) != RD_OK || (err = rd_rc_inline_probe()) != RD_OK)
         goto fail;
     if ((err = rd_vb_addr_publish(rd_rc.dev, RC_CM_KEY, rd_rc.cm_qp->qp_num)) != RD_OK)
         goto fail;
@@ -184,7 +188,9 @@ static int rc_init(const rd_tp_env_t *env)
     rd_rc_transport.mem_dereg = rd_rc_mem_dereg;
     rd_rc_transport.get = rd_rc_get;
     rd_rc_transport.put = rd_rc_put;
+    rd_rc_transport.put_imm = rd_rc_put_imm;
     rd_rc_transport.flush = rd_rc_flush;
+    rd_rc_transport.rdma.inline_max = rd_rc.max_inline;
     if (rd_rc.dev->attr.atomic_cap != IBV_ATOMIC_NONE) {
         rd_rc_transport.rdma.ops |= RD_TP_RDMA_ATOMIC;
         rd_rc_transport.fetch_add = rd_rc_fetch_add;
@@ -286,11 +292,13 @@ static void rdma_off(void)
 {
     rd_rc_transport.rdma.ops = 0;
     rd_rc_transport.rdma.len_max = 0;
+    rd_rc_transport.rdma.inline_max = 0;
     rd_rc_transport.fail.reports = 0;
     rd_rc_transport.mem_reg = NULL;
     rd_rc_transport.mem_dereg = NULL;
     rd_rc_transport.get = NULL;
     rd_rc_transport.put = NULL;
+    rd_rc_transport.put_imm = NULL;
     rd_rc_transport.flush = NULL;
     rd_rc_transport.fetch_add = NULL;
     rd_rc_transport.cswap = NULL;

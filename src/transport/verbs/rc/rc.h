@@ -122,6 +122,25 @@ typedef struct __attribute__((packed)) rd_rc_cm_msg {
 _Static_assert(sizeof(rd_rc_cm_msg_t) == 24, "CM message is 24 bytes");
 
 /*
+ * Two kinds of receive completion carry an immediate, told apart by the
+ * completion's opcode, never by the immediate's bits:
+ *
+ *   sender's WR                    receiver's ibv_wc.opcode      immediate
+ *   SEND_WITH_IMM (messages,       IBV_WC_RECV                   rc's own (below):
+ *     CREDIT, RTU, FLUSH, ...)                                   kind, ring ack, credits
+ *   RDMA_WRITE_WITH_IMM (put_imm)  IBV_WC_RECV_RDMA_WITH_IMM     the caller's 32 bits,
+ *                                                                untouched
+ *
+ * A put with immediate (put_imm) consumes a receive buffer of the SRQ like
+ * a message: it costs the sender one credit, and waits in the operation
+ * queue (in order with the other RDMA operations) while it has none; the
+ * receiver reposts the buffer at once (no bytes land in it) and returns the
+ * credit as for a message. It returns no credits and no ring position of
+ * its own (its immediate has no room for them), and it is not a message:
+ * it counts in neither srq_sent nor ring_sent. The receiver's HCA places
+ * the written bytes before it completes the receive, so they are in memory
+ * when env->notified runs.
+ *
  * Immediate of every RC send (32 bits, network order on the wire):
  *
  *   31      24 23     16 15                              0

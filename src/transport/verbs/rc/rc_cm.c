@@ -7,6 +7,7 @@
  */
 #include "transport/verbs/rc/rc_cm.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "transport/verbs/rc/rc_msg.h"
 #include "transport/verbs/rc/rc_rdma.h"
 #include "util/clock.h"
+#include "util/errdetail.h"
 
 static void qtab_put(uint32_t qpn, int peer)
 {
@@ -132,12 +134,39 @@ static int create_qp(int peer)
     p->sq.qp = rd_vb_qp_create(rd_rc.dev, &a, rd_rc.max_inline);
     if (!p->sq.qp)
         return RD_ESYS;
-    if (a.cap.max_inline_data < rd_rc.max_inline || rd_rc.max_inline == 0)
-        rd_rc.max_inline = a.cap.max_inline_data;
+    if (a.cap.max_inline_data < rd_rc.max_inline) {
+        /* rdma.inline_max promised what the probe QP got: never less. */
+        rd_err_detail("ibv_create_qp: RC QP to rank %d got %u bytes of inline data, the "
+                      "probe at init %u", peer, a.cap.max_inline_data, rd_rc.max_inline);
+        return RD_ESYS;
+    }
     if ((err = rd_rc_add_rx_chunk()) != RD_OK)
         return err;
     qtab_put(p->sq.qp->qp_num, peer);
     p->cm.my_psn = (uint32_t)lrand48() & 0xffffff;
+    return RD_OK;
+}
+
+/* The inline limit of our RC QPs, settled at init (rdma.inline_max is
+ * final then, QPs come on first use): a QP like create_qp's, minus the
+ * SRQ that does not exist yet, asking RDMPI_RC_INLINE; rd_rc.max_inline
+ * becomes what the device granted. */
+int rd_rc_inline_probe(void)
+{
+    struct ibv_qp_init_attr a = {
+        .send_cq = rd_rc.cm_cq,
+        .recv_cq = rd_rc.cm_cq,
+        .cap = { .max_send_wr = (uint32_t)rd_rc.sq_depth, .max_send_sge = 4,
+                 .max_recv_wr = 1, .max_recv_sge = 1 },
+        .qp_type = IBV_QPT_RC,
+    };
+    struct ibv_qp *qp = rd_vb_qp_create(rd_rc.dev, &a, rd_rc.max_inline);
+    if (!qp) {
+        rd_err_detail("ibv_create_qp (RC, probing the inline limit): %s", strerror(errno));
+        return RD_ESYS;
+    }
+    rd_rc.max_inline = a.cap.max_inline_data;
+    ibv_destroy_qp(qp);
     return RD_OK;
 }
 

@@ -9,6 +9,8 @@
 
 /* At init: the CM's UD QP, its buffers and posted receives. */
 int rd_rc_cm_setup(void);
+/* At init: the inline limit our RC QPs get (rd_rc.max_inline), by a probe QP. */
+int rd_rc_inline_probe(void);
 /* Nonzero if the peer published a CM address our device can reach. */
 int rd_rc_reachable(int peer);
 /* IDLE -> CONNECTING: creates the QP and sends REQ. */

@@ -71,23 +71,29 @@ typedef struct rc_pend {
     uint64_t *result;            /* an atomic's result */
 } rc_pend_t;
 
-enum rc_op_kind { RC_OP_READ, RC_OP_WRITE, RC_OP_FADD, RC_OP_CSWAP };
+enum rc_op_kind { RC_OP_READ, RC_OP_WRITE, RC_OP_WRITE_IMM, RC_OP_FADD, RC_OP_CSWAP };
 
-/* A get, put or atomic waiting for the connection, send-queue room, a read
- * slot (Reads and atomics) or a bounce slot (atomics). */
+/* A get, put or atomic; built on the stack and posted at once when it can
+ * be, else queued: waiting for the connection, send-queue room, a read slot
+ * (Reads and atomics), a bounce slot (atomics) or a receive credit (a put
+ * with immediate). A queued inline put carries its own copy of the bytes
+ * (data), since the caller may reuse its buffer once put returned. */
 typedef struct rc_op {
     rd_list_t link;
     uint8_t kind;                /* enum rc_op_kind */
+    uint8_t inl;                 /* a put posted inline: no lkey, no registration */
     rd_rcache_ent_t *mr;         /* taken from the cache for this op, or NULL (caller's handle) */
     uint32_t lkey;
     void *local;
     uint64_t raddr;
     uint32_t rkey;
     uint32_t len;
+    uint32_t imm;                /* RC_OP_WRITE_IMM: the immediate, as the caller gave it */
     uint64_t add, swap;          /* atomics: fetch-add's add, or cswap's compare and swap */
     uint64_t *result;
     rd_tp_done_fn done;
     void *ctx;
+    unsigned char data[];        /* a queued inline put's bytes */
 } rc_op_t;
 
 /* A flush in progress: done runs when n reaches 0 (one per peer waited on,
@@ -126,6 +132,7 @@ typedef struct rc_peer_sq {
     uint32_t unsignaled;         /* WRs since the last signalled one */
     uint32_t slots_held;         /* send buffers held by unsignalled WRs */
     uint32_t post_seq, done_seq; /* next WR number; first not known complete */
+    uint32_t sig_end;            /* one past the last signalled WR: those before it will complete */
     rc_pend_t *pend;             /* sq_depth entries, by seq % sq_depth */
     int reads;                   /* RDMA Reads outstanding */
     rd_list_t ops;               /* rc_op_t waiting */
@@ -134,6 +141,9 @@ typedef struct rc_peer_sq {
     int rdma_error;              /* first error of one without done, for flush */
     rd_list_t flushes;           /* rc_fwait_t, by target */
     uint8_t flush_out;           /* a FLUSH is in flight */
+    uint8_t mark_ok;             /* mark_raddr/mark_rkey are set */
+    uint32_t mark_rkey;          /* a key the last get/put/atomic used, for a flush's */
+    uint64_t mark_raddr;         /* zero-byte signalled Write behind unsignalled ones */
     uint8_t msg_lost;            /* a message to the peer completed in error */
 } rc_peer_sq_t;
 
@@ -225,6 +235,7 @@ typedef struct rd_rc_state {
     rd_vb_dev_t *dev;
     rd_tp_recv_fn recv;
     rd_tp_failed_fn peer_failed; /* p2p's upcall (NULL: abort the job) */
+    void (*notified)(int peer, uint32_t imm); /* a put_imm arrived (NULL: none expected) */
     int nfail_report;            /* peers with fail_report set */
     int finalizing;              /* errors now are the peers' own shutdown */
 #ifdef RD_FAULT_INJECTION
@@ -316,6 +327,7 @@ static inline int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *
             wr[i].send_flags |= IBV_SEND_SIGNALED;
             p->sq.unsignaled = 0;
             p->sq.slots_held = 0;
+            p->sq.sig_end = seq + 1;
         } else {
             p->sq.unsignaled++;
             p->sq.slots_held += pe[i].slot >= 0;

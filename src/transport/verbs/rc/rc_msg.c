@@ -281,10 +281,26 @@ int rd_rc_poll_recv(void)
         }
         rc_peer_t *p = &rd_rc.peers[peer];
         uint32_t imm = ntohl(wc[i].imm_data);
-        p->credit.tx += (int)rd_rc_imm_credits(imm);
-        ring_freed8(p, rd_rc_imm_ring_ack(imm));
         if (p->cm.state == RC_WAIT_RTU)
             rd_rc_set_ready(peer);   /* anything on the QP proves the peer is in RTS */
+        if (wc[i].opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
+            /* A put_imm: its bytes are in place, the immediate is the
+             * caller's own (no kind, no credits: rc.h); its buffer was
+             * untouched and goes back with the credit it took. */
+            if (!rd_rc.finalizing) {
+                if (rd_rc.notified)
+                    rd_rc.notified(peer, imm);
+                else
+                    status = RD_EINTERN;
+            }
+            repost(b, peer, !rd_rc.finalizing);
+            continue;
+        }
+        unsigned credits = rd_rc_imm_credits(imm);
+        p->credit.tx += (int)credits;
+        ring_freed8(p, rd_rc_imm_ring_ack(imm));
+        if (credits)
+            rd_rc_issue_ops(peer);   /* a put_imm may wait for them */
         unsigned kind = rd_rc_imm_kind(imm);
         if (RC_UNLIKELY(kind == RD_RC_IMM_BYE || rd_rc.finalizing)) {
             /* BYE: the peer is in finalize and sends nothing more. In our

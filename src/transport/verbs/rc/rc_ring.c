@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "transport/verbs/rc/rc_rdma.h"
+
 /* Offers peer a ring once it has sent us enough messages. On any failure
  * (limit, memory, registration) the peer just stays on send/recv. */
 void rd_rc_ring_offer(int peer)
@@ -82,6 +84,8 @@ static int ring_take(int peer)
     if (h.srq_sent != p->ring_rx.srq_rcvd)
         return 0;   /* a send/recv message sent before it is not delivered yet */
     p->credit.tx += h.credits;
+    if (h.credits)
+        rd_rc_issue_ops(peer);   /* a put_imm may wait for them */
     if (h.flags & RD_RING_F_ACK)
         ring_freed_to(p, h.ack);
     rd_rc.recv(peer, slot + sizeof(h), h.hdrlen, slot + sizeof(h) + h.hdrlen, h.len);
