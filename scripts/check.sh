@@ -1,14 +1,16 @@
 #!/bin/sh
 # README command 2 (and CI): the whole test suite from a clean checkout.
 #  1. dependencies, 2. a -Werror build with the test-only fault knobs
-#  (--enable-fault-injection, for step 6) and `make check` (unit tests, MPI tests
+#  (--enable-fault-injection, for step 7) and `make check` (unit tests, MPI tests
 #  at np 1/2/4/5 on shm and tcp, ABI and MPICH-binary tests, launcher tests),
-#  3. a bounded fuzz run of the TCP parser, 4. MPI programs across three
+#  3. MPICH 4.0.2's own one-sided tests (test/mpi/rma) that Debian's MPICH
+#  passes (test/mpich/rma-baseline.txt), 4. a bounded fuzz run of the TCP
+#  parser, 5. MPI programs across three
 #  network-namespace hosts (a representative part of check-multihost),
-#  5. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
-#  6. a representative part of check-rdma: RC and UD (with packet drops) over
+#  6. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
+#  7. a representative part of check-rdma: RC and UD (with packet drops) over
 #  Soft-RoCE in QEMU guests, in one guest and across two,
-#  7. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#  8. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 #  and the one-sided MPI tests (make check-rma) on the sanitized library.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +46,9 @@ extra() {
   echo "$r: $name" | tee -a "$top/_build-check/check.out"
 }
 
+echo "== MPICH 4.0.2's test/mpi/rma: the entries Debian's MPICH passes (apt-get source mpich)"
+extra check-mpich-rma make -s check-mpich-rma CHECK_MPICH_FLAGS=--required-only
+
 echo "== fuzzing the TCP message parser (60 s, ASan/UBSan)"
 extra check-fuzz make -s check-fuzz FUZZ_SECONDS=60
 
@@ -76,7 +81,7 @@ cd "$top"
 # One closing line over both runs, counting automake's PASS:/FAIL: lines:
 # test cases (each MPI testlist case has its own line through TAP, each unit
 # test program one, the layer check one) plus one line per extra suite above
-# (fuzz, multihost, Slurm, rdma-ci), whatever number of cases each ran.
+# (mpich-rma, fuzz, multihost, Slurm, rdma-ci), whatever number of cases each ran.
 # (grep -c exits 1 when it counts nothing; that is not an error here)
 passed=$(cat _build-check/check.out _build-asan/check.out | grep -c '^PASS: ' || true)
 failed=$(cat _build-check/check.out _build-asan/check.out | grep -cE '^(FAIL|ERROR|XPASS): ' || true)
