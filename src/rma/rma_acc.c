@@ -211,6 +211,33 @@ int rd_rma_acc_apply(int op, int k, char *base, const rd_rma_block_t *b, size_t 
     return RD_OK;
 }
 
+int rd_rma_acc_apply_private(int op, int k, char *base, const rd_rma_block_t *b, size_t nb,
+                             size_t len, const void *in, void *old)
+{
+    if (!len)
+        return RD_OK;
+    rd_rma_block_t one;
+    b = runs(b, &nb, len, &one);
+    const char *src = in;
+    char *res = old;
+    const rd_op_t o = { .kind = op, .commute = 1, .builtin = 1 };
+    size_t es = rd_rma_basic_size(k);
+    for (size_t i = 0; i < nb; i++) {
+        char *t = base + b[i].off;
+        size_t n = b[i].len;
+        if (res) {
+            memcpy(res, t, n);
+            res += n;
+        }
+        if (op == RD_OP_REPLACE || (k == RD_BASIC_NONE && op != RD_OP_NO_OP))
+            memcpy(t, src, n);
+        else if (op != RD_OP_NO_OP)
+            rd_op_apply(&o, src, t, n / es, &basic_dt[k]);
+        src += n;
+    }
+    return RD_OK;
+}
+
 #define CAS_ONE(T)                                                                  \
     do {                                                                            \
         T c, s;                                                                     \

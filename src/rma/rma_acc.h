@@ -33,6 +33,13 @@ int rd_rma_acc_atomic(int k);
  * for the others the caller keeps applications apart. RD_OK or RD_ENOMEM. */
 int rd_rma_acc_apply(int op, int k, char *base, const rd_rma_block_t *b, size_t nb, size_t len,
                      const void *in, void *old);
+/* rd_rma_acc_apply on memory that no other process maps (a Win_create or
+ * dynamic window, a Win_allocate window in private memory), applied by its
+ * owner's progress one message at a time: nobody else can update these
+ * bytes meanwhile, so whole runs go through the reduction kernels instead
+ * of one atomic per element. */
+int rd_rma_acc_apply_private(int op, int k, char *base, const rd_rma_block_t *b, size_t nb,
+                             size_t len, const void *in, void *old);
 /* Compare_and_swap of one element of kind k at t: old receives the value
  * found; swap is stored when it equals cmp. */
 void rd_rma_acc_cas(int k, void *t, const void *cmp, const void *swap, void *old);

@@ -46,6 +46,18 @@ static void answer(int peer, const rd_rma_op_msg_t *m, const rd_win_t *w, int ty
 
 /* Validates the runs of m (the payload's first nb blocks) against w and
  * returns the local start of the target bytes, or NULL. */
+/* Whether no other process maps w's memory here: then this rank's
+ * progress is its only writer besides its own calls, which hold the same
+ * library lock (a window in a segment shared with node peers is updated
+ * by their atomics concurrently). */
+static int mem_private(const rd_win_t *w)
+{
+    const char *seg = w->rma->seg, *base = w->base;
+    if (w->flavor == RD_WIN_SHARED)
+        return 0;
+    return !seg || !base || base < seg || base >= seg + w->rma->seglen;
+}
+
 static char *target_bytes(rd_win_t *w, const rd_rma_op_msg_t *m, const rd_rma_block_t *b,
                           size_t nb)
 {
@@ -155,7 +167,8 @@ static void on_op(int peer, const void *hdr, size_t hdrlen, const void *payload,
     case RD_RMA_AM_ACC:
     case RD_RMA_AM_GET_ACC:
     case RD_RMA_AM_FOP:
-        rc = rd_rma_acc_apply(m.op, k, t, b, nb, m.len, data, out);
+        rc = (mem_private(w) ? rd_rma_acc_apply_private
+                             : rd_rma_acc_apply)(m.op, k, t, b, nb, m.len, data, out);
         break;
     case RD_RMA_AM_CAS:
         rd_rma_acc_cas(k, t, data, data + m.esize, out);
