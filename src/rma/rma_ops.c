@@ -348,6 +348,7 @@ int rd_rma_ops_init(void)
 
 void rd_rma_ops_finalize(void)
 {
+    rd_rma_am_finalize();
     while (sent_free) {
         sent_ctx_t *s = sent_free;
         sent_free = s->next_free;
