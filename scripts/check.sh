@@ -8,7 +8,8 @@
 #  5. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
 #  6. a representative part of check-rdma: RC and UD (with packet drops) over
 #  Soft-RoCE in QEMU guests, in one guest and across two,
-#  7. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#  7. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#  and the one-sided MPI tests (make check-rma) on the sanitized library.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -64,7 +65,13 @@ rm -rf _build-asan && mkdir _build-asan && cd _build-asan
   CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
   LDFLAGS="-fsanitize=address,undefined"
 make -s -j"$jobs" check-unit 2>&1 | tee "$top/_build-asan/check.out" || true
+echo "== one-sided MPI tests under ASan/UBSan"
+# Leak reports are off: the ranks exit through MPI_Finalize with the
+# launcher's and PMIx's allocations still live.
+ASAN_OPTIONS=detect_leaks=0 make -s -j"$jobs" check-rma 2>&1 | tee -a "$top/_build-asan/check.out" || true
+# Two summaries in one file: every FAIL/ERROR count must be 0.
 grep -q '^# FAIL: *0$' "$top/_build-asan/check.out" && grep -q '^# ERROR: *0$' "$top/_build-asan/check.out" || status=1
+grep -qE '^# (FAIL|ERROR): *[1-9]' "$top/_build-asan/check.out" && status=1
 cd "$top"
 # One closing line over both runs, counting automake's PASS:/FAIL: lines:
 # test cases (each MPI testlist case has its own line through TAP, each unit

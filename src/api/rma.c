@@ -67,6 +67,13 @@ static int cas_type_ok(const rd_datatype_t *dt)
            dt->basic == RD_BASIC_BOOL || dt->basic == RD_BASIC_FLOGICAL;
 }
 
+/* MPICH applies one-sided accumulates to MPI_CHAR as the C integer it is
+ * (its reductions do not), and programs written against it rely on that. */
+static int char_ok(const rd_op_t *op, const rd_datatype_t *dt)
+{
+    return dt->basic == RD_BASIC_CHAR && op->kind != RD_OP_MINLOC && op->kind != RD_OP_MAXLOC;
+}
+
 /* Checks the operation argument of an accumulate on target type tdt. */
 static int check_op(rd_win_t *w, MPI_Op h, const rd_datatype_t *tdt, rd_op_t **op,
                     const char *fn)
@@ -78,7 +85,7 @@ static int check_op(rd_win_t *w, MPI_Op h, const rd_datatype_t *tdt, rd_op_t **o
     if ((*op)->kind == RD_OP_USER)
         return rd_api_win_error(w, MPI_ERR_OP, fn, "one-sided accumulates take predefined "
                                 "operations only, not user-defined ones");
-    if (!rd_op_valid(*op, tdt))
+    if (!rd_op_valid(*op, tdt) && !char_ok(*op, tdt))
         return rd_api_win_error(w, MPI_ERR_OP, fn, "the operation is not defined on "
                                 "datatype %s", tdt->name[0] ? tdt->name : "(derived)");
     return MPI_SUCCESS;

@@ -43,12 +43,12 @@ int rd_api_win_raise(rd_win_t *w, int code, const char *fn);
  * effect for MPI_Win_get_info. MPI_SUCCESS or MPI_ERR_NO_MEM (not raised:
  * nothing is left registered). */
 int rd_api_win_register(rd_win_t *w);
-/* Deletes w's attributes, last set first (delete callbacks run; lock NOT
- * held). Returns MPI_SUCCESS or the code of the delete callback that
- * failed (the window then stays). */
+/* Deletes w's attributes, last set first (delete callbacks run). Returns
+ * MPI_SUCCESS or the code of the delete callback that failed (the window
+ * then stays). */
 int rd_api_win_attr_delete_all(rd_win_t *w);
-/* Then, in MPI_Win_free's teardown: drops w's handle, error handler
- * reference and info. Lock held. */
+/* Then, at the end of MPI_Win_free: drops w's handle, error handler
+ * reference and info. */
 void rd_api_win_unregister(rd_win_t *w);
 
 /* Parses the hints rma acts on from info (MPI_INFO_NULL or an invalid

@@ -51,6 +51,7 @@ int rd_api_win_attr_delete_all(rd_win_t *w)
 
 void rd_api_win_unregister(rd_win_t *w)
 {
+    rd_api_lock();
     if (w->handle)
         rd_handle_free(w->handle);
     w->handle = 0;
@@ -59,6 +60,7 @@ void rd_api_win_unregister(rd_win_t *w)
     if (w->info != MPI_INFO_NULL)
         rd_api_info_destroy(rd_api_info(w->info));
     w->info = MPI_INFO_NULL;
+    rd_api_unlock();
 }
 
 /* ---- keyvals ---- */

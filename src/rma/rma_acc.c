@@ -69,6 +69,8 @@ int rd_rma_dt_basic(const rd_datatype_t *dt)
 {
     if (dt->builtin && dt->basic == RD_BASIC_NONE && dt->size == 1)
         return RD_BASIC_UINT8; /* MPI_BYTE, as the reduction kernels see it */
+    if (dt->basic == RD_BASIC_CHAR)
+        return RD_BASIC_INT8; /* MPI_CHAR: accumulates treat it as the C integer it is */
     if (dt->basic >= 0)
         return dt->basic < NBASIC ? dt->basic : RD_BASIC_NONE;
     if (dt->builtin || dt->nt <= 0 || !dt->types)

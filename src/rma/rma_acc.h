@@ -15,7 +15,7 @@
 
 /* The basic kind an accumulate on dt works on (enum rd_basic): dt's own,
  * or the one every type dt was built from shares; MPI_BYTE counts as
- * uint8. RD_BASIC_NONE when there is none (only MPI_REPLACE and MPI_NO_OP
+ * uint8, MPI_CHAR as int8. RD_BASIC_NONE when there is none (only MPI_REPLACE and MPI_NO_OP
  * then apply, on plain bytes). */
 int rd_rma_dt_basic(const rd_datatype_t *dt);
 /* Packed bytes of one element of kind k (1 for RD_BASIC_NONE). */

@@ -237,8 +237,7 @@ static int lock_begin(rd_win_t *w, int target, int type)
     if (s->pctl[target]) {
         unsigned idle = 0;
         while (!try_lock(&s->pctl[target]->lock, type))
-            if (rd_progress() == 0)
-                rd_p2p_idle(&idle);
+            rd_rma_poll(&idle);
         s->how[target] = HOW_ATOMIC;
         n_atomic++;
         return RD_OK;
@@ -256,8 +255,7 @@ static void lock_wait(rd_win_t *w, int target)
     if (s->how[target] != HOW_AM)
         return;
     while (!s->granted[target])
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
+        rd_rma_poll(&idle);
     s->granted[target] = 0;
 }
 

@@ -392,6 +392,10 @@ static int acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get)
         return rc;
     int kind = op->op->kind, noop = kind == RD_OP_NO_OP;
     int k = rd_rma_dt_basic(op->tdt);
+    if (!bytes || (noop && !get)) {
+        done_now(r, RD_OK); /* no data: nothing to match either */
+        return RD_OK;
+    }
     if (kind >= RD_OP_USER || (k == RD_BASIC_NONE && kind != RD_OP_REPLACE && !noop)) {
         rd_err_detail("the operation does not apply to the target datatype");
         return RD_EINVAL;
@@ -403,10 +407,6 @@ static int acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get)
     }
     if (get && size_mismatch(op->rcount * op->rdt->size, bytes))
         return RD_EINVAL;
-    if (!bytes || (noop && !get)) {
-        done_now(r, RD_OK);
-        return RD_OK;
-    }
     int t = op->target;
     char *m = local_base(w, t);
     if (m && rd_rma_acc_atomic(k)) {

@@ -198,10 +198,8 @@ int rd_rma_start(rd_win_t *w, const int *ranks, int n, int assert)
     if (!(assert & RD_MODE_NOCHECK)) {
         unsigned idle = 0;
         for (int i = 0; i < n; i++) {
-            while (!s->posts[ranks[i]]) {
-                if (rd_progress() == 0)
-                    rd_p2p_idle(&idle);
-            }
+            while (!s->posts[ranks[i]])
+                rd_rma_poll(&idle);
             s->posts[ranks[i]]--;
         }
     }
@@ -259,8 +257,7 @@ int rd_rma_wait(rd_win_t *w)
         return rc;
     unsigned idle = 0;
     while (s->completes < (unsigned)s->post_n)
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
+        rd_rma_poll(&idle);
     exposure_end(w);
     return RD_OK;
 }

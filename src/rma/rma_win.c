@@ -584,7 +584,8 @@ int rd_rma_shared_query(rd_win_t *w, int rank, void **base, size_t *size, int *d
                                                   : "it runs on another node");
         return RD_EFLAVOR;
     }
-    *base = p->mapped;
+    /* MPI gives NULL for a rank that contributed no memory. */
+    *base = p->size ? p->mapped : NULL;
     *size = p->size;
     *disp_unit = p->disp_unit;
     return RD_OK;

@@ -79,6 +79,15 @@ struct rd_rma_sync {
     int nregions, cap;
 };
 
+/* One poll of a wait loop: progress, backing off while nothing happens. */
+static inline void rd_rma_poll(unsigned *idle)
+{
+    if (rd_progress() == 0)
+        rd_p2p_idle(idle);
+    else
+        *idle = 0;
+}
+
 /* Rank of w's communicator that job rank world is, or -1. */
 int rd_rma_rank_of(rd_win_t *w, int world);
 
