@@ -14,8 +14,9 @@
  *    Win_allocate_shared windows of processes on this node): Put and Get
  *    are memcpy, atomics are C11 atomics on the shared words.
  *  - RDMA: the peer's transport reads and writes registered memory
- *    (rc: RDMA Read/Write; shm on Win_create windows: CMA): contiguous Put
- *    and Get go straight to the target window, no target CPU involved.
+ *    (rc: RDMA Read/Write; shm on Win_create windows: CMA, above the shm
+ *    eager size): contiguous Put and Get go straight to the target
+ *    window, no target CPU involved.
  *  - AM: everything else (tcp, ud, derived target datatypes, accumulates,
  *    dynamic windows): an active message the target applies in its
  *    progress and acknowledges.
