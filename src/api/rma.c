@@ -245,13 +245,14 @@ static inline int fast_common(rd_win_t *w, int target, MPI_Aint disp)
            (unsigned)target < (unsigned)w->comm->size;
 }
 
-/* Put (put 1) or Get (put 0) of contiguous data; 1 when done. */
-static inline int fast_xfer(int put, const void *buf, MPI_Count ocount, MPI_Datatype otype,
+/* Put (put 1) or Get (put 0) of contiguous data; 1 when done. Inlined
+ * into the entry points, whose general path is a call of its own. */
+static inline __attribute__((always_inline)) int fast_xfer(int put, const void *buf, MPI_Count ocount, MPI_Datatype otype,
                             int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
                             MPI_Win win)
 {
     rd_win_t *w = rd_api_win(win);
-    rd_datatype_t *odt = rd_api_dt(otype), *tdt = rd_api_dt(ttype);
+    rd_datatype_t *odt = rd_api_dt(otype), *tdt = otype == ttype ? odt : rd_api_dt(ttype);
     if (!__builtin_expect(fast_common(w, target, disp) && odt && tdt && odt->committed &&
                               tdt->committed && ocount >= 0 && tcount >= 0 && buf &&
                               rd_dt_is_contig(odt, (size_t)ocount) &&
@@ -269,7 +270,7 @@ static inline int fast_xfer(int put, const void *buf, MPI_Count ocount, MPI_Data
     return done;
 }
 
-static inline int fast_fop(const void *obuf, void *rbuf, MPI_Datatype type, int target,
+static inline __attribute__((always_inline)) int fast_fop(const void *obuf, void *rbuf, MPI_Datatype type, int target,
                            MPI_Aint disp, MPI_Op oph, MPI_Win win)
 {
     rd_win_t *w = rd_api_win(win);
@@ -278,7 +279,10 @@ static inline int fast_fop(const void *obuf, void *rbuf, MPI_Datatype type, int 
                           1))
         return 0;
     rd_op_t *op = rd_api_op(oph);
-    if (!op || op->kind == RD_OP_USER || !rd_op_valid(op, dt))
+    /* SUM of an integer needs no table lookup */
+    if (!op || op->kind == RD_OP_USER ||
+        (!(op->kind == RD_OP_SUM && dt->basic >= RD_BASIC_INT8 && dt->basic <= RD_BASIC_UINT64) &&
+         !rd_op_valid(op, dt)))
         return 0;
     rd_api_lock();
     int done = rd_rma_fetch_op_fast(w, target, (size_t)disp, dt, op->kind, obuf, rbuf);
