@@ -230,6 +230,66 @@ static int run(MPI_Win win, const args_t *a, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* ---- fast paths ----
+ * The common Put, Get and Fetch_and_op in a few compares, as MPI_Send's
+ * checks in pt2pt.c: a live window, committed datatypes, counts and a
+ * displacement that are not negative, a rank of the window's group, a
+ * buffer; contiguous data of the same length at both ends. rma then takes
+ * the call when the target's memory is mapped here (rd_rma_put_fast).
+ * Anything else, errors included, goes through run(), whose checks name
+ * what is wrong. */
+
+static inline int fast_common(rd_win_t *w, int target, MPI_Aint disp)
+{
+    return w && rd_api.initialized && !rd_api.finalized && disp >= 0 &&
+           (unsigned)target < (unsigned)w->comm->size;
+}
+
+/* Put (put 1) or Get (put 0) of contiguous data; 1 when done. Inlined
+ * into the entry points, whose general path is a call of its own. */
+static inline __attribute__((always_inline)) int fast_xfer(int put, const void *buf, MPI_Count ocount, MPI_Datatype otype,
+                            int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                            MPI_Win win)
+{
+    rd_win_t *w = rd_api_win(win);
+    rd_datatype_t *odt = rd_api_dt(otype), *tdt = otype == ttype ? odt : rd_api_dt(ttype);
+    if (!__builtin_expect(fast_common(w, target, disp) && odt && tdt && odt->committed &&
+                              tdt->committed && ocount >= 0 && tcount >= 0 && buf &&
+                              rd_dt_is_contig(odt, (size_t)ocount) &&
+                              rd_dt_is_contig(tdt, (size_t)tcount), 1))
+        return 0;
+    size_t bytes = (size_t)tcount * tdt->size;
+    if ((size_t)ocount * odt->size != bytes)
+        return 0;
+    rd_api_lock();
+    int done = put ? rd_rma_put_fast(w, target, (size_t)disp, tdt->true_lb,
+                                     rd_dt_contig_ptr(buf, odt), bytes)
+                   : rd_rma_get_fast(w, target, (size_t)disp, tdt->true_lb,
+                                     rd_dt_contig_ptr(buf, odt), bytes);
+    rd_api_unlock();
+    return done;
+}
+
+static inline __attribute__((always_inline)) int fast_fop(const void *obuf, void *rbuf, MPI_Datatype type, int target,
+                           MPI_Aint disp, MPI_Op oph, MPI_Win win)
+{
+    rd_win_t *w = rd_api_win(win);
+    rd_datatype_t *dt = rd_api_dt(type);
+    if (!__builtin_expect(fast_common(w, target, disp) && dt && dt->builtin && obuf && rbuf,
+                          1))
+        return 0;
+    rd_op_t *op = rd_api_op(oph);
+    /* SUM of an integer needs no table lookup */
+    if (!op || op->kind == RD_OP_USER ||
+        (!(op->kind == RD_OP_SUM && dt->basic >= RD_BASIC_INT8 && dt->basic <= RD_BASIC_UINT64) &&
+         !rd_op_valid(op, dt)))
+        return 0;
+    rd_api_lock();
+    int done = rd_rma_fetch_op_fast(w, target, (size_t)disp, dt, op->kind, obuf, rbuf);
+    rd_api_unlock();
+    return done;
+}
+
 /* ---- entry points ---- */
 
 #define PUT_ARGS(k, oa, oc, ot, tr, td, tc, tt)                                          \
@@ -248,6 +308,9 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    if (fast_xfer(1, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win))
+        return MPI_SUCCESS;
     args_t a = PUT_ARGS(K_PUT, origin_addr, origin_count, origin_datatype, target_rank,
                         target_disp, target_count, target_datatype);
     return run(win, &a, "MPI_Put");
@@ -258,6 +321,9 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
+    if (fast_xfer(1, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win))
+        return MPI_SUCCESS;
     args_t a = PUT_ARGS(K_PUT, origin_addr, origin_count, origin_datatype, target_rank,
                         target_disp, target_count, target_datatype);
     return run(win, &a, "MPI_Put_c");
@@ -292,6 +358,9 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    if (fast_xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win))
+        return MPI_SUCCESS;
     args_t a = GET_ARGS(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                         target_count, target_datatype);
     return run(win, &a, "MPI_Get");
@@ -302,6 +371,9 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
+    if (fast_xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win))
+        return MPI_SUCCESS;
     args_t a = GET_ARGS(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                         target_count, target_datatype);
     return run(win, &a, "MPI_Get_c");
@@ -443,6 +515,8 @@ RD_WEAK_ALIAS(MPI_Fetch_and_op)
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    if (fast_fop(origin_addr, result_addr, datatype, target_rank, target_disp, op, win))
+        return MPI_SUCCESS;
     args_t a = GACC_ARGS(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
                          target_disp, 1, datatype, op);
     a.kind = K_FOP;

@@ -222,10 +222,17 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     return on_rank(rank, win, R_UNLOCK, "MPI_Win_unlock");
 }
 
+/* Flush checks in a few compares (a live window, a rank of its group),
+ * the detailed ones in on_rank otherwise. */
 RD_WEAK_ALIAS(MPI_Win_flush)
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
-    return on_rank(rank, win, R_FLUSH, "MPI_Win_flush");
+    rd_win_t *w = rd_api_win(win);
+    if (!__builtin_expect(w && rd_api.initialized && !rd_api.finalized &&
+                              (unsigned)rank < (unsigned)w->comm->size, 1))
+        return on_rank(rank, win, R_FLUSH, "MPI_Win_flush");
+    rd_api_lock();
+    return done(w, rd_rma_flush(w, rank, 0), "MPI_Win_flush");
 }
 
 RD_WEAK_ALIAS(MPI_Win_flush_local)

@@ -14,8 +14,9 @@
  *    Win_allocate_shared windows of processes on this node): Put and Get
  *    are memcpy, atomics are C11 atomics on the shared words.
  *  - RDMA: the peer's transport reads and writes registered memory
- *    (rc: RDMA Read/Write; shm on Win_create windows: CMA): contiguous Put
- *    and Get go straight to the target window, no target CPU involved.
+ *    (rc: RDMA Read/Write; shm on Win_create windows: CMA, above the shm
+ *    eager size): contiguous Put and Get go straight to the target
+ *    window, no target CPU involved.
  *  - AM: everything else (tcp, ud, derived target datatypes, accumulates,
  *    dynamic windows): an active message the target applies in its
  *    progress and acknowledges.
@@ -157,6 +158,20 @@ int rd_rma_acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r);
 int rd_rma_get_acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r);
 int rd_rma_fetch_op(rd_win_t *w, const rd_rma_op_t *op);
 int rd_rma_cas(rd_win_t *w, const rd_rma_op_t *op);
+
+/* Fast paths, for the API layer to try first: a contiguous Put or Get of
+ * bytes (> 0) at byte disp * disp_unit + lb of target's window, and a
+ * Fetch_and_op of one element of the predefined dt with op (an
+ * enum rd_op_kind), when target's window memory is mapped here in a fence
+ * or lock_all epoch. 1: done, with the effect of rd_rma_put, rd_rma_get or
+ * rd_rma_fetch_op; 0: nothing was done, the general call must run (it
+ * makes every check, so errors are found there). */
+int rd_rma_put_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, const void *src,
+                    size_t bytes);
+int rd_rma_get_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, void *dst,
+                    size_t bytes);
+int rd_rma_fetch_op_fast(rd_win_t *w, int target, size_t disp, const rd_datatype_t *dt,
+                         int op, const void *in, void *out);
 
 /* Notified put (MPIX_Put_notify): a Put whose arrival the target sees
  * with rd_rma_notify_test, carrying tag. */

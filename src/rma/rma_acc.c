@@ -144,6 +144,12 @@ static void atomic_one(const rd_op_t *o, int op, int k, const rd_datatype_t *dt,
     }
 }
 
+void rd_rma_acc_one(int op, int k, void *t, const void *in, void *old)
+{
+    const rd_op_t o = { .kind = op, .commute = 1, .builtin = 1 };
+    atomic_one(&o, op, k, &basic_dt[k], t, in, old);
+}
+
 /* Runs to walk: the given ones, or one run of len bytes. */
 static const rd_rma_block_t *runs(const rd_rma_block_t *b, size_t *nb, size_t len,
                                   rd_rma_block_t *one)

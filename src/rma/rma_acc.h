@@ -40,6 +40,10 @@ int rd_rma_acc_apply(int op, int k, char *base, const rd_rma_block_t *b, size_t 
  * of one atomic per element. */
 int rd_rma_acc_apply_private(int op, int k, char *base, const rd_rma_block_t *b, size_t nb,
                              size_t len, const void *in, void *old);
+/* One element of kind k (rd_rma_acc_atomic) at t, updated with op from
+ * in (not read for RD_OP_NO_OP); old, when not NULL, receives the value
+ * found. */
+void rd_rma_acc_one(int op, int k, void *t, const void *in, void *old);
 /* Compare_and_swap of one element of kind k at t: old receives the value
  * found; swap is stored when it equals cmp. */
 void rd_rma_acc_cas(int k, void *t, const void *cmp, const void *swap, void *old);

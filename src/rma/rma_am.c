@@ -44,6 +44,60 @@ static void answer(int peer, const rd_rma_op_msg_t *m, const rd_win_t *w, int ty
     (void)rd_rma_send_plain(peer, &a, sizeof(a), data, len, data);
 }
 
+/* ---- coalesced acknowledgements ----
+ * PUT and ACC messages without a record (opid 0: no request, no result)
+ * that succeeded are acknowledged by count: all such messages one
+ * progress pass brings from one origin for one window get one ACK,
+ * sent by a progress hook at the end of that pass. A stream of puts then
+ * costs the origin one answer per pass instead of one per message. */
+typedef struct ack_due {
+    int peer;                    /* job rank of the origin */
+    uint32_t win, from, count;   /* window id, this rank in it, messages */
+} ack_due_t;
+
+static ack_due_t *due;
+static int ndue, capdue;
+static int ack_hook = -1;
+
+static int send_acks(void)
+{
+    int n = ndue;
+    for (int i = 0; i < n; i++) {
+        rd_rma_ack_msg_t a = {
+            .h = { .type = RD_RMA_AM_ACK, .win = due[i].win }, .status = RD_OK,
+            .count = due[i].count, .from = due[i].from,
+        };
+        /* A failed answer means the origin is gone: nobody waits for it. */
+        (void)rd_rma_send_plain(due[i].peer, &a, sizeof(a), NULL, 0, NULL);
+    }
+    ndue = 0;
+    rd_progress_hook_deactivate(ack_hook);
+    return n;
+}
+
+/* Counts one message of m from peer on w as answered at the end of this
+ * pass; 0 when it must be answered now (out of memory). */
+static int ack_later(int peer, const rd_rma_op_msg_t *m, const rd_win_t *w)
+{
+    for (int i = ndue - 1; i >= 0; i--)
+        if (due[i].peer == peer && due[i].win == m->h.win) {
+            due[i].count++;
+            return 1;
+        }
+    if (ndue == capdue) {
+        int cap = capdue ? capdue * 2 : 16;
+        ack_due_t *d = realloc(due, (size_t)cap * sizeof(*d));
+        if (!d)
+            return 0;
+        due = d;
+        capdue = cap;
+    }
+    due[ndue++] = (ack_due_t){ .peer = peer, .win = m->h.win,
+                               .from = (uint32_t)w->comm->rank, .count = 1 };
+    rd_progress_hook_activate(ack_hook);
+    return 1;
+}
+
 /* Validates the runs of m (the payload's first nb blocks) against w and
  * returns the local start of the target bytes, or NULL. */
 /* Whether no other process maps w's memory here: then this rank's
@@ -179,6 +233,8 @@ static void on_op(int peer, const void *hdr, size_t hdrlen, const void *payload,
         answer(peer, &m, w, reply, rc, NULL, 0);
         return;
     }
+    if (reply == RD_RMA_AM_ACK && m.opid == 0 && ack_hook >= 0 && ack_later(peer, &m, w))
+        return;
     answer(peer, &m, w, reply, RD_OK, out, olen);
 }
 
@@ -191,5 +247,15 @@ int rd_rma_am_init(void)
         if (rc != RD_OK)
             return rc;
     }
-    return RD_OK;
+    ndue = 0;
+    ack_hook = rd_progress_hook_register(send_acks);
+    return ack_hook < 0 ? ack_hook : RD_OK;
+}
+
+void rd_rma_am_finalize(void)
+{
+    free(due);
+    due = NULL;
+    ndue = capdue = 0;
+    ack_hook = -1;
 }

@@ -11,8 +11,11 @@
 
 #include "core/comm.h"
 
-/* Registers the target handlers (from rd_rma_ops_init). */
+/* Registers the target handlers (from rd_rma_ops_init) and the progress
+ * hook that sends coalesced acknowledgements; rd_rma_am_finalize frees
+ * their state (from rd_rma_ops_finalize). */
 int rd_rma_am_init(void);
+void rd_rma_am_finalize(void);
 
 /* Whether [addr, addr+len) (rma_wire.h's addr: an offset from the window
  * base, an absolute address for a dynamic window) lies inside this rank's

@@ -106,6 +106,13 @@ void rd_rma_ops_win_free(rd_win_t *w);
  * data, results are here), or local completion only (local 1). Progresses
  * until then; returns the first error an operation had (and clears it). */
 int rd_rma_ops_complete(rd_win_t *w, int target, int local);
+/* Whether this rank owes nothing to target pe: every active message
+ * answered, no RDMA operation unflushed, no error to report. A flush of
+ * such a target only orders the stores into mapped memory. */
+static inline int rd_rma_ops_idle(const rd_rma_peer_t *pe)
+{
+    return pe->am_acked == pe->am_sent && !pe->rdma_unflushed && pe->error == 0;
+}
 /* Whether any operation from this rank on w is not yet complete. */
 int rd_rma_ops_pending(rd_win_t *w, int target);
 

@@ -116,7 +116,18 @@ typedef struct sent_ctx {
     int target;
     uint32_t opid;
     void *own;
+    struct sent_ctx *next_free;
 } sent_ctx_t;
+
+/* Contexts are reused: most messages leave at once, and a malloc and a
+ * free per message would cost more than the send. */
+static sent_ctx_t *sent_free;
+
+static void sent_put(sent_ctx_t *s)
+{
+    s->next_free = sent_free;
+    sent_free = s;
+}
 
 static void answered_lost(rd_win_t *w, int target, uint32_t opid, int status);
 
@@ -126,14 +137,16 @@ static void sent_done(void *ctx, int status)
     free(s->own);
     if (status != RD_OK && s->w)
         answered_lost(s->w, s->target, s->opid, status);
-    free(s);
+    sent_put(s);
 }
 
 static int post(int world, rd_win_t *w, int target, uint32_t opid, void *hdr, size_t hdrlen,
                 const void *payload, size_t len, void *own)
 {
-    sent_ctx_t *s = malloc(sizeof(*s));
-    if (!s) {
+    sent_ctx_t *s = sent_free;
+    if (s) {
+        sent_free = s->next_free;
+    } else if (!(s = malloc(sizeof(*s)))) {
         free(own);
         return RD_ENOMEM;
     }
@@ -141,7 +154,7 @@ static int post(int world, rd_win_t *w, int target, uint32_t opid, void *hdr, si
     int rc = rd_p2p_am_send(world, hdr, hdrlen, payload, len, sent_done, s);
     if (rc == RD_EAGAIN)
         return RD_OK; /* sent_done frees */
-    free(s);
+    sent_put(s);
     free(own);
     return rc;
 }
@@ -335,6 +348,12 @@ int rd_rma_ops_init(void)
 
 void rd_rma_ops_finalize(void)
 {
+    rd_rma_am_finalize();
+    while (sent_free) {
+        sent_ctx_t *s = sent_free;
+        sent_free = s->next_free;
+        free(s);
+    }
     for (uint32_t i = 0; i < pend.n; i++)
         free(pend.slot[i]);
     free(pend.slot);

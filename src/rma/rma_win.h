@@ -62,6 +62,7 @@ struct rd_rma_sync {
     uint64_t *byworld;           /* (job rank << 32 | rank), sorted: senders of messages */
     int poke;                    /* some peer reaches this rank's memory through its
                                   * progress: flush and Win_sync progress once */
+    unsigned idle_flushes;       /* flushes that found nothing owed (rma_lock.c) */
     /* PSCW */
     unsigned *posts;             /* by rank: POSTs received from it, not yet used by a start */
     int *start_grp, start_n;

@@ -1,0 +1,111 @@
+/*
+ * The fast paths of Put, Get and Fetch_and_op (rma.h): the case the
+ * latency of one-sided communication on a node is measured by, a target
+ * whose window memory is mapped here in an epoch that covers every target
+ * (fence, lock_all), done in a few compares and one copy or one atomic,
+ * without the general path's operation records. Anything else answers 0
+ * and the caller takes the general call, which makes every check again
+ * and says what is wrong.
+ */
+#include "rma/rma_fast.h"
+
+#include <string.h>
+
+#include "rma/rma_acc.h"
+#include "rma/rma_impl.h"
+
+/* Where the target's bytes [disp * disp_unit + lb, + bytes) are mapped
+ * here, or NULL when the fast path does not apply. */
+static inline char *fast_target(rd_win_t *w, int target, size_t disp, ptrdiff_t lb,
+                                size_t bytes)
+{
+    const struct rd_rma_win *rw = w->rma;
+    if (__builtin_expect(rw->access != RD_EPOCH_LOCK_ALL && rw->access != RD_EPOCH_FENCE, 0) ||
+        w->flavor == RD_WIN_DYNAMIC || bytes == 0)
+        return NULL;
+    const rd_rma_peer_t *pe = &rw->peers[target];
+    char *m = pe->path == RD_RMA_PATH_SHM ? pe->mapped
+                                          : target == w->comm->rank ? w->base : NULL;
+    size_t off;
+    if (!m || __builtin_mul_overflow(disp, (size_t)(pe->disp_unit > 0 ? pe->disp_unit : 1),
+                                     &off))
+        return NULL;
+    if (lb < 0 ? (size_t)-lb > off : (size_t)lb > SIZE_MAX - off)
+        return NULL;
+    off += (size_t)lb;
+    if (off > pe->size || bytes > pe->size - off)
+        return NULL;
+    return m + off;
+}
+
+/* memmove, with the scalar sizes inlined: a load then a store, so that
+ * overlapping buffers stay right as with memmove. */
+static inline void copy(void *dst, const void *src, size_t n)
+{
+    switch (n) {
+    case 8: { uint64_t v; memcpy(&v, src, 8); memcpy(dst, &v, 8); break; }
+    case 4: { uint32_t v; memcpy(&v, src, 4); memcpy(dst, &v, 4); break; }
+    case 2: { uint16_t v; memcpy(&v, src, 2); memcpy(dst, &v, 2); break; }
+    case 1: *(char *)dst = *(const char *)src; break;
+    default: memmove(dst, src, n); break;
+    }
+}
+
+int rd_rma_put_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, const void *src,
+                    size_t bytes)
+{
+    char *t = fast_target(w, target, disp, lb, bytes);
+    if (!t)
+        return 0;
+    copy(t, src, bytes);
+    return 1;
+}
+
+int rd_rma_get_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, void *dst,
+                    size_t bytes)
+{
+    char *t = fast_target(w, target, disp, lb, bytes);
+    if (!t)
+        return 0;
+    copy(dst, t, bytes);
+    return 1;
+}
+
+/* Fetch-and-add of an 8 or 4-byte integer, the common Fetch_and_op, as
+ * one instruction (the same atomic rma_acc.c's table would take). */
+static inline int fetch_add(char *t, size_t size, const void *in, void *out)
+{
+    if (size == 8) {
+        uint64_t v;
+        memcpy(&v, in, 8);
+        v = __atomic_fetch_add((uint64_t *)(void *)t, v, __ATOMIC_SEQ_CST);
+        memcpy(out, &v, 8);
+        return 1;
+    }
+    if (size == 4) {
+        uint32_t v;
+        memcpy(&v, in, 4);
+        v = __atomic_fetch_add((uint32_t *)(void *)t, v, __ATOMIC_SEQ_CST);
+        memcpy(out, &v, 4);
+        return 1;
+    }
+    return 0;
+}
+
+int rd_rma_fetch_op_fast(rd_win_t *w, int target, size_t disp, const rd_datatype_t *dt,
+                         int op, const void *in, void *out)
+{
+    if (op == RD_OP_SUM && dt->basic >= RD_BASIC_INT8 && dt->basic <= RD_BASIC_UINT64 &&
+        (dt->size == 8 || dt->size == 4)) {
+        char *t = fast_target(w, target, disp, dt->true_lb, dt->size);
+        return t && fetch_add(t, dt->size, in, out);
+    }
+    int k = rd_rma_dt_basic(dt);
+    if (op >= RD_OP_USER || !rd_rma_acc_atomic(k))
+        return 0;
+    char *t = fast_target(w, target, disp, dt->true_lb, dt->size);
+    if (!t)
+        return 0;
+    rd_rma_acc_one(op, k, t, in, out);
+    return 1;
+}
