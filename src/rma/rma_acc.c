@@ -220,6 +220,10 @@ int rd_rma_acc_apply(int op, int k, char *base, const rd_rma_block_t *b, size_t 
 int rd_rma_acc_apply_private(int op, int k, char *base, const rd_rma_block_t *b, size_t nb,
                              size_t len, const void *in, void *old)
 {
+    /* Runs of a kind with gaps (the pair types) may split an element:
+     * those are combined on a gathered copy, as before. */
+    if (!rd_rma_acc_atomic(k))
+        return rd_rma_acc_apply(op, k, base, b, nb, len, in, old);
     if (!len)
         return RD_OK;
     rd_rma_block_t one;
@@ -235,7 +239,7 @@ int rd_rma_acc_apply_private(int op, int k, char *base, const rd_rma_block_t *b,
             memcpy(res, t, n);
             res += n;
         }
-        if (op == RD_OP_REPLACE || (k == RD_BASIC_NONE && op != RD_OP_NO_OP))
+        if (op == RD_OP_REPLACE)
             memcpy(t, src, n);
         else if (op != RD_OP_NO_OP)
             rd_op_apply(&o, src, t, n / es, &basic_dt[k]);
