@@ -427,7 +427,7 @@ failures=()
 declare -A run_failed run_unsupported
 # The first error line of each library that lacked an operation, and the
 # cases it could not run.
-declare -A unsupported_first unsupported_cases
+declare -A unsupported_first=() unsupported_cases=()
 run_seconds=0
 for b in "${bench_list[@]}"; do
     for c in $(cases_of "$b"); do

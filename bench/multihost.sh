@@ -432,7 +432,7 @@ launcher_of() {
     if is_rma "$2" && [ -n "${launcher_rma[$1]:-}" ]; then echo "${launcher_rma[$1]}"
     else echo "${launcher[$1]}"; fi
 }
-declare -A run_failed hung run_unsupported unsupported_first
+declare -A run_failed=() hung=() run_unsupported=() unsupported_first=()
 reaped=0
 for b in "${bench_list[@]}"; do
     case $b in bw) want=$(sizes 8 16777216) ;; *) want=$(sizes 8 65536) ;; esac
