@@ -54,7 +54,9 @@ static const basic_info_t info[] = {
     [RD_BASIC_C_LONG_DOUBLE_COMPLEX] = { sizeof(long double _Complex), 0, OPG_SUMPROD },
     [RD_BASIC_BOOL] = { sizeof(bool), 0, OPG_LOGICAL },
     [RD_BASIC_FLOGICAL] = { 4, 0, OPG_LOGICAL },
-    [RD_BASIC_CHAR] = { 1, 0, 0 },
+    /* MPI_CHAR as the C integer it is: the standard leaves it out of the
+     * reductions, MPICH applies them and programs written against it rely on it. */
+    [RD_BASIC_CHAR] = { 1, 0, OPG_INT },
     [RD_BASIC_PAIR_FLOAT_INT] = PAIR_INFO(float, int),
     [RD_BASIC_PAIR_DOUBLE_INT] = PAIR_INFO(double, int),
     [RD_BASIC_PAIR_LONG_INT] = PAIR_INFO(long, int),
@@ -198,6 +200,7 @@ static void kernel(int op, int k, const void *in, void *inout, size_t n)
     }
     switch (k) {
     case RD_BASIC_INT8: INTEGER(int8_t, op); break;
+    case RD_BASIC_CHAR: INTEGER(char, op); break;
     case RD_BASIC_INT16: INTEGER(int16_t, op); break;
     case RD_BASIC_INT32: INTEGER(int32_t, op); break;
     case RD_BASIC_INT64: INTEGER(int64_t, op); break;

@@ -448,12 +448,12 @@ static void test_byte(void)
         CU_ASSERT_FALSE(valid(nots[k], &rd_dt_bytes));
 }
 
-/* MPI_CHAR and MPI_CHARACTER: no reduction but REPLACE and NO_OP. */
+/* MPI_CHAR and MPI_CHARACTER: the integer operations (as MPICH), no MINLOC/MAXLOC. */
 static void test_char(void)
 {
     rd_datatype_t *dt = scalar(RD_BASIC_CHAR, 1);
     for (int kind = RD_OP_MAX; kind <= RD_OP_MAXLOC; kind++)
-        CU_ASSERT_FALSE(valid(kind, dt));
+        CU_ASSERT_EQUAL(valid(kind, dt) != 0, kind != RD_OP_MINLOC && kind != RD_OP_MAXLOC);
     CU_ASSERT_TRUE(valid(RD_OP_REPLACE, dt));
     CU_ASSERT_TRUE(valid(RD_OP_NO_OP, dt));
     char a[3] = { 'x', 'y', 'z' }, b[3] = { 'a', 'b', 'c' };
@@ -461,6 +461,13 @@ static void test_char(void)
     CU_ASSERT(memcmp(b, "abc", 3) == 0);
     apply(RD_OP_REPLACE, a, b, 3, dt);
     CU_ASSERT(memcmp(b, "xyz", 3) == 0);
+    char c[3] = { 1, -3, 100 }, d[3] = { 2, 5, 27 };
+    apply(RD_OP_SUM, c, d, 3, dt);
+    CU_ASSERT(d[0] == 3 && d[1] == 2 && d[2] == 127);
+    apply(RD_OP_MIN, c, d, 3, dt);
+    CU_ASSERT(d[0] == 1 && d[1] == -3 && d[2] == 100);
+    apply(RD_OP_BXOR, c, d, 3, dt);
+    CU_ASSERT(d[0] == 0 && d[1] == 0 && d[2] == 0);
     rd_dt_release(dt);
 }
 
@@ -722,7 +729,8 @@ static void test_valid_table(void)
         { RD_OP_SUM, bl, 0, "SUM on MPI_C_BOOL" },
         { RD_OP_BOR, lg, 0, "BOR on MPI_LOGICAL" },
         { RD_OP_LXOR, lg, 1, "LXOR on MPI_LOGICAL" },
-        { RD_OP_MAX, ch, 0, "MAX on MPI_CHAR" },
+        { RD_OP_MAX, ch, 1, "MAX on MPI_CHAR" },
+        { RD_OP_MAXLOC, ch, 0, "MAXLOC on MPI_CHAR" },
         { RD_OP_BAND, &rd_dt_bytes, 1, "BAND on MPI_BYTE" },
         { RD_OP_SUM, &rd_dt_bytes, 0, "SUM on MPI_BYTE" },
         { RD_OP_REPLACE, di, 1, "REPLACE on MPI_DOUBLE_INT" },
