@@ -6,8 +6,7 @@ RD_RMA_TEST_PROGS = \
 	test/mpi/rma_dynamic test/mpi/rma_accops test/mpi/rma_atomics test/mpi/rma_req \
 	test/mpi/rma_counter test/mpi/rma_caslock test/mpi/rma_accsum test/mpi/rma_zero \
 	test/mpi/rma_dtypes test/mpi/rma_err test/mpi/rma_err_range test/mpi/rma_busy \
-	test/mpi/rma_attr test/mpi/rma_errhandler test/mpi/rma_notify test/mpi/rma_notify_ring \
-	test/mpi/rma_large
+	test/mpi/rma_attr test/mpi/rma_errhandler test/mpi/rma_notify test/mpi/rma_large
 
 check_PROGRAMS += $(RD_RMA_TEST_PROGS)
 EXTRA_DIST += test/mpi/rma.testlist test/mpi/rma_common.h
@@ -106,11 +105,6 @@ test_mpi_rma_notify_SOURCES = test/mpi/rma_notify.c test/mpi/mtest.c
 test_mpi_rma_notify_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_rma_notify_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_rma_notify_LDFLAGS = $(RD_TEST_LINKOPTS)
-
-test_mpi_rma_notify_ring_SOURCES = test/mpi/rma_notify_ring.c test/mpi/mtest.c
-test_mpi_rma_notify_ring_CFLAGS = $(RD_MPI_TEST_CFLAGS)
-test_mpi_rma_notify_ring_LDADD = $(RD_MPI_TEST_LIBS)
-test_mpi_rma_notify_ring_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 test_mpi_rma_large_SOURCES = test/mpi/rma_large.c test/mpi/mtest.c
 test_mpi_rma_large_CFLAGS = $(RD_MPI_TEST_CFLAGS)
