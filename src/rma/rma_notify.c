@@ -87,7 +87,7 @@ static void drain(rd_win_t *w)
     int source, tag;
     while (ring && os && room(os) && rd_rma_ring_pop(ring, &source, &tag))
         if (source >= 0 && source < w->rma->nranks)
-            os->notes[os->ntail++ & (os->ncap - 1)] = (rd_rma_note_t){ source, tag };
+            push(w, source, tag);
 }
 
 static void on_notify(int peer, const void *hdr, size_t hdrlen, const void *payload,
