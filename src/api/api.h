@@ -76,6 +76,12 @@ int rd_api_verror_code(int cls, const char *fn, const char *fmt, va_list ap, con
  * print text and end the job. Returns code. No lock held: a user function
  * may call MPI. */
 int rd_api_errh_apply(rd_errhandler_t *e, int h, int code, const char *text);
+/* The bodies of MPI_{Comm,Win}_get/set_errhandler, lock held: the handle
+ * of an object's handler cur (NULL: MPI_ERRORS_ARE_FATAL) as a new
+ * reference for the caller to free; and making *slot hold e (referenced),
+ * the old handler released. */
+MPI_Errhandler rd_api_errh_get(rd_errhandler_t *cur);
+void rd_api_errh_set(rd_errhandler_t **slot, rd_errhandler_t *e);
 /* Same, for an internal status code from a lower layer. */
 int rd_api_status_error(rd_comm_t *c, int status, const char *fn);
 /* The error of a completed request w (w->error != RD_OK): truncation and a

@@ -56,6 +56,22 @@ static int is_builtin(const rd_errhandler_t *e)
     return e == &errh_fatal || e == &errh_return || e == &errh_abort;
 }
 
+MPI_Errhandler rd_api_errh_get(rd_errhandler_t *cur)
+{
+    rd_errhandler_t *e = cur ? cur : &errh_fatal;
+    /* A new reference: the standard has the caller free it. */
+    rd_errh_ref(e);
+    return e->handle;
+}
+
+void rd_api_errh_set(rd_errhandler_t **slot, rd_errhandler_t *e)
+{
+    rd_errhandler_t *old = *slot;
+    rd_errh_ref(e);
+    *slot = e;
+    rd_errh_release(old);
+}
+
 /* ---- shared bodies of the MPI-2 and MPI-1 names ---- */
 
 static int create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler,
@@ -99,10 +115,7 @@ static int set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char *
                             "(use MPI_Comm_create_errhandler)",
                             (unsigned)errhandler);
     rd_api_lock();
-    rd_errhandler_t *old = c->errh;
-    rd_errh_ref(e);
-    c->errh = e;
-    rd_errh_release(old);
+    rd_api_errh_set(&c->errh, e);
     rd_api_unlock();
     return MPI_SUCCESS;
 }
@@ -117,10 +130,7 @@ static int get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, const char 
     if (!errhandler)
         return rd_api_error(c, MPI_ERR_ARG, fn, "errhandler pointer is NULL");
     rd_api_lock();
-    rd_errhandler_t *e = c->errh ? c->errh : &errh_fatal;
-    /* A new reference: the standard has the caller free it. */
-    rd_errh_ref(e);
-    *errhandler = e->handle;
+    *errhandler = rd_api_errh_get(c->errh);
     rd_api_unlock();
     return MPI_SUCCESS;
 }

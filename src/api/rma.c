@@ -290,30 +290,65 @@ static inline __attribute__((always_inline)) int fast_fop(const void *obuf, void
     return done;
 }
 
-/* ---- entry points ---- */
+/* ---- entry points ----
+ * Each int form and its _c (large-count) twin share one body below: the
+ * int counts widen to MPI_Count on the call. reqform: the request form
+ * (Rput & co.), whose handle goes to *request. Inlined, so that MPI_Put
+ * and MPI_Get keep their fast path without a call. */
 
 #define PUT_ARGS(k, oa, oc, ot, tr, td, tc, tt)                                          \
     (args_t){ .kind = k, .obuf = oa, .ocount = oc, .otype = ot, .target = tr, .disp = td, \
               .tcount = tc, .ttype = tt }
-#define GET_ARGS(ra, rc, rt, tr, td, tc, tt)                                              \
-    (args_t){ .kind = K_GET, .rbuf = ra, .rcount = rc, .rtype = rt, .target = tr,         \
-              .disp = td, .tcount = tc, .ttype = tt }
-#define GACC_ARGS(oa, oc, ot, ra, rc, rt, tr, td, tc, tt, o)                              \
-    (args_t){ .kind = K_GET_ACC, .obuf = oa, .ocount = oc, .otype = ot, .rbuf = ra,       \
-              .rcount = rc, .rtype = rt, .target = tr, .disp = td, .tcount = tc,          \
-              .ttype = tt, .op = o }
+
+/* Put and Accumulate (kind K_PUT or K_ACC; op for K_ACC), and their
+ * request forms. */
+static inline __attribute__((always_inline)) int
+put_call(enum rma_kind kind, const void *oa, MPI_Count oc, MPI_Datatype ot, int tr, MPI_Aint td,
+         MPI_Count tc, MPI_Datatype tt, MPI_Op op, MPI_Win win, int reqform,
+         MPI_Request *request, const char *fn)
+{
+    if (kind == K_PUT && !reqform && fast_xfer(1, oa, oc, ot, tr, td, tc, tt, win))
+        return MPI_SUCCESS;
+    args_t a = PUT_ARGS(kind, oa, oc, ot, tr, td, tc, tt);
+    a.op = op;
+    a.reqform = reqform;
+    a.request = request;
+    return run(win, &a, fn);
+}
+
+/* Get and Rget. */
+static inline __attribute__((always_inline)) int
+get_call(void *ra, MPI_Count rc, MPI_Datatype rt, int tr, MPI_Aint td, MPI_Count tc,
+         MPI_Datatype tt, MPI_Win win, int reqform, MPI_Request *request, const char *fn)
+{
+    if (!reqform && fast_xfer(0, ra, rc, rt, tr, td, tc, tt, win))
+        return MPI_SUCCESS;
+    args_t a = { .kind = K_GET, .rbuf = ra, .rcount = rc, .rtype = rt, .target = tr,
+                 .disp = td, .tcount = tc, .ttype = tt, .reqform = reqform,
+                 .request = request };
+    return run(win, &a, fn);
+}
+
+/* Get_accumulate, Rget_accumulate, and (kind K_FOP, K_CAS with cbuf)
+ * the one-element atomics. */
+static int gacc_call(enum rma_kind kind, const void *oa, MPI_Count oc, MPI_Datatype ot,
+                     const void *cbuf, void *ra, MPI_Count rc, MPI_Datatype rt, int tr,
+                     MPI_Aint td, MPI_Count tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                     int reqform, MPI_Request *request, const char *fn)
+{
+    args_t a = { .kind = kind, .obuf = oa, .ocount = oc, .otype = ot, .cbuf = cbuf, .rbuf = ra,
+                 .rcount = rc, .rtype = rt, .target = tr, .disp = td, .tcount = tc,
+                 .ttype = tt, .op = op, .reqform = reqform, .request = request };
+    return run(win, &a, fn);
+}
 
 RD_WEAK_ALIAS(MPI_Put)
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (fast_xfer(1, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                  target_count, target_datatype, win))
-        return MPI_SUCCESS;
-    args_t a = PUT_ARGS(K_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    return run(win, &a, "MPI_Put");
+    return put_call(K_PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, MPI_OP_NULL, win, 0, NULL, "MPI_Put");
 }
 
 RD_WEAK_ALIAS(MPI_Put_c)
@@ -321,12 +356,8 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (fast_xfer(1, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                  target_count, target_datatype, win))
-        return MPI_SUCCESS;
-    args_t a = PUT_ARGS(K_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    return run(win, &a, "MPI_Put_c");
+    return put_call(K_PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, MPI_OP_NULL, win, 0, NULL, "MPI_Put_c");
 }
 
 RD_WEAK_ALIAS(MPI_Rput)
@@ -334,11 +365,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    args_t a = PUT_ARGS(K_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Rput");
+    return put_call(K_PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, MPI_OP_NULL, win, 1, request, "MPI_Rput");
 }
 
 RD_WEAK_ALIAS(MPI_Rput_c)
@@ -346,11 +374,8 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    args_t a = PUT_ARGS(K_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Rput_c");
+    return put_call(K_PUT, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, MPI_OP_NULL, win, 1, request, "MPI_Rput_c");
 }
 
 RD_WEAK_ALIAS(MPI_Get)
@@ -358,12 +383,8 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (fast_xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                  target_count, target_datatype, win))
-        return MPI_SUCCESS;
-    args_t a = GET_ARGS(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype);
-    return run(win, &a, "MPI_Get");
+    return get_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, 0, NULL, "MPI_Get");
 }
 
 RD_WEAK_ALIAS(MPI_Get_c)
@@ -371,12 +392,8 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (fast_xfer(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                  target_count, target_datatype, win))
-        return MPI_SUCCESS;
-    args_t a = GET_ARGS(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype);
-    return run(win, &a, "MPI_Get_c");
+    return get_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, 0, NULL, "MPI_Get_c");
 }
 
 RD_WEAK_ALIAS(MPI_Rget)
@@ -384,11 +401,8 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    args_t a = GET_ARGS(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype);
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Rget");
+    return get_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, 1, request, "MPI_Rget");
 }
 
 RD_WEAK_ALIAS(MPI_Rget_c)
@@ -396,11 +410,8 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    args_t a = GET_ARGS(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype);
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Rget_c");
+    return get_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win, 1, request, "MPI_Rget_c");
 }
 
 RD_WEAK_ALIAS(MPI_Accumulate)
@@ -408,10 +419,8 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    args_t a = PUT_ARGS(K_ACC, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    a.op = op;
-    return run(win, &a, "MPI_Accumulate");
+    return put_call(K_ACC, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, 0, NULL, "MPI_Accumulate");
 }
 
 RD_WEAK_ALIAS(MPI_Accumulate_c)
@@ -420,10 +429,8 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                       MPI_Win win)
 {
-    args_t a = PUT_ARGS(K_ACC, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    a.op = op;
-    return run(win, &a, "MPI_Accumulate_c");
+    return put_call(K_ACC, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, 0, NULL, "MPI_Accumulate_c");
 }
 
 RD_WEAK_ALIAS(MPI_Raccumulate)
@@ -432,12 +439,8 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
-    args_t a = PUT_ARGS(K_ACC, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    a.op = op;
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Raccumulate");
+    return put_call(K_ACC, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, 1, request, "MPI_Raccumulate");
 }
 
 RD_WEAK_ALIAS(MPI_Raccumulate_c)
@@ -446,12 +449,8 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
                        MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                        MPI_Win win, MPI_Request *request)
 {
-    args_t a = PUT_ARGS(K_ACC, origin_addr, origin_count, origin_datatype, target_rank,
-                        target_disp, target_count, target_datatype);
-    a.op = op;
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Raccumulate_c");
+    return put_call(K_ACC, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, 1, request, "MPI_Raccumulate_c");
 }
 
 RD_WEAK_ALIAS(MPI_Get_accumulate)
@@ -461,10 +460,9 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         int target_count, MPI_Datatype target_datatype, MPI_Op op,
                         MPI_Win win)
 {
-    args_t a = GACC_ARGS(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                         result_datatype, target_rank, target_disp, target_count,
-                         target_datatype, op);
-    return run(win, &a, "MPI_Get_accumulate");
+    return gacc_call(K_GET_ACC, origin_addr, origin_count, origin_datatype, NULL, result_addr,
+                     result_count, result_datatype, target_rank, target_disp, target_count,
+                     target_datatype, op, win, 0, NULL, "MPI_Get_accumulate");
 }
 
 RD_WEAK_ALIAS(MPI_Get_accumulate_c)
@@ -474,10 +472,9 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    args_t a = GACC_ARGS(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                         result_datatype, target_rank, target_disp, target_count,
-                         target_datatype, op);
-    return run(win, &a, "MPI_Get_accumulate_c");
+    return gacc_call(K_GET_ACC, origin_addr, origin_count, origin_datatype, NULL, result_addr,
+                     result_count, result_datatype, target_rank, target_disp, target_count,
+                     target_datatype, op, win, 0, NULL, "MPI_Get_accumulate_c");
 }
 
 RD_WEAK_ALIAS(MPI_Rget_accumulate)
@@ -487,12 +484,9 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype, MPI_Op op,
                          MPI_Win win, MPI_Request *request)
 {
-    args_t a = GACC_ARGS(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                         result_datatype, target_rank, target_disp, target_count,
-                         target_datatype, op);
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Rget_accumulate");
+    return gacc_call(K_GET_ACC, origin_addr, origin_count, origin_datatype, NULL, result_addr,
+                     result_count, result_datatype, target_rank, target_disp, target_count,
+                     target_datatype, op, win, 1, request, "MPI_Rget_accumulate");
 }
 
 RD_WEAK_ALIAS(MPI_Rget_accumulate_c)
@@ -503,12 +497,9 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                            MPI_Request *request)
 {
-    args_t a = GACC_ARGS(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                         result_datatype, target_rank, target_disp, target_count,
-                         target_datatype, op);
-    a.reqform = 1;
-    a.request = request;
-    return run(win, &a, "MPI_Rget_accumulate_c");
+    return gacc_call(K_GET_ACC, origin_addr, origin_count, origin_datatype, NULL, result_addr,
+                     result_count, result_datatype, target_rank, target_disp, target_count,
+                     target_datatype, op, win, 1, request, "MPI_Rget_accumulate_c");
 }
 
 RD_WEAK_ALIAS(MPI_Fetch_and_op)
@@ -517,10 +508,9 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 {
     if (fast_fop(origin_addr, result_addr, datatype, target_rank, target_disp, op, win))
         return MPI_SUCCESS;
-    args_t a = GACC_ARGS(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
-                         target_disp, 1, datatype, op);
-    a.kind = K_FOP;
-    return run(win, &a, "MPI_Fetch_and_op");
+    return gacc_call(K_FOP, origin_addr, 1, datatype, NULL, result_addr, 1, datatype,
+                     target_rank, target_disp, 1, datatype, op, win, 0, NULL,
+                     "MPI_Fetch_and_op");
 }
 
 RD_WEAK_ALIAS(MPI_Compare_and_swap)
@@ -528,11 +518,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           void *result_addr, MPI_Datatype datatype, int target_rank,
                           MPI_Aint target_disp, MPI_Win win)
 {
-    args_t a = GACC_ARGS(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
-                         target_disp, 1, datatype, MPI_REPLACE);
-    a.kind = K_CAS;
-    a.cbuf = compare_addr;
-    return run(win, &a, "MPI_Compare_and_swap");
+    return gacc_call(K_CAS, origin_addr, 1, datatype, compare_addr, result_addr, 1, datatype,
+                     target_rank, target_disp, 1, datatype, MPI_REPLACE, win, 0, NULL,
+                     "MPI_Compare_and_swap");
 }
 
 /* ---- notified puts (MPIX_) ---- */

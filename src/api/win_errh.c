@@ -113,10 +113,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
                                 "(use MPI_Win_create_errhandler)",
                                 (unsigned)errhandler);
     rd_api_lock();
-    rd_errhandler_t *old = w->errh;
-    rd_errh_ref(e);
-    w->errh = e;
-    rd_errh_release(old);
+    rd_api_errh_set(&w->errh, e);
     rd_api_unlock();
     return MPI_SUCCESS;
 }
@@ -133,10 +130,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     if (!errhandler)
         return rd_api_win_error(w, MPI_ERR_ARG, fn, "errhandler pointer is NULL");
     rd_api_lock();
-    rd_errhandler_t *e = w->errh ? w->errh : rd_api_errh(MPI_ERRORS_ARE_FATAL);
-    /* A new reference: the standard has the caller free it (MPI_Errhandler_free). */
-    rd_errh_ref(e);
-    *errhandler = e->handle;
+    *errhandler = rd_api_errh_get(w->errh);
     rd_api_unlock();
     return MPI_SUCCESS;
 }

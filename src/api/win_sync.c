@@ -35,6 +35,17 @@ static int check_rank(rd_win_t *w, int rank, const char *fn)
                             rank, w->comm->size);
 }
 
+/* The window of a synchronization call with its assert checked against
+ * allowed (lock not held): MPI_SUCCESS and *w, or the error raised. */
+static int sync_win(MPI_Win win, int assert, int allowed, rd_win_t **w, const char *fn)
+{
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = rd_api_check_win(win, w, fn)))
+        return err;
+    return check_assert(*w, assert, allowed, fn);
+}
+
 /* The result of an rma call, lock held before: unlocks and raises. */
 static int done(rd_win_t *w, int rc, const char *fn)
 {
@@ -50,9 +61,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_fence";
     rd_win_t *w;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)) || (err = check_assert(w, assert, MODE_ALL, fn)))
+    int err = sync_win(win, assert, MODE_ALL, &w, fn);
+    if (err)
         return err;
     rd_api_lock();
     int rc = rd_rma_fence_begin(w, assert);
@@ -97,10 +107,8 @@ static int post_or_start(MPI_Group group, int assert, MPI_Win win, int post, con
 {
     rd_win_t *w;
     int err, *ranks = NULL, n = 0;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)) ||
-        (err = check_assert(w, assert, post ? MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT
-                                            : MPI_MODE_NOCHECK, fn)) ||
+    if ((err = sync_win(win, assert, post ? MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT
+                                          : MPI_MODE_NOCHECK, &w, fn)) ||
         (err = group_ranks(w, group, &ranks, &n, fn)))
         return err;
     rd_api_lock();
@@ -127,9 +135,8 @@ enum { W_COMPLETE, W_WAIT, W_UNLOCK_ALL, W_FLUSH_ALL, W_FLUSH_LOCAL_ALL, W_SYNC 
 static int on_window(MPI_Win win, int what, const char *fn)
 {
     rd_win_t *w;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)))
+    int err = sync_win(win, 0, 0, &w, fn);
+    if (err)
         return err;
     rd_api_lock();
     int rc;
@@ -161,9 +168,8 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 {
     static const char fn[] = "MPI_Win_test";
     rd_win_t *w;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)))
+    int err = sync_win(win, 0, 0, &w, fn);
+    if (err)
         return err;
     if (!flag)
         return rd_api_win_error(w, MPI_ERR_ARG, fn, "flag pointer is NULL");
@@ -178,10 +184,8 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_lock";
     rd_win_t *w;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)) ||
-        (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+    int err = sync_win(win, assert, MPI_MODE_NOCHECK, &w, fn);
+    if (err)
         return err;
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
         return rd_api_win_error(w, MPI_ERR_LOCKTYPE, fn, "lock_type %d is neither "
@@ -202,9 +206,8 @@ enum { R_UNLOCK, R_FLUSH, R_FLUSH_LOCAL };
 static int on_rank(int rank, MPI_Win win, int what, const char *fn)
 {
     rd_win_t *w;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)))
+    int err = sync_win(win, 0, 0, &w, fn);
+    if (err)
         return err;
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -246,10 +249,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_lock_all";
     rd_win_t *w;
-    int err;
-    RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_win(win, &w, fn)) ||
-        (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+    int err = sync_win(win, assert, MPI_MODE_NOCHECK, &w, fn);
+    if (err)
         return err;
     rd_api_lock();
     return done(w, rd_rma_lock_all(w, assert), fn);

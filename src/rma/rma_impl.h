@@ -86,6 +86,15 @@ struct rd_rma_win {
     struct rd_rma_opstate *ops;  /* pending requests, notification ring (rma_ops.c) */
 };
 
+/* One poll of a wait loop: progress, backing off while nothing happens. */
+static inline void rd_rma_poll(unsigned *idle)
+{
+    if (rd_progress() == 0)
+        rd_p2p_idle(idle);
+    else
+        *idle = 0;
+}
+
 /* ---- provided by the windows & sync half ---- */
 /* The window with id on this rank, or NULL. */
 rd_win_t *rd_rma_win_lookup(uint32_t id);
@@ -94,6 +103,11 @@ int rd_rma_epoch_check(rd_win_t *w, int target);
 /* Dynamic windows, target side: whether [addr, addr+len) lies inside one
  * attached region. */
 int rd_rma_dyn_covers(rd_win_t *w, uint64_t addr, size_t len);
+/* The notification ring of target's control block (rma_ring.h) when this
+ * rank stores into target's window memory (itself, and node peers whose
+ * window memory is mapped here), else NULL: notified puts to other
+ * targets travel as messages. */
+struct rd_rma_ring *rd_rma_notify_ring(rd_win_t *w, int target);
 
 /* ---- provided by the operations half ---- */
 /* Registers the operation handlers (from rd_rma_init). */
@@ -115,5 +129,10 @@ static inline int rd_rma_ops_idle(const rd_rma_peer_t *pe)
 }
 /* Whether any operation from this rank on w is not yet complete. */
 int rd_rma_ops_pending(rd_win_t *w, int target);
+/* Notified puts this rank sent, by how the notification went: into the
+ * target's ring, as an RDMA immediate, as a message; and how often a ring
+ * was found full. */
+void rd_rma_notify_counts(unsigned long *ring, unsigned long *imm, unsigned long *msg,
+                          unsigned long *full);
 
 #endif

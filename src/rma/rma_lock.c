@@ -136,24 +136,11 @@ static void after_change(rd_win_t *w)
         waiting_remove(w);
 }
 
-static rd_win_t *incoming(int peer, const void *hdr, size_t hdrlen, int *rank, int *type)
-{
-    rd_rma_hdr_t h;
-    if (hdrlen < sizeof(h))
-        return NULL;
-    memcpy(&h, hdr, sizeof(h));
-    rd_win_t *w = rd_rma_win_lookup(h.win);
-    if (!w || (*rank = rd_rma_rank_of(w, peer)) < 0)
-        return NULL;
-    *type = h.flags;
-    return w;
-}
-
 static void on_lock(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     (void)payload, (void)len;
     int r, type;
-    rd_win_t *w = incoming(peer, hdr, hdrlen, &r, &type);
+    rd_win_t *w = rd_rma_sync_incoming(peer, hdr, hdrlen, &r, &type);
     if (!w || (type != RD_LOCK_SHARED && type != RD_LOCK_EXCLUSIVE))
         return;
     struct rd_rma_sync *s = w->rma->sync;
@@ -171,7 +158,7 @@ static void on_unlock(int peer, const void *hdr, size_t hdrlen, const void *payl
 {
     (void)payload, (void)len;
     int r, type;
-    rd_win_t *w = incoming(peer, hdr, hdrlen, &r, &type);
+    rd_win_t *w = rd_rma_sync_incoming(peer, hdr, hdrlen, &r, &type);
     if (!w || (type != RD_LOCK_SHARED && type != RD_LOCK_EXCLUSIVE))
         return;
     unlock_word(&w->rma->sync->ctl->lock, type);
@@ -182,7 +169,7 @@ static void on_grant(int peer, const void *hdr, size_t hdrlen, const void *paylo
 {
     (void)payload, (void)len;
     int r, type;
-    rd_win_t *w = incoming(peer, hdr, hdrlen, &r, &type);
+    rd_win_t *w = rd_rma_sync_incoming(peer, hdr, hdrlen, &r, &type);
     if (w)
         w->rma->sync->granted[r] = 1;
 }

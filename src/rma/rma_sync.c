@@ -27,8 +27,7 @@ int rd_rma_sync_send(rd_win_t *w, int rank, int type, int flags)
     return rc == RD_EAGAIN ? RD_OK : rc;
 }
 
-/* The window and sender rank of an incoming header, or NULL (dropped). */
-static rd_win_t *incoming(int peer, const void *hdr, size_t hdrlen, int *rank)
+rd_win_t *rd_rma_sync_incoming(int peer, const void *hdr, size_t hdrlen, int *rank, int *flags)
 {
     rd_rma_hdr_t h;
     if (hdrlen < sizeof(h))
@@ -37,14 +36,15 @@ static rd_win_t *incoming(int peer, const void *hdr, size_t hdrlen, int *rank)
     rd_win_t *w = rd_rma_win_lookup(h.win);
     if (!w || (*rank = rd_rma_rank_of(w, peer)) < 0)
         return NULL;
+    *flags = h.flags;
     return w;
 }
 
 static void on_post(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     (void)payload, (void)len;
-    int r;
-    rd_win_t *w = incoming(peer, hdr, hdrlen, &r);
+    int r, flags;
+    rd_win_t *w = rd_rma_sync_incoming(peer, hdr, hdrlen, &r, &flags);
     if (w)
         w->rma->sync->posts[r]++;
 }
@@ -53,8 +53,8 @@ static void on_complete(int peer, const void *hdr, size_t hdrlen, const void *pa
                         size_t len)
 {
     (void)payload, (void)len;
-    int r;
-    rd_win_t *w = incoming(peer, hdr, hdrlen, &r);
+    int r, flags;
+    rd_win_t *w = rd_rma_sync_incoming(peer, hdr, hdrlen, &r, &flags);
     if (w)
         w->rma->sync->completes++;
 }

@@ -123,6 +123,14 @@ int rd_rma_rank_of(rd_win_t *w, int world)
     return -1;
 }
 
+rd_rma_ring_t *rd_rma_notify_ring(rd_win_t *w, int target)
+{
+    rd_rma_ctl_t *c = w->rma->sync->pctl[target];
+    if (w->flavor == RD_WIN_DYNAMIC || w->rma->peers[target].path != RD_RMA_PATH_SHM || !c)
+        return NULL;
+    return &c->ring;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -165,12 +173,14 @@ void rd_rma_finalize(void)
 
 void rd_rma_report(char *buf, size_t len)
 {
-    unsigned long atomic, am;
+    unsigned long atomic, am, ring, imm, msg, full;
     rd_rma_lock_counts(&atomic, &am);
+    rd_rma_notify_counts(&ring, &imm, &msg, &full);
     snprintf(buf, len, "rdmpi: rank %d: rma: %lu windows, %lu node segments; targets by path: "
-             "shm %lu, rdma %lu, am %lu; locks taken by atomics %lu, by messages %lu",
+             "shm %lu, rdma %lu, am %lu; locks taken by atomics %lu, by messages %lu; "
+             "notified puts by ring %lu (ring full %lu), by immediate %lu, by message %lu",
              rd_p2p_world_rank(), stats.windows, stats.segments, stats.shm, stats.rdma, stats.am,
-             atomic, am);
+             atomic, am, ring, full, imm, msg);
 }
 
 /* ---- creation ---- */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "rma/rma_impl.h"
+#include "rma/rma_ring.h"
 #include "rma/rma_seg.h"
 
 /* Active-message types of this half (rma_impl.h: 64 .. 79). */
@@ -21,14 +22,20 @@ enum {
     RD_RMA_AM_UNLOCK,                       /* origin -> target: release (flags: type) */
 };
 
-/* A rank's control block: its lock word, first in its window segment (or
- * in a small segment of its own for Win_create and dynamic windows) so
- * that node peers take the lock with atomics on the mapped word. */
-#define RD_RMA_CTL_SIZE 64
+/* A rank's control block, first in its window segment (or in a small
+ * segment of its own for Win_create and dynamic windows): its lock word,
+ * so that node peers take the lock with atomics on the mapped word, and
+ * the ring where node peers that store into its window memory publish
+ * notified puts (rma_ring.h). One page, so that the window memory after
+ * it stays page-aligned. */
+#define RD_RMA_CTL_SIZE 4096
 typedef struct rd_rma_ctl {
     _Atomic uint64_t lock;       /* shared holders, plus RD_RMA_LOCK_EXCL when exclusive */
-    unsigned char pad[RD_RMA_CTL_SIZE - sizeof(uint64_t)];
+    unsigned char pad0[64 - sizeof(uint64_t)];
+    rd_rma_ring_t ring;
+    unsigned char pad1[RD_RMA_CTL_SIZE - 64 - sizeof(rd_rma_ring_t)];
 } rd_rma_ctl_t;
+_Static_assert(sizeof(rd_rma_ctl_t) == RD_RMA_CTL_SIZE, "control block size");
 #define RD_RMA_LOCK_EXCL (UINT64_C(1) << 62)
 
 /* A lock request waiting at its target (FIFO). */
@@ -78,15 +85,6 @@ struct rd_rma_sync {
     rd_rma_region_t *regions;
     int nregions, cap;
 };
-
-/* One poll of a wait loop: progress, backing off while nothing happens. */
-static inline void rd_rma_poll(unsigned *idle)
-{
-    if (rd_progress() == 0)
-        rd_p2p_idle(idle);
-    else
-        *idle = 0;
-}
 
 /* Rank of w's communicator that job rank world is, or -1. */
 int rd_rma_rank_of(rd_win_t *w, int world);

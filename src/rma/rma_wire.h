@@ -105,7 +105,10 @@ typedef struct __attribute__((packed)) rd_rma_ack_msg {
  *  +---------------+---------------+---------------+
  *
  * src is the origin's rank in the window's communicator. Not
- * acknowledged. */
+ * acknowledged. With flags RD_RMA_NOTIFY_DRAIN it carries no
+ * notification: the origin found the target's notification ring full
+ * and asks the target to move the ring's notifications to its queue. */
+#define RD_RMA_NOTIFY_DRAIN 0x1
 typedef struct __attribute__((packed)) rd_rma_notify_msg {
     rd_rma_hdr_t h;
     uint32_t src;

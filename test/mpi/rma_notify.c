@@ -7,7 +7,25 @@
  * each origin's tags arrive in order, and the slot's data is complete
  * when its notification is seen. A second round with MPIX_Win_notify_test
  * polling and a derived target datatype; afterwards no notification is
- * left. Every rank is the target once. Without the extension (another
+ * left. Every rank is the target once.
+ *
+ * Then bursts longer than a target's notification ring, on a window of
+ * each creation flavor (rma_common.h), every rank the target in turn.
+ * Each rank, the target among them, sends BURST notified puts of two ints
+ * (its rank, the message number) to the target, each into a slot of its
+ * own, the tag the message number. Two ways of consuming:
+ *  - "after a barrier": the target sends its own burst and enters
+ *    MPI_Barrier before taking any notification, so the ring fills while
+ *    the origins are still sending (they must ask the target to drain it
+ *    and wait, the target's progress inside the barrier draining it);
+ *    then it takes everything with MPIX_Win_notify_wait;
+ *  - "while sending": the target polls with MPIX_Win_notify_test while
+ *    the origins send, slots being reused lap after lap.
+ * The same checks, and nothing left over at the end. With node peers a
+ * target receives from itself and from ranks that store into its memory
+ * through its ring, and by messages from the others (Win_create and
+ * dynamic windows, ranks on other hosts): the testlist checks the ways
+ * taken with RDMPI_VERBOSE's counters. Without the extension (another
  * MPI) the program reports SKIP; rdmpi must have it.
  */
 #include "rma_common.h"
@@ -120,6 +138,90 @@ static void round_for(MPI_Win win, int *buf, int target, int use_test, MPI_Datat
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+#define BURST 301       /* more than two laps of a 128-slot ring, not a multiple */
+
+static int burst_slot(int origin, int msg)
+{
+    return (origin * BURST + msg) * 2;
+}
+
+/* Messages [from, to) of this rank's burst to target. */
+static void burst_send(struct rw *w, int target, int from, int to)
+{
+    for (int m = from; m < to; m++) {
+        int v[2] = { w->rank, m };
+        MT_OK(MPIX_Put_notify(v, 2, MPI_INT, target, rw_disp(w, target, burst_slot(w->rank, m)),
+                              2, MPI_INT, m, w->win));
+    }
+}
+
+/* Takes one notification (waiting, or polling with test) and checks it:
+ * 0 once a check failed. */
+static int burst_take(struct rw *w, int *next, int use_test, const char *what)
+{
+    int src = -1, tag = -1, flag = 0;
+    if (use_test) {
+        while (!flag)
+            MT_OK(MPIX_Win_notify_test(w->win, &flag, &src, &tag));
+    } else {
+        MT_OK(MPIX_Win_notify_wait(w->win, &src, &tag));
+    }
+    if (src < 0 || src >= w->size) {
+        MT_FAIL("%s: a notification from source %d", what, src);
+        return 0;
+    }
+    if (tag != next[src]) {
+        MT_FAIL("%s: notification %d from rank %d has tag %d (out of order or lost)", what,
+                next[src], src, tag);
+        return 0;
+    }
+    MT_OK(MPI_Win_sync(w->win));
+    const int *d = &w->buf[burst_slot(src, tag)];
+    if (d[0] != src || d[1] != tag) {
+        MT_FAIL("%s: at the notification of message %d from rank %d its slot holds (%d, %d)",
+                what, tag, src, d[0], d[1]);
+        return 0;
+    }
+    next[src]++;
+    return 1;
+}
+
+static void burst_round(struct rw *w, int target, int while_sending)
+{
+    char what[96];
+    snprintf(what, sizeof what, "%s, target %d, %s", rw_name(w->flavor), target,
+             while_sending ? "taken while sending" : "taken after a barrier");
+    int *next = calloc((size_t)w->size, sizeof(int));
+    long total = (long)w->size * BURST, n = 0;
+    MT_OK(MPI_Win_lock_all(0, w->win));
+    if (w->rank != target || !while_sending) {
+        burst_send(w, target, 0, BURST);
+    } else {
+        /* Its own burst in pieces, taking one notification after each,
+         * so that it takes while the others still send. */
+        for (int m = 0; m < BURST; m += 3) {
+            burst_send(w, target, m, m + 3 < BURST ? m + 3 : BURST);
+            if (burst_take(w, next, 1, what))
+                n++;
+        }
+    }
+    MT_OK(MPI_Win_flush_all(w->win));
+    if (!while_sending || w->rank != target)
+        MPI_Barrier(w->comm);
+    if (w->rank == target) {
+        while (n < total && burst_take(w, next, while_sending, what))
+            n++;
+        int flag = 1, src, tag;
+        MT_OK(MPIX_Win_notify_test(w->win, &flag, &src, &tag));
+        MT_CHECK(!flag, "%s: an extra notification from %d with tag %d", what, src, tag);
+        if (while_sending)
+            MPI_Barrier(w->comm);
+    }
+    MT_OK(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(w->comm);
+    free(next);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Win win;
@@ -151,6 +253,17 @@ int main(int argc, char **argv)
     round_for(win, buf, size - 1, 1, vec);
     MPI_Type_free(&vec);
     MT_OK(MPI_Win_free(&win));
+    for (int flavor = 0; flavor < RW_NFLAVORS; flavor++) {
+        struct rw w;
+        if (!rw_open(&w, flavor, size * BURST * 2, MPI_COMM_WORLD))
+            continue;
+        for (int t = 0; t < size; t++)
+            for (int while_sending = 0; while_sending < 2; while_sending++) {
+                rw_fill(&w, t * 2 + while_sending);
+                burst_round(&w, t, while_sending);
+            }
+        rw_close(&w);
+    }
     return MTest_Finalize();
 }
 

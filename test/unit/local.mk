@@ -148,3 +148,10 @@ test_unit_test_rma_ops_SOURCES = test/unit/test_rma_ops.c src/rma/rma_dtype.c \
 test_unit_test_rma_ops_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
 test_unit_test_rma_ops_LDADD = $(CUNIT_LIBS) -lpthread
 # --- end one-sided operations ---
+# --- the notification ring of a window's control block (test_rma_ring) ---
+UNIT_TESTS += test/unit/test_rma_ring
+test_unit_test_rma_ring_SOURCES = test/unit/test_rma_ring.c src/rma/rma_ring.c \
+	src/rma/rma_ring.h
+test_unit_test_rma_ring_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -pthread
+test_unit_test_rma_ring_LDADD = $(CUNIT_LIBS) -lpthread
+# --- end notification ring ---
