@@ -36,7 +36,9 @@ static const char usage_text[] =
     "  -x VAR=VALUE            set VAR to VALUE in every rank\n"
     "  -genv VAR VALUE         set VAR to VALUE in every rank\n"
     "  --tag-output            prefix every output line with \"[rank] \"\n"
-    "  --timeout SECONDS       end the job after SECONDS (exit status 124)\n"
+    "  --timeout SECONDS       end the job after SECONDS (exit status 124);\n"
+    "                          MPIEXEC_TIMEOUT=SECONDS in the environment does\n"
+    "                          the same when --timeout is not given\n"
     "  --bind-to core|none     bind each rank to one core (round-robin when\n"
     "                          ranks outnumber cores), or not at all (default:\n"
     "                          core when there are at least as many cores as\n"
@@ -308,6 +310,14 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
 
     if (i >= argc)
         return usage_error("%s", "no program to run given");
+    /* MPICH's variable, for job scripts written for mpiexec.hydra; the
+     * option, being more specific, wins. */
+    if (!o->timeout && (val = getenv("MPIEXEC_TIMEOUT")) != NULL && *val) {
+        if (parse_long(val, 1, RD_MPIRUN_TIMEOUT_MAX, &v))
+            return usage_error("bad MPIEXEC_TIMEOUT '%s' in the environment (expected a "
+                               "positive number of seconds)", val);
+        o->timeout = v;
+    }
     o->argv = &argv[i];
     /* Without -n, the hosts' slots (or -ppn per host) say how many. */
     if (!o->np_given && o->nhosts > 0) {

@@ -1,6 +1,7 @@
 #!/bin/bash
-# --timeout, and SIGTERM / SIGINT / SIGHUP sent to mpirun: the signal is
-# passed on to the ranks, the job ends, mpirun exits with 128+signal.
+# --timeout (and MPICH's MPIEXEC_TIMEOUT), and SIGTERM / SIGINT / SIGHUP
+# sent to mpirun: the signal is passed on to the ranks, the job ends,
+# mpirun exits with 128+signal.
 . "${srcdir:-.}/test/launcher/lib.sh"
 
 run_mpirun -n 2 --timeout 1 "$CLIENT" mark=$MARK fence sleep=60
@@ -10,6 +11,13 @@ if [ "$ELAPSED" -lt 10000 ]; then pass "timeout after $ELAPSED ms"; else fail "t
 
 run_mpirun -n 2 --timeout=30 "$CLIENT" mark=$MARK fence
 expect_rc "job shorter than its timeout" 0
+
+# MPICH's MPIEXEC_TIMEOUT does what --timeout does; the option wins.
+MPIEXEC_TIMEOUT=1 run_mpirun -n 2 "$CLIENT" mark=$MARK fence sleep=60
+expect_rc "MPIEXEC_TIMEOUT" 124
+expect_grep "MPIEXEC_TIMEOUT message" "$T/err" '^mpirun: the job timed out after 1 second; stopping the job$'
+MPIEXEC_TIMEOUT=1 run_mpirun -n 2 --timeout 60 "$CLIENT" mark=$MARK fence sleep=3
+expect_rc "--timeout wins over MPIEXEC_TIMEOUT" 0
 
 # signal_mpirun SIG: starts a job, sends SIG to mpirun once every rank has
 # connected (its "ready" line is out), and waits for the end. Scripts run
