@@ -34,6 +34,12 @@ void rd_mpirun_head_stop(rd_mpirun_job_t *j, int sig)
     rd_mpirun_head_send_all(j, RD_MPIRUN_MSG_STOP, 0, &s, sizeof(s));
 }
 
+void rd_mpirun_head_signal(rd_mpirun_job_t *j, int sig)
+{
+    uint32_t s = (uint32_t)sig;
+    rd_mpirun_head_send_all(j, RD_MPIRUN_MSG_SIGNAL, 0, &s, sizeof(s));
+}
+
 static rd_mpirun_remote_t *remote_of_host(rd_mpirun_job_t *j, int host)
 {
     for (int i = 0; i < j->nrem; i++)

@@ -61,7 +61,8 @@ static const char usage_text[] =
     "Long options also take the form --option=VALUE.\n"
     "The exit status is the first non-zero exit status of a rank, 128+N when a\n"
     "rank was killed by signal N, the code given to MPI_Abort, or 2 for a usage\n"
-    "error. See doc/mpirun.md for details.\n";
+    "error. SIGUSR1, SIGUSR2 and SIGALRM sent to mpirun are passed on to the\n"
+    "ranks; any other signal stops the job. See doc/mpirun.md for details.\n";
 
 /* mpirun --info: becomes rdmpi_info, installed beside mpirun (or, in the
  * build tree, in src/info), else found on PATH. Returns only on failure. */
