@@ -150,10 +150,10 @@ out:
     return rd_mpirun_job_status(j);
 }
 
-int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, const char *path,
+int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
                       const rd_mpirun_head_cfg_t *head)
 {
-    rd_mpirun_job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .head = head,
+    rd_mpirun_job_t j = { .opts = o, .plan = plan, .np = plan->np, .head = head,
                           .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1,
                           .heartbeat_ms = head ? head->heartbeat_ms : 0 };
     rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .tag_output = o->tag_output,
@@ -167,9 +167,9 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, c
 }
 
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
-                             const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms)
+                             rd_mpirun_conn_t *conn, long long heartbeat_ms)
 {
-    rd_mpirun_job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .is_daemon = 1,
+    rd_mpirun_job_t j = { .opts = o, .plan = plan, .np = plan->np, .is_daemon = 1,
                           .up = conn, .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1,
                           .heartbeat_ms = heartbeat_ms };
     int status;

@@ -71,17 +71,18 @@ int rd_mpirun_job_signal_forwarded(int sig);
  * job: SIGINT, SIGTERM and SIGHUP themselves, SIGTERM for the others. */
 int rd_mpirun_job_signal_for_ranks(int sig);
 
-/* Head: runs the job of plan (ranks of host plan->self here, path being
- * the program; the other hosts' through daemons started as head says,
- * head NULL when every rank is here). Returns mpirun's exit status. Every
- * rank process and agent is gone on return. */
-int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, const char *path,
+/* Head: runs the job of plan (ranks of host plan->self here, each
+ * running its program of o->apps, whose paths are set; the other hosts'
+ * through daemons started as head says, head NULL when every rank is
+ * here). Returns mpirun's exit status. Every rank process and agent is
+ * gone on return. */
+int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
                       const rd_mpirun_head_cfg_t *head);
 
 /* Host daemon: runs the ranks of host plan->self, reporting to the head
  * over conn (its JOB message already read; heartbeat_ms from it). Returns
  * the daemon's exit status. */
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
-                             const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms);
+                             rd_mpirun_conn_t *conn, long long heartbeat_ms);
 
 #endif

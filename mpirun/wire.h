@@ -18,8 +18,10 @@
  *   HELLO    daemon->head   host    secret (string), daemon pid (u32)
  *   JOB      head->daemon   -       nspace, cwd, bind, heartbeat timeout
  *                                   (ms), nhosts, host names, np, host of
- *                                   each rank, argc, argv, nenv, env
- *                                   ("VAR=VALUE")
+ *                                   each rank, napps, for each program
+ *                                   (in rank order): its np, path, argc,
+ *                                   argv, nenv, env; then the job's nenv,
+ *                                   env ("VAR=VALUE")
  *   READY    daemon->head   -       -  (PMIx server up, ranks started, the
  *                                   daemon's loop runs: from now on the
  *                                   heartbeat timeout applies)
@@ -47,7 +49,7 @@
  * pipe), so neither side buffers more than that.
  *
  * Version 2: READY, STDIN, CREDIT, and the heartbeat timeout in JOB.
- * Version 3: SIGNAL.
+ * Version 3: SIGNAL; the programs of an MPMD job in JOB.
  */
 #ifndef RD_MPIRUN_WIRE_H
 #define RD_MPIRUN_WIRE_H
