@@ -21,6 +21,7 @@ LAUNCHER_TESTS = \
 	test/launcher/failures.sh \
 	test/launcher/signals.sh \
 	test/launcher/mpmd.sh \
+	test/launcher/wrappers.sh \
 	test/launcher/binding.sh \
 	test/launcher/spin.sh
 TESTS += $(LAUNCHER_TESTS)
