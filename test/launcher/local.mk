@@ -22,6 +22,7 @@ LAUNCHER_TESTS = \
 	test/launcher/signals.sh \
 	test/launcher/mpmd.sh \
 	test/launcher/wrappers.sh \
+	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
 	test/launcher/spin.sh
 TESTS += $(LAUNCHER_TESTS)
