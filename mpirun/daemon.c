@@ -24,9 +24,10 @@
 /* How long the head may take to send the job after our HELLO, in ms. */
 #define RD_MPIRUN_JOB_WAIT_MS 30000
 
-/* The job as the head described it; strings point into the JOB message. */
+/* The job as the head described it; strings point into the JOB message,
+ * but for the programs' paths and environments (copies). */
 typedef struct daemon_job {
-    const char *nspace, *cwd, *path;
+    const char *nspace, *cwd;
     long long heartbeat_ms;
     rd_mpirun_opts_t opts;
     rd_mpirun_plan_t plan;
@@ -58,7 +59,8 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
     rd_mpirun_unpack_t u = { payload, len, 0 };
     const char **names = NULL;
     int *host_of = NULL, rc = -1;
-    uint32_t nhosts, np, argc, nenv;
+    int *app_np = NULL;
+    uint32_t nhosts, np, argc, nenv, napps;
 
     memset(dj, 0, sizeof(*dj));
     dj->plan.self = -1;
@@ -76,12 +78,31 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
         goto out;
     for (uint32_t r = 0; r < np; r++)
         host_of[r] = (int)rd_mpirun_unpack_u32(&u);
-    dj->path = rd_mpirun_unpack_str(&u);
-    argc = rd_mpirun_unpack_u32(&u);
-    if (u.err || argc == 0 || argc > len || !(dj->opts.argv = calloc(argc + 1, sizeof(char *))))
+    napps = rd_mpirun_unpack_u32(&u);
+    if (u.err || napps == 0 || napps > np || !(app_np = calloc(napps, sizeof(*app_np))))
         goto out;
-    for (uint32_t a = 0; a < argc; a++)
-        dj->opts.argv[a] = (char *)rd_mpirun_unpack_str(&u);
+    for (uint32_t k = 0; k < napps; k++) {
+        rd_mpirun_app_t *app = rd_mpirun_opts_add_app(&dj->opts);
+        const char *path;
+        if (!app)
+            goto out;
+        app_np[k] = (int)rd_mpirun_unpack_u32(&u);
+        path = rd_mpirun_unpack_str(&u);
+        argc = rd_mpirun_unpack_u32(&u);
+        if (u.err || argc == 0 || argc > len || !(app->path = strdup(path)) ||
+            !(app->argv = calloc(argc + 1, sizeof(char *))))
+            goto out;
+        app->own = RD_MPIRUN_APP_OWN_ARRAY;
+        for (uint32_t a = 0; a < argc; a++)
+            app->argv[a] = (char *)rd_mpirun_unpack_str(&u);
+        nenv = rd_mpirun_unpack_u32(&u);
+        for (uint32_t e = 0; e < nenv && !u.err; e++) {
+            const char *v = rd_mpirun_unpack_str(&u);
+            if (u.err || rd_mpirun_env_add(&app->env, &app->nenv, v, strcspn(v, "="),
+                                           v[strcspn(v, "=")] ? v + strcspn(v, "=") + 1 : ""))
+                goto out;
+        }
+    }
     nenv = rd_mpirun_unpack_u32(&u);
     if (u.err || nenv > len || !(dj->opts.env = calloc(nenv + 1, sizeof(char *))))
         goto out;
@@ -98,9 +119,14 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
         goto out;
     dj->opts.np = (int)np;
     rc = rd_mpirun_plan_from_map(&dj->plan, (int)np, names, (int)nhosts, host_of, self);
+    if (rc == 0 && rd_mpirun_plan_set_apps(&dj->plan, app_np, (int)napps) != 0) {
+        rd_mpirun_plan_free(&dj->plan);
+        rc = -1;
+    }
 out:
     free(names);
     free(host_of);
+    free(app_np);
     return rc;
 }
 
@@ -114,22 +140,25 @@ static void send_error(rd_mpirun_conn_t *c, int status, const char *msg)
     free(p.buf);
 }
 
-/* The program: the head's path when it exists here, else the name looked
+/* Each program: the head's path when it exists here, else the name looked
  * up in our PATH (from the head's working directory, when we have it). */
-static char *find_here(const daemon_job_t *dj, rd_mpirun_conn_t *c)
+static int find_here(daemon_job_t *dj, rd_mpirun_conn_t *c)
 {
-    char *path;
-
-    if (access(dj->path, X_OK) == 0)
-        return strdup(dj->path);
-    path = rd_mpirun_find_program(dj->opts.argv[0]);
-    if (!path) {
-        char msg[512];
-        snprintf(msg, sizeof(msg), "host %s: cannot run '%s'",
-                 dj->plan.hosts[dj->plan.self].name, dj->opts.argv[0]);
-        send_error(c, 127, msg);
+    for (int k = 0; k < dj->opts.napps; k++) {
+        rd_mpirun_app_t *app = &dj->opts.apps[k];
+        if (access(app->path, X_OK) == 0)
+            continue;
+        free(app->path);
+        app->path = rd_mpirun_find_program(app->argv[0]);
+        if (!app->path) {
+            char msg[512];
+            snprintf(msg, sizeof(msg), "host %s: cannot run '%s'",
+                     dj->plan.hosts[dj->plan.self].name, app->argv[0]);
+            send_error(c, 127, msg);
+            return -1;
+        }
     }
-    return path;
+    return 0;
 }
 
 int rd_mpirun_daemon_main(int argc, char **argv)
@@ -140,7 +169,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     daemon_job_t dj;
     rd_mpirun_pack_t hello = { 0 };
     const char *payload;
-    char *path = NULL, *end, *jobmsg = NULL;
+    char *end, *jobmsg = NULL;
     long port, self;
     int fd, status = 1, have_job = 0;
 
@@ -186,8 +215,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     if (chdir(dj.cwd) != 0 && chdir("/") != 0) {
         /* Stay where the agent started us. */
     }
-    path = find_here(&dj, &conn);
-    if (!path) {
+    if (find_here(&dj, &conn) != 0) {
         status = 127;
         goto out;
     }
@@ -202,7 +230,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
         send_error(&conn, 1, "a host daemon cannot start its PMIx server");
         goto out;
     }
-    status = rd_mpirun_job_run_daemon(&dj.opts, &dj.plan, path, &conn, dj.heartbeat_ms);
+    status = rd_mpirun_job_run_daemon(&dj.opts, &dj.plan, &conn, dj.heartbeat_ms);
 
 out:
     rd_mpirun_iof_fini();
@@ -211,14 +239,11 @@ out:
     rd_mpirun_binding_fini();
     rd_mpirun_guard_release();
     rd_mpirun_conn_close(&conn);
-    /* argv's strings live in jobmsg; env's are copies. */
-    free(dj.opts.argv);
-    dj.opts.argv = NULL;
+    /* argv's strings live in jobmsg, which goes last. */
     rd_mpirun_opts_free(&dj.opts);
     if (have_job)
         rd_mpirun_plan_free(&dj.plan);
     free(jobmsg);
     free(hello.buf);
-    free(path);
     return status;
 }

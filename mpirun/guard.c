@@ -110,6 +110,10 @@ int rd_mpirun_guard_start(void)
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
+        signal(SIGQUIT, SIG_IGN);
+        signal(SIGUSR1, SIG_IGN);
+        signal(SIGUSR2, SIG_IGN);
+        signal(SIGALRM, SIG_IGN);
         signal(SIGPIPE, SIG_IGN);
         close(p[1]);
         if (p[0] != 3) {

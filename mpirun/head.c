@@ -34,6 +34,12 @@ void rd_mpirun_head_stop(rd_mpirun_job_t *j, int sig)
     rd_mpirun_head_send_all(j, RD_MPIRUN_MSG_STOP, 0, &s, sizeof(s));
 }
 
+void rd_mpirun_head_signal(rd_mpirun_job_t *j, int sig)
+{
+    uint32_t s = (uint32_t)sig;
+    rd_mpirun_head_send_all(j, RD_MPIRUN_MSG_SIGNAL, 0, &s, sizeof(s));
+}
+
 static rd_mpirun_remote_t *remote_of_host(rd_mpirun_job_t *j, int host)
 {
     for (int i = 0; i < j->nrem; i++)
@@ -85,13 +91,21 @@ static int send_job(rd_mpirun_job_t *j, rd_mpirun_remote_t *r)
     rd_mpirun_pack_u32(&p, (uint32_t)plan->np);
     for (int r2 = 0; r2 < plan->np; r2++)
         rd_mpirun_pack_u32(&p, (uint32_t)plan->host_of[r2]);
-    while (o->argv[argc])
-        argc++;
-    /* The program as found here, and as typed (for a PATH lookup there). */
-    rd_mpirun_pack_str(&p, j->path);
-    rd_mpirun_pack_u32(&p, (uint32_t)argc);
-    for (int a = 0; a < argc; a++)
-        rd_mpirun_pack_str(&p, o->argv[a]);
+    /* Each program as found here, and as typed (for a PATH lookup there). */
+    rd_mpirun_pack_u32(&p, (uint32_t)o->napps);
+    for (int k = 0; k < o->napps; k++) {
+        const rd_mpirun_app_t *app = &o->apps[k];
+        for (argc = 0; app->argv[argc]; argc++)
+            ;
+        rd_mpirun_pack_u32(&p, (uint32_t)app->np);
+        rd_mpirun_pack_str(&p, app->path);
+        rd_mpirun_pack_u32(&p, (uint32_t)argc);
+        for (int a = 0; a < argc; a++)
+            rd_mpirun_pack_str(&p, app->argv[a]);
+        rd_mpirun_pack_u32(&p, (uint32_t)app->nenv);
+        for (int e = 0; e < app->nenv; e++)
+            rd_mpirun_pack_str(&p, app->env[e]);
+    }
     rd_mpirun_pack_u32(&p, (uint32_t)o->nenv);
     for (int e = 0; e < o->nenv; e++)
         rd_mpirun_pack_str(&p, o->env[e]);

@@ -26,6 +26,10 @@ void rd_mpirun_head_send_all(rd_mpirun_job_t *j, rd_mpirun_msg_t type, uint32_t 
 /* Tells every connected daemon to stop its ranks with sig. */
 void rd_mpirun_head_stop(rd_mpirun_job_t *j, int sig);
 
+/* Tells every connected daemon to pass sig on to its ranks, the job going
+ * on (rd_mpirun_job_signal_forwarded). */
+void rd_mpirun_head_signal(rd_mpirun_job_t *j, int sig);
+
 /* The iof stdin sink of the head (arg is the job): our stdin on its way
  * to rank 0's host (within its credit). */
 void rd_mpirun_head_stdin(const char *data, size_t len, void *arg);

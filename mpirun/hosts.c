@@ -180,6 +180,8 @@ void rd_mpirun_plan_free(rd_mpirun_plan_t *plan)
     free(plan->hosts);
     free(plan->host_of);
     free(plan->local_rank);
+    free(plan->app_of);
+    free(plan->app_rank);
     memset(plan, 0, sizeof(*plan));
     plan->self = -1;
 }
@@ -306,6 +308,33 @@ int rd_mpirun_plan_from_map(rd_mpirun_plan_t *plan, int np, const char *const *n
 err:
     rd_mpirun_plan_free(plan);
     return -1;
+}
+
+int rd_mpirun_plan_set_apps(rd_mpirun_plan_t *plan, const int *app_np, int napps)
+{
+    long total = 0;
+    int r = 0;
+
+    for (int k = 0; k < napps; k++) {
+        if (app_np[k] < 1)
+            return -1;
+        total += app_np[k];
+    }
+    if (napps < 1 || total != plan->np)
+        return -1;
+    free(plan->app_of);
+    free(plan->app_rank);
+    plan->app_of = malloc((size_t)plan->np * sizeof(int));
+    plan->app_rank = malloc((size_t)plan->np * sizeof(int));
+    if (!plan->app_of || !plan->app_rank)
+        return -1;
+    for (int k = 0; k < napps; k++)
+        for (int i = 0; i < app_np[k]; i++, r++) {
+            plan->app_of[r] = k;
+            plan->app_rank[r] = i;
+        }
+    plan->napps = napps;
+    return 0;
 }
 
 char *rd_mpirun_plan_ranks_of(const rd_mpirun_plan_t *plan, int h)

@@ -1,7 +1,8 @@
 /*
  * The hosts of a job and where each rank runs: the host list (-hosts,
  * -hostfile, -ppn), the placement of the ranks on it (--map-by slot|node),
- * and which host is the one mpirun runs on.
+ * which host is the one mpirun runs on, and which program (MPMD) each
+ * rank runs.
  */
 #ifndef RD_MPIRUN_HOSTS_H
 #define RD_MPIRUN_HOSTS_H
@@ -23,6 +24,9 @@ typedef struct rd_mpirun_plan {
     int *host_of;           /* np entries: rank -> index into hosts */
     int *local_rank;        /* np entries: index of the rank among its host's */
     int self;               /* index of mpirun's own host, -1 when none */
+    int napps;              /* programs of the job (MPMD), 0 until set */
+    int *app_of;            /* np entries: rank -> its program's index */
+    int *app_rank;          /* np entries: index of the rank among its program's */
 } rd_mpirun_plan_t;
 
 /* Appends the hosts of a "-hosts" value ("a,b:2,c"; ":N" gives N slots)
@@ -53,6 +57,11 @@ int rd_mpirun_plan_make(rd_mpirun_plan_t *plan, int np, char **names, const int 
  * inconsistent or memory runs out. */
 int rd_mpirun_plan_from_map(rd_mpirun_plan_t *plan, int np, const char *const *names, int nhosts,
                             const int *host_of, int self);
+
+/* Gives the ranks to the napps programs in order, app_np[k] ranks to
+ * program k (they add up to plan->np). Returns 0, or -1 when they do not
+ * add up or memory runs out. */
+int rd_mpirun_plan_set_apps(rd_mpirun_plan_t *plan, const int *app_np, int napps);
 
 /* Ranks of host h, ascending, as "r,r,r" (malloc'ed). */
 char *rd_mpirun_plan_ranks_of(const rd_mpirun_plan_t *plan, int h);

@@ -44,19 +44,60 @@ int rd_mpirun_heartbeat_timeout_ms(long long *ms)
 /* The signals the loop reads from its signalfd, fixed at startup. */
 static sigset_t handled;
 
-int rd_mpirun_job_block_signals(void)
+/* Passed on to the ranks, the job going on: what sbatch --signal and
+ * timeout -s send to ask for a checkpoint or a clean exit, which the
+ * ranks may catch (a rank killed by one ends the job as any other). */
+static const int forwarded[] = { SIGUSR1, SIGUSR2, SIGALRM };
+/* Stop the job, passed on as they are. */
+static const int asks_to_stop[] = { SIGINT, SIGTERM, SIGHUP };
+/* The other signals that would end mpirun and orphan its ranks: they
+ * stop the job too, the ranks getting SIGTERM (SIGQUIT or SIGXCPU would
+ * make every rank dump core). The real-time signals are added apart. */
+static const int would_kill[] = { SIGQUIT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGPWR,
+                                  SIGSTKFLT, SIGIO };
+
+static int in_list(int sig, const int *list, size_t n)
 {
-    static const int asks_to_stop[] = { SIGINT, SIGTERM, SIGHUP };
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == sig)
+            return 1;
+    return 0;
+}
+
+int rd_mpirun_job_signal_forwarded(int sig)
+{
+    return in_list(sig, forwarded, sizeof(forwarded) / sizeof(forwarded[0]));
+}
+
+int rd_mpirun_job_signal_for_ranks(int sig)
+{
+    return in_list(sig, asks_to_stop, sizeof(asks_to_stop) / sizeof(asks_to_stop[0])) ? sig
+                                                                                       : SIGTERM;
+}
+
+/* Adds sig to the handled set unless mpirun was started with it ignored
+ * (nohup, or SIGINT for a background job of a script): then it stays
+ * ignored, for the ranks too. */
+static void handle(int sig)
+{
     struct sigaction sa;
 
+    if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+        sigaddset(&handled, sig);
+}
+
+int rd_mpirun_job_block_signals(void)
+{
     sigemptyset(&handled);
     sigaddset(&handled, SIGCHLD);
-    /* A signal mpirun was started with ignored (nohup, or SIGINT for a
-     * background job of a script) stays ignored, for the ranks too. */
-    for (size_t i = 0; i < sizeof(asks_to_stop) / sizeof(asks_to_stop[0]); i++) {
-        if (sigaction(asks_to_stop[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
-            sigaddset(&handled, asks_to_stop[i]);
-    }
+    for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+        handle(forwarded[i]);
+    for (size_t i = 0; i < sizeof(asks_to_stop) / sizeof(asks_to_stop[0]); i++)
+        handle(asks_to_stop[i]);
+    for (size_t i = 0; i < sizeof(would_kill) / sizeof(would_kill[0]); i++)
+        handle(would_kill[i]);
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        handle(sig);
     /* Writes to a rank that is gone must fail with EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);
     return sigprocmask(SIG_BLOCK, &handled, NULL);
@@ -109,10 +150,10 @@ out:
     return rd_mpirun_job_status(j);
 }
 
-int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, const char *path,
+int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
                       const rd_mpirun_head_cfg_t *head)
 {
-    rd_mpirun_job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .head = head,
+    rd_mpirun_job_t j = { .opts = o, .plan = plan, .np = plan->np, .head = head,
                           .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1,
                           .heartbeat_ms = head ? head->heartbeat_ms : 0 };
     rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .tag_output = o->tag_output,
@@ -126,9 +167,9 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, c
 }
 
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
-                             const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms)
+                             rd_mpirun_conn_t *conn, long long heartbeat_ms)
 {
-    rd_mpirun_job_t j = { .opts = o, .plan = plan, .path = path, .np = plan->np, .is_daemon = 1,
+    rd_mpirun_job_t j = { .opts = o, .plan = plan, .np = plan->np, .is_daemon = 1,
                           .up = conn, .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1,
                           .heartbeat_ms = heartbeat_ms };
     int status;

@@ -58,20 +58,31 @@ typedef struct rd_mpirun_head_cfg {
  * naming the variable and its range and returns RD_MPIRUN_EXIT_USAGE. */
 int rd_mpirun_heartbeat_timeout_ms(long long *ms);
 
-/* Signals mpirun handles in its loop; blocked before any thread starts. */
+/* Signals mpirun handles in its loop; blocked before any thread starts:
+ * every signal whose default action would end mpirun, except those it
+ * was started with ignored. */
 int rd_mpirun_job_block_signals(void);
 
-/* Head: runs the job of plan (ranks of host plan->self here, path being
- * the program; the other hosts' through daemons started as head says,
- * head NULL when every rank is here). Returns mpirun's exit status. Every
- * rank process and agent is gone on return. */
-int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan, const char *path,
+/* 1 for the signals passed on to the ranks without ending the job
+ * (SIGUSR1, SIGUSR2, SIGALRM). */
+int rd_mpirun_job_signal_forwarded(int sig);
+
+/* The signal the ranks get when mpirun receives sig, which stops the
+ * job: SIGINT, SIGTERM and SIGHUP themselves, SIGTERM for the others. */
+int rd_mpirun_job_signal_for_ranks(int sig);
+
+/* Head: runs the job of plan (ranks of host plan->self here, each
+ * running its program of o->apps, whose paths are set; the other hosts'
+ * through daemons started as head says, head NULL when every rank is
+ * here). Returns mpirun's exit status. Every rank process and agent is
+ * gone on return. */
+int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
                       const rd_mpirun_head_cfg_t *head);
 
 /* Host daemon: runs the ranks of host plan->self, reporting to the head
  * over conn (its JOB message already read; heartbeat_ms from it). Returns
  * the daemon's exit status. */
 int rd_mpirun_job_run_daemon(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
-                             const char *path, rd_mpirun_conn_t *conn, long long heartbeat_ms);
+                             rd_mpirun_conn_t *conn, long long heartbeat_ms);
 
 #endif

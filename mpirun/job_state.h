@@ -64,7 +64,6 @@ typedef struct rd_mpirun_pending {
 typedef struct rd_mpirun_job {
     const rd_mpirun_opts_t *opts;
     const rd_mpirun_plan_t *plan;
-    const char *path;
     int is_daemon;
     rd_mpirun_proc_t *procs;    /* np entries; ours are those of host plan->self */
     int np;

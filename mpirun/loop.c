@@ -48,23 +48,33 @@ void rd_mpirun_loop_fini(rd_mpirun_loop_t *l)
 static void handle_signals(rd_mpirun_job_t *j)
 {
     struct signalfd_siginfo si;
-    char why[128];
+    char why[160];
 
     while (read(j->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-        int sig = (int)si.ssi_signo;
+        int sig = (int)si.ssi_signo, to_ranks = rd_mpirun_job_signal_for_ranks(sig);
         if (sig == SIGCHLD)
             continue;           /* reaped below, whatever the count */
+        if (rd_mpirun_job_signal_forwarded(sig)) {
+            /* The ranks decide; whether they end is judged as usual. */
+            rd_mpirun_procs_signal(j->procs, j->np, sig);
+            if (!j->is_daemon)
+                rd_mpirun_head_signal(j, sig);
+            continue;
+        }
         if (j->is_daemon) {
             snprintf(why, sizeof(why), "the daemon on host %s received signal %d (%s)",
                      rd_mpirun_job_host(j, j->plan->self), sig, strsignal(sig));
             if (j->state == RD_MPIRUN_JOB_RUNNING)
                 rd_mpirun_uplink_report(j, 128 + sig, why);
             rd_mpirun_procs_signal(j->procs, j->np,
-                                   j->state == RD_MPIRUN_JOB_RUNNING ? sig : SIGKILL);
+                                   j->state == RD_MPIRUN_JOB_RUNNING ? to_ranks : SIGKILL);
         } else if (j->state == RD_MPIRUN_JOB_RUNNING) {
-            snprintf(why, sizeof(why), "received signal %d (%s), forwarded to the ranks",
-                     sig, strsignal(sig));
-            rd_mpirun_job_fail(j, 128 + sig, sig, why);
+            if (to_ranks == sig)
+                snprintf(why, sizeof(why), "received signal %d (%s), forwarded to the ranks",
+                         sig, strsignal(sig));
+            else
+                snprintf(why, sizeof(why), "received signal %d (%s)", sig, strsignal(sig));
+            rd_mpirun_job_fail(j, 128 + sig, to_ranks, why);
         } else {
             /* Asked again: no more grace. */
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);

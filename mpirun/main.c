@@ -1,9 +1,10 @@
 /*
- * mpirun / mpiexec: starts an MPI job on this host or on several. It hosts
- * a PMIx server for the ranks of its own host, forks and execs them (bound
- * to cores when there are enough), starts a host daemon (mpirun
- * --rd-daemon) on every other host through the launch agent, forwards
- * stdio, and stops the whole job as soon as one rank or host fails.
+ * mpirun / mpiexec: starts an MPI job (one program, or several sharing
+ * MPI_COMM_WORLD) on this host or on several. It hosts a PMIx server for
+ * the ranks of its own host, forks and execs them (bound to cores when
+ * there are enough), starts a host daemon (mpirun --rd-daemon) on every
+ * other host through the launch agent, forwards stdio, and stops the
+ * whole job as soon as one rank or host fails.
  * This file strings the modules together and owns the cleanup that must
  * happen on every way out: no process and no file is left behind.
  */
@@ -42,6 +43,20 @@ static int make_plan(const rd_mpirun_opts_t *o, rd_mpirun_plan_t *plan)
     return 0;
 }
 
+/* Which program each rank runs: the programs' ranks in turn. */
+static int set_apps(const rd_mpirun_opts_t *o, rd_mpirun_plan_t *plan)
+{
+    int *app_np = malloc((size_t)o->napps * sizeof(*app_np)), rc;
+
+    if (!app_np)
+        return -1;
+    for (int k = 0; k < o->napps; k++)
+        app_np[k] = o->apps[k].np;
+    rc = rd_mpirun_plan_set_apps(plan, app_np, o->napps);
+    free(app_np);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     rd_mpirun_opts_t opts;
@@ -49,7 +64,7 @@ int main(int argc, char **argv)
     rd_mpirun_plan_t plan = { .self = -1 };
     rd_mpirun_head_cfg_t head = { .lfd = -1 };
     char secret[RD_MPIRUN_SECRET_LEN + 1], self_exe[PATH_MAX];
-    char *path = NULL, *addrs = NULL;
+    char *addrs = NULL;
     int status = 1, rc;
 
     if (argc > 1 && !strcmp(argv[1], RD_MPIRUN_DAEMON_ARG))
@@ -65,12 +80,14 @@ int main(int argc, char **argv)
         rd_mpirun_opts_free(&opts);
         return rc;
     }
-    path = rd_mpirun_find_program(opts.argv[0]);
-    if (!path) {
-        rd_mpirun_opts_free(&opts);
-        return 127;
+    for (int k = 0; k < opts.napps; k++) {
+        opts.apps[k].path = rd_mpirun_find_program(opts.apps[k].argv[0]);
+        if (!opts.apps[k].path) {
+            rd_mpirun_opts_free(&opts);
+            return 127;
+        }
     }
-    if (make_plan(&opts, &plan) != 0) {
+    if (make_plan(&opts, &plan) != 0 || set_apps(&opts, &plan) != 0) {
         fprintf(stderr, "mpirun: out of memory\n");
         goto out;
     }
@@ -113,7 +130,7 @@ int main(int argc, char **argv)
         if (rd_mpirun_server_register_job(&plan) != 0)
             goto out;
     }
-    status = rd_mpirun_job_run(&opts, &plan, path, head.lfd >= 0 ? &head : NULL);
+    status = rd_mpirun_job_run(&opts, &plan, head.lfd >= 0 ? &head : NULL);
 
 out:
     rd_mpirun_iof_fini();
@@ -125,7 +142,6 @@ out:
     rd_mpirun_plan_free(&plan);
     rd_mpirun_opts_free(&opts);
     free(addrs);
-    free(path);
     fflush(stdout);
     return status;
 }

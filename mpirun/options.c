@@ -25,18 +25,30 @@
 
 static const char usage_text[] =
     "Usage: mpirun [options] program [args...]\n"
-    "       mpiexec [options] program [args...]\n"
+    "       mpirun [options] [-n N] [-env VAR VALUE] prog1 [args] : [-n N] prog2 [args] ...\n"
+    "       mpirun [options] -configfile FILE   (or --app FILE)\n"
+    "       mpiexec ... (the same)\n"
     "\n"
     "Starts N copies of program as the ranks of one MPI job, on this host or on\n"
-    "the hosts given.\n"
+    "the hosts given. Several programs separated by ':' (MPMD) share one\n"
+    "MPI_COMM_WORLD, numbered in the order given; MPI_APPNUM is a rank's\n"
+    "program's index (0, 1, ...).\n"
     "\n"
     "Options:\n"
     "  -n N, -np N, --np N     number of ranks to start (default 1)\n"
     "  -x VAR                  export VAR, with its value in mpirun's environment\n"
     "  -x VAR=VALUE            set VAR to VALUE in every rank\n"
     "  -genv VAR VALUE         set VAR to VALUE in every rank\n"
+    "  -env VAR VALUE          set VAR to VALUE in the ranks of this program\n"
+    "                          (-n, -env and -x are a program's own options\n"
+    "                          after ':')\n"
+    "  -configfile FILE, --app FILE\n"
+    "                          the programs, one per line: \"[-n N] [-env VAR\n"
+    "                          VALUE] program [args]\" ('#' starts a comment)\n"
     "  --tag-output            prefix every output line with \"[rank] \"\n"
-    "  --timeout SECONDS       end the job after SECONDS (exit status 124)\n"
+    "  --timeout SECONDS       end the job after SECONDS (exit status 124);\n"
+    "                          MPIEXEC_TIMEOUT=SECONDS in the environment does\n"
+    "                          the same when --timeout is not given\n"
     "  --bind-to core|none     bind each rank to one core (round-robin when\n"
     "                          ranks outnumber cores), or not at all (default:\n"
     "                          core when there are at least as many cores as\n"
@@ -59,7 +71,8 @@ static const char usage_text[] =
     "Long options also take the form --option=VALUE.\n"
     "The exit status is the first non-zero exit status of a rank, 128+N when a\n"
     "rank was killed by signal N, the code given to MPI_Abort, or 2 for a usage\n"
-    "error. See doc/mpirun.md for details.\n";
+    "error. SIGUSR1, SIGUSR2 and SIGALRM sent to mpirun are passed on to the\n"
+    "ranks; any other signal stops the job. See doc/mpirun.md for details.\n";
 
 /* mpirun --info: becomes rdmpi_info, installed beside mpirun (or, in the
  * build tree, in src/info), else found on PATH. Returns only on failure. */
@@ -118,21 +131,32 @@ static int valid_var_name(const char *s, size_t len)
     return 1;
 }
 
-/* Appends "name=value" to the ranks' environment list. */
-static int add_env(rd_mpirun_opts_t *o, const char *name, size_t namelen, const char *value)
+int rd_mpirun_env_add(char ***env, int *n, const char *name, size_t namelen, const char *value)
 {
-    char **nenv = realloc(o->env, (o->nenv + 2) * sizeof(*nenv));
+    char **nenv = realloc(*env, (*n + 2) * sizeof(*nenv));
     if (!nenv)
         return -1;
-    o->env = nenv;
-    if (asprintf(&o->env[o->nenv], "%.*s=%s", (int)namelen, name, value) < 0)
+    *env = nenv;
+    if (asprintf(&nenv[*n], "%.*s=%s", (int)namelen, name, value) < 0)
         return -1;
-    o->env[++o->nenv] = NULL;
+    nenv[++*n] = NULL;
     return 0;
 }
 
-/* -x VAR or -x VAR=VALUE. */
-static int opt_export(rd_mpirun_opts_t *o, const char *arg)
+rd_mpirun_app_t *rd_mpirun_opts_add_app(rd_mpirun_opts_t *o)
+{
+    rd_mpirun_app_t *a = realloc(o->apps, (size_t)(o->napps + 1) * sizeof(*a));
+    if (!a)
+        return NULL;
+    o->apps = a;
+    a += o->napps++;
+    memset(a, 0, sizeof(*a));
+    a->np = 1;
+    return a;
+}
+
+/* -x VAR or -x VAR=VALUE, into *env. */
+static int opt_export(char ***env, int *nenv, const char *arg)
 {
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -141,13 +165,13 @@ static int opt_export(rd_mpirun_opts_t *o, const char *arg)
     if (!valid_var_name(arg, len))
         return usage_error("-x: '%s' is not a valid variable name", arg);
     if (eq)
-        return add_env(o, arg, len, eq + 1) ? -1 : 0;
+        return rd_mpirun_env_add(env, nenv, arg, len, eq + 1) ? -1 : 0;
     value = getenv(arg);
     if (!value) {
         fprintf(stderr, "mpirun: warning: -x %s: not set in mpirun's environment, not exported\n", arg);
         return 0;
     }
-    return add_env(o, arg, len, value) ? -1 : 0;
+    return rd_mpirun_env_add(env, nenv, arg, len, value) ? -1 : 0;
 }
 
 /*
@@ -181,16 +205,194 @@ static int match_valued(int argc, char **argv, int *i, const char *const *names,
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* -n N of a program; a is the option as written, m match_valued's result. */
+static int opt_np(rd_mpirun_app_t *app, const char *a, int m, const char *val)
+{
+    long v;
+
+    if (m < 0)
+        return usage_error("option '%s' needs a number of ranks", a);
+    if (parse_long(val, 1, RD_MPIRUN_NP_MAX, &v))
+        return usage_error("bad number of ranks '%s' (expected 1 to 65535)", val);
+    app->np = (int)v;
+    app->np_given = 1;
+    return 0;
+}
+
+/* -genv / -env VAR VALUE at w[*i], into *env. */
+static int opt_env_pair(char ***env, int *nenv, int n, char **w, int *i)
+{
+    const char *a = w[*i];
+
+    if (*i + 2 >= n)
+        return usage_error("option '%s' needs a variable name and a value", a);
+    if (!valid_var_name(w[*i + 1], strlen(w[*i + 1]))) {
+        char msg[512];
+        snprintf(msg, sizeof(msg), "%s: '%s' is not a valid variable name", a, w[*i + 1]);
+        return usage_error("%s", msg);
+    }
+    if (rd_mpirun_env_add(env, nenv, w[*i + 1], strlen(w[*i + 1]), w[*i + 2]))
+        return -1;
+    *i += 2;
+    return 0;
+}
+
+/*
+ * One program block after a ':' or one line of a -configfile/--app file:
+ * its own options (-n, -env, -x), then the program and its arguments;
+ * w[n] is NULL. own says what of w the block takes over (RD_MPIRUN_APP_OWN_*,
+ * freed with the options even on an error). where ("after ':'", "in FILE
+ * line N") goes into error messages.
+ */
+static int parse_block(rd_mpirun_opts_t *o, char **w, int n, int own, const char *where)
+{
+    rd_mpirun_app_t *app = rd_mpirun_opts_add_app(o);
+    char msg[512];
+    const char *val;
+    int k, m, rc;
+
+    if (!app) {
+        if (own & RD_MPIRUN_APP_OWN_WORDS)
+            for (k = 0; k < n; k++)
+                free(w[k]);
+        if (own & RD_MPIRUN_APP_OWN_ARRAY)
+            free(w);
+        return -1;
+    }
+    app->argv = w;
+    app->own = own;
+    for (k = 0; k < n && w[k][0] == '-' && w[k][1] != '\0'; k++) {
+        const char *a = w[k];
+        if (!strcmp(a, "--")) {
+            k++;
+            break;
+        }
+        if ((m = match_valued(n, w, &k, NAMES("-n", "-np", "--np", "--n"), &val)) != 0)
+            rc = opt_np(app, a, m, val);
+        else if (!strcmp(a, "-env") || !strcmp(a, "--env"))
+            rc = opt_env_pair(&app->env, &app->nenv, n, w, &k);
+        else if ((m = match_valued(n, w, &k, NAMES("-x"), &val)) != 0)
+            rc = m < 0 ? usage_error("option '%s' needs a variable name", a)
+                       : opt_export(&app->env, &app->nenv, val);
+        else {
+            snprintf(msg, sizeof(msg), "option '%s' %s: a program's own options are -n, -env "
+                     "and -x; the others go before the first program", a, where);
+            return usage_error("%s", msg);
+        }
+        if (rc != 0)
+            return rc;
+    }
+    if (k >= n) {
+        snprintf(msg, sizeof(msg), "no program to run given %s", where);
+        return usage_error("%s", msg);
+    }
+    if (!(own & RD_MPIRUN_APP_OWN_ARRAY)) {
+        app->argv = w + k;
+        return 0;
+    }
+    /* Keep the array's start, which is what gets freed. */
+    if (own & RD_MPIRUN_APP_OWN_WORDS)
+        for (int d = 0; d < k; d++)
+            free(w[d]);
+    memmove(w, w + k, (size_t)(n - k + 1) * sizeof(*w));
+    return 0;
+}
+
+/* -configfile FILE (MPICH) / --app FILE (Open MPI): one program block per
+ * line, words separated by blanks; '#' starts a comment. */
+static int parse_app_file(rd_mpirun_opts_t *o, const char *opt, const char *path)
+{
+    char *line = NULL, msg[PATH_MAX + 64], *save, *word;
+    size_t cap = 0;
+    int lineno = 0, blocks = 0, rc = 0;
+    FILE *f = fopen(path, "r");
+
+    if (!f) {
+        snprintf(msg, sizeof(msg), "%s: cannot read '%s': %s", opt, path, strerror(errno));
+        return usage_error("%s", msg);
+    }
+    while (rc == 0 && getline(&line, &cap, f) >= 0) {
+        char **w = NULL;
+        int n = 0;
+        lineno++;
+        for (word = strtok_r(line, " \t\r\n", &save); word && word[0] != '#';
+             word = strtok_r(NULL, " \t\r\n", &save)) {
+            char **nw = realloc(w, (size_t)(n + 2) * sizeof(*w));
+            if (!nw || !(nw[n] = strdup(word))) {
+                w = nw ? nw : w;
+                rc = -1;
+                break;
+            }
+            w = nw;
+            w[++n] = NULL;
+        }
+        if (rc != 0 || n == 0) {
+            for (int k = 0; k < n; k++)
+                free(w[k]);
+            free(w);
+            continue;
+        }
+        if (o->napps >= RD_MPIRUN_APPS_MAX) {
+            for (int k = 0; k < n; k++)
+                free(w[k]);
+            free(w);
+            rc = usage_error("%s", "more than 4096 programs");
+            break;
+        }
+        snprintf(msg, sizeof(msg), "in %s line %d", path, lineno);
+        rc = parse_block(o, w, n, RD_MPIRUN_APP_OWN_ARRAY | RD_MPIRUN_APP_OWN_WORDS, msg);
+        blocks++;
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && blocks == 0) {
+        snprintf(msg, sizeof(msg), "%s: no program in '%s'", opt, path);
+        return usage_error("%s", msg);
+    }
+    return rc;
+}
+
+/* The words from the program on: the first program's words end at the
+ * first ':', which starts the next program's block, and so on. */
+static int split_blocks(rd_mpirun_opts_t *o, int argc, char **argv, int i)
+{
+    int end = i, rc;
+
+    while (end < argc && strcmp(argv[end], ":") != 0)
+        end++;
+    if (end == i)
+        return usage_error("%s", "no program to run given before ':'");
+    o->apps[0].argv = &argv[i];
+    while (end < argc) {
+        int start = end + 1;
+        argv[end] = NULL;           /* the ':' ends the previous program's words */
+        for (end = start; end < argc && strcmp(argv[end], ":") != 0; end++)
+            ;
+        if (end < argc)
+            argv[end] = NULL;
+        if (o->napps >= RD_MPIRUN_APPS_MAX)
+            return usage_error("%s", "more than 4096 programs");
+        if ((rc = parse_block(o, &argv[start], end - start, 0, "after ':'")) != 0)
+            return rc;
+    }
+    return 0;
+}
+
 int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
 {
     int i, m, rc;
     const char *val;
     long v;
 
+    const char *app_file = NULL;
+
     memset(o, 0, sizeof(*o));
     o->np = 1;
     o->bind = RD_MPIRUN_BIND_AUTO;
     o->agent = RD_MPIRUN_AGENT_DEFAULT;
+    /* The first program's options come with the job's. */
+    if (!rd_mpirun_opts_add_app(o))
+        return -1;
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -218,12 +420,23 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("-n", "-np", "--np", "--n"), &val)) != 0) {
+            if ((rc = opt_np(&o->apps[0], a, m, val)) != 0)
+                return rc;
+            continue;
+        }
+        if (!strcmp(a, "-env") || !strcmp(a, "--env")) {
+            if ((rc = opt_env_pair(&o->apps[0].env, &o->apps[0].nenv, argc, argv, &i)) != 0)
+                return rc;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("-configfile", "--configfile", "--app", "-app"), &val)) != 0) {
             if (m < 0)
-                return usage_error("option '%s' needs a number of ranks", a);
-            if (parse_long(val, 1, RD_MPIRUN_NP_MAX, &v))
-                return usage_error("bad number of ranks '%s' (expected 1 to 65535)", val);
-            o->np = (int)v;
-            o->np_given = 1;
+                return usage_error("option '%s' needs a file name", a);
+            if (app_file)
+                return usage_error("%s", "only one -configfile or --app file per job");
+            app_file = a;
+            if ((rc = parse_app_file(o, a, val)) != 0)
+                return rc;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--timeout", "-timeout"), &val)) != 0) {
@@ -248,7 +461,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         if ((m = match_valued(argc, argv, &i, NAMES("-x"), &val)) != 0) {
             if (m < 0)
                 return usage_error("option '%s' needs a variable name", a);
-            if ((rc = opt_export(o, val)) != 0)
+            if ((rc = opt_export(&o->env, &o->nenv, val)) != 0)
                 return rc;
             continue;
         }
@@ -294,35 +507,71 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
             continue;
         }
         if (!strcmp(a, "-genv") || !strcmp(a, "--genv")) {
-            if (i + 2 >= argc)
-                return usage_error("option '%s' needs a variable name and a value", a);
-            if (!valid_var_name(argv[i + 1], strlen(argv[i + 1])))
-                return usage_error("-genv: '%s' is not a valid variable name", argv[i + 1]);
-            if (add_env(o, argv[i + 1], strlen(argv[i + 1]), argv[i + 2]))
-                return -1;
-            i += 2;
+            if ((rc = opt_env_pair(&o->env, &o->nenv, argc, argv, &i)) != 0)
+                return rc;
             continue;
         }
         return usage_error("unknown option '%s'", a);
     }
 
-    if (i >= argc)
+    if (app_file) {
+        /* The file's programs replace the command line's. */
+        if (i < argc)
+            return usage_error("%s: give the programs either in the file or on the command "
+                               "line", app_file);
+        if (o->apps[0].np_given || o->apps[0].nenv)
+            return usage_error("%s: -n and -env belong in the file's lines", app_file);
+        free(o->apps[0].env);
+        memmove(o->apps, o->apps + 1, (size_t)--o->napps * sizeof(*o->apps));
+    } else if (i >= argc) {
         return usage_error("%s", "no program to run given");
-    o->argv = &argv[i];
-    /* Without -n, the hosts' slots (or -ppn per host) say how many. */
-    if (!o->np_given && o->nhosts > 0) {
+    } else if ((rc = split_blocks(o, argc, argv, i)) != 0) {
+        return rc;
+    }
+    /* MPICH's variable, for job scripts written for mpiexec.hydra; the
+     * option, being more specific, wins. */
+    if (!o->timeout && (val = getenv("MPIEXEC_TIMEOUT")) != NULL && *val) {
+        if (parse_long(val, 1, RD_MPIRUN_TIMEOUT_MAX, &v))
+            return usage_error("bad MPIEXEC_TIMEOUT '%s' in the environment (expected a "
+                               "positive number of seconds)", val);
+        o->timeout = v;
+    }
+    /* One program without -n: the hosts' slots (or -ppn per host) say
+     * how many. */
+    if (o->napps == 1 && !o->apps[0].np_given && o->nhosts > 0) {
         long total = 0;
         for (int h = 0; h < o->nhosts; h++)
             total += o->ppn > 0 ? o->ppn : o->slots[h];
         if (total > RD_MPIRUN_NP_MAX)
             return usage_error("%s", "the hosts' slots add up to more than 65535 ranks; give -n");
-        o->np = (int)total;
+        o->apps[0].np = (int)total;
     }
+    long total = 0;
+    for (int k = 0; k < o->napps; k++)
+        total += o->apps[k].np;
+    if (total > RD_MPIRUN_NP_MAX)
+        return usage_error("%s", "the programs' ranks add up to more than 65535");
+    o->np = (int)total;
     return 0;
 }
 
 void rd_mpirun_opts_free(rd_mpirun_opts_t *o)
 {
+    for (int k = 0; k < o->napps; k++) {
+        rd_mpirun_app_t *app = &o->apps[k];
+        for (int e = 0; e < app->nenv; e++)
+            free(app->env[e]);
+        free(app->env);
+        if (app->own & RD_MPIRUN_APP_OWN_WORDS)
+            for (int w = 0; app->argv[w]; w++)
+                free(app->argv[w]);
+        if (app->own & RD_MPIRUN_APP_OWN_ARRAY)
+            free(app->argv);
+        free(app->path);
+    }
+    free(o->apps);
+    o->apps = NULL;
+    o->napps = 0;
     for (int i = 0; i < o->nenv; i++)
         free(o->env[i]);
     free(o->env);

@@ -6,6 +6,8 @@
 #ifndef RD_MPIRUN_OPTIONS_H
 #define RD_MPIRUN_OPTIONS_H
 
+#include <stddef.h>
+
 /* Process binding requested with --bind-to. */
 typedef enum rd_mpirun_bind {
     RD_MPIRUN_BIND_AUTO,    /* not given: core when there are enough cores */
@@ -13,22 +15,42 @@ typedef enum rd_mpirun_bind {
     RD_MPIRUN_BIND_NONE,
 } rd_mpirun_bind_t;
 
+/* What an app owns (rd_mpirun_opts_free frees it). */
+#define RD_MPIRUN_APP_OWN_ARRAY 1   /* the argv array */
+#define RD_MPIRUN_APP_OWN_WORDS 2   /* the argv strings */
+
+/* One program of the job. Several (MPMD: "a : b", -configfile, --app)
+ * share one MPI_COMM_WORLD, each program's ranks following the previous
+ * program's; a rank's MPI_APPNUM is its program's index. */
+typedef struct rd_mpirun_app {
+    int np;                 /* its ranks (-n in its block), default 1 */
+    int np_given;
+    char **argv;            /* the program and its arguments (NULL-terminated) */
+    int own;                /* RD_MPIRUN_APP_OWN_* */
+    char **env;             /* "VAR=VALUE" for its ranks only (-env, or -x after ':') */
+    int nenv;
+    char *path;             /* the program found (malloc'ed), set by the caller */
+} rd_mpirun_app_t;
+
 typedef struct rd_mpirun_opts {
-    int np;                 /* ranks to start (-n/-np), default 1 */
+    int np;                 /* ranks of all the programs */
     char **env;             /* "VAR=VALUE" set in every rank (-x, -genv), in order */
     int nenv;
     int tag_output;         /* --tag-output */
     long timeout;           /* --timeout seconds, 0 = none */
     rd_mpirun_bind_t bind;  /* --bind-to */
-    int np_given;           /* -n was given (else hosts' slots decide) */
     char **hosts;           /* -hosts / -hostfile entries, in order */
     int *slots;             /* slots of each entry */
     int nhosts;
     int ppn;                /* -ppn, 0 = per-host slots */
     int map_by_node;        /* --map-by node (else slot) */
     const char *agent;      /* --launch-agent, default "ssh" */
-    char **argv;            /* the program and its arguments (NULL-terminated) */
+    rd_mpirun_app_t *apps;  /* the programs, in rank order */
+    int napps;
 } rd_mpirun_opts_t;
+
+/* Most programs in one job. */
+#define RD_MPIRUN_APPS_MAX 4096
 
 /* Exit status for usage errors (unknown option, bad value, no program). */
 #define RD_MPIRUN_EXIT_USAGE 2
@@ -41,6 +63,14 @@ typedef struct rd_mpirun_opts {
  * rdmpi_info), RD_MPIRUN_EXIT_USAGE after printing one
  * line on stderr about a usage error, or -1 when out of memory. */
 int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o);
+
+/* Adds a program to o->apps (zeroed, np 1). Returns it, or NULL when out
+ * of memory. */
+rd_mpirun_app_t *rd_mpirun_opts_add_app(rd_mpirun_opts_t *o);
+
+/* Appends "name=value" to *env (a NULL-terminated list of *n entries).
+ * Returns 0, or -1 when out of memory. */
+int rd_mpirun_env_add(char ***env, int *n, const char *name, size_t namelen, const char *value);
 
 void rd_mpirun_opts_free(rd_mpirun_opts_t *o);
 

@@ -20,42 +20,54 @@
 #include "uplink.h"
 #include "util/clock.h"
 
-/* The rank's environment: mpirun's, then -x/-genv, then PMIx's. */
-static char **rank_env(const rd_mpirun_opts_t *o)
+/* The rank's environment: mpirun's, then -x/-genv, then its program's
+ * -env (and -x after ':'), then PMIx's. */
+static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app)
 {
     extern char **environ;
     size_t n = 0, k = 0;
-    char **env;
+    int nset = o->nenv + app->nenv;
+    char **env, **set = calloc((size_t)nset + 1, sizeof(*set));
 
+    if (!set)
+        return NULL;
+    for (int e = 0; e < o->nenv; e++)
+        set[e] = o->env[e];
+    for (int e = 0; e < app->nenv; e++)
+        set[o->nenv + e] = app->env[e];
     while (environ[n])
         n++;
-    env = calloc(n + (size_t)o->nenv + 1, sizeof(*env));
-    if (!env)
+    env = calloc(n + (size_t)nset + 1, sizeof(*env));
+    if (!env) {
+        free(set);
         return NULL;
+    }
     for (size_t i = 0; i < n; i++) {
-        /* Drop what -x/-genv override, so every name appears once. */
+        /* Drop what the options override, so every name appears once. */
         const char *eq = strchr(environ[i], '=');
         size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
         int overridden = 0;
-        for (int e = 0; e < o->nenv && !overridden; e++)
-            overridden = !strncmp(o->env[e], environ[i], len) && o->env[e][len] == '=';
+        for (int e = 0; e < nset && !overridden; e++)
+            overridden = !strncmp(set[e], environ[i], len) && set[e][len] == '=';
         if (!overridden && !(env[k++] = strdup(environ[i])))
             goto err;
     }
-    for (int e = 0; e < o->nenv; e++) {
-        /* A later -x/-genv of the same name wins. */
-        size_t len = strcspn(o->env[e], "=");
+    for (int e = 0; e < nset; e++) {
+        /* A later setting of the same name wins. */
+        size_t len = strcspn(set[e], "=");
         int later = 0;
-        for (int f = e + 1; f < o->nenv && !later; f++)
-            later = !strncmp(o->env[f], o->env[e], len) && o->env[f][len] == '=';
-        if (!later && !(env[k++] = strdup(o->env[e])))
+        for (int f = e + 1; f < nset && !later; f++)
+            later = !strncmp(set[f], set[e], len) && set[f][len] == '=';
+        if (!later && !(env[k++] = strdup(set[e])))
             goto err;
     }
+    free(set);
     return env;
 err:
     for (size_t i = 0; env[i]; i++)
         free(env[i]);
     free(env);
+    free(set);
     return NULL;
 }
 
@@ -69,7 +81,8 @@ static void free_env(char **env)
 static int start_rank(rd_mpirun_job_t *j, int rank)
 {
     rd_mpirun_proc_t *p = &j->procs[rank];
-    char **env = rank_env(j->opts);
+    const rd_mpirun_app_t *app = &j->opts->apps[j->plan->app_of[rank]];
+    char **env = rank_env(j->opts, app);
     int fds[3], rc = -1;
 
     if (!env) {
@@ -79,7 +92,7 @@ static int start_rank(rd_mpirun_job_t *j, int rank)
     /* PMIx_server_setup_fork appends to env with realloc. */
     if (rd_mpirun_server_setup_rank(rank, &env) == 0 &&
         rd_mpirun_iof_setup_rank(rank, fds) == 0) {
-        rc = rd_mpirun_proc_spawn(p, j->path, j->opts->argv, env, fds);
+        rc = rd_mpirun_proc_spawn(p, app->path, app->argv, env, fds);
         rd_mpirun_iof_forked(rank);
         if (rc == 0) {
             j->alive++;

@@ -292,7 +292,8 @@ static pmix_data_array_t *rank_info(const rd_mpirun_plan_t *plan, int rank)
     pmix_info_t *pi;
     pmix_rank_t r = (pmix_rank_t)rank;
     uint16_t lr = (uint16_t)plan->local_rank[rank];
-    uint32_t zero = 0, node = (uint32_t)plan->host_of[rank];
+    uint32_t appnum = (uint32_t)plan->app_of[rank], node = (uint32_t)plan->host_of[rank];
+    pmix_rank_t app_rank = (pmix_rank_t)plan->app_rank[rank];
     size_t n = 0;
 
     PMIX_DATA_ARRAY_CREATE(arr, 8, PMIX_INFO);
@@ -302,9 +303,9 @@ static pmix_data_array_t *rank_info(const rd_mpirun_plan_t *plan, int rank)
     PMIX_INFO_LOAD(&pi[n], PMIX_RANK, &r, PMIX_PROC_RANK); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_LOCAL_RANK, &lr, PMIX_UINT16); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_NODE_RANK, &lr, PMIX_UINT16); n++;
-    PMIX_INFO_LOAD(&pi[n], PMIX_APP_RANK, &r, PMIX_PROC_RANK); n++;
+    PMIX_INFO_LOAD(&pi[n], PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_GLOBAL_RANK, &r, PMIX_PROC_RANK); n++;
-    PMIX_INFO_LOAD(&pi[n], PMIX_APPNUM, &zero, PMIX_UINT32); n++;
+    PMIX_INFO_LOAD(&pi[n], PMIX_APPNUM, &appnum, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_HOSTNAME, plan->hosts[node].name, PMIX_STRING); n++;
     PMIX_INFO_LOAD(&pi[n], PMIX_NODEID, &node, PMIX_UINT32); n++;
     return arr;
@@ -357,7 +358,7 @@ int rd_mpirun_server_register_job(const rd_mpirun_plan_t *plan)
     pmix_info_t *info = NULL;
     char *peers = NULL, *hosts = NULL, *procs = NULL, *nodemap = NULL, *procmap = NULL;
     int np = plan->np, self = plan->self;
-    uint32_t unp = (uint32_t)np, one = 1, zero = 0;
+    uint32_t unp = (uint32_t)np, napps = (uint32_t)plan->napps, zero = 0;
     uint32_t nnodes = (uint32_t)plan->nhosts, nlocal = (uint32_t)plan->hosts[self].nranks;
     uint32_t nodeid = (uint32_t)self;
     pmix_rank_t leader = 0;
@@ -387,7 +388,7 @@ int rd_mpirun_server_register_job(const rd_mpirun_plan_t *plan)
     PMIX_INFO_LOAD(&info[n], PMIX_JOB_SIZE, &unp, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_UNIV_SIZE, &unp, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_MAX_PROCS, &unp, PMIX_UINT32); n++;
-    PMIX_INFO_LOAD(&info[n], PMIX_JOB_NUM_APPS, &one, PMIX_UINT32); n++;
+    PMIX_INFO_LOAD(&info[n], PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_APPNUM, &zero, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_NUM_NODES, &nnodes, PMIX_UINT32); n++;
     PMIX_INFO_LOAD(&info[n], PMIX_NODE_MAP, nodemap, PMIX_REGEX); n++;

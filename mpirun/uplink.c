@@ -2,7 +2,7 @@
  * A host daemon's side of the job: its link up to the head. The daemon
  * runs its ranks but decides nothing: it sends the head their output,
  * exits, aborts, errors and fence contributions, and follows what the
- * head sends back (stop, stdin for rank 0, fence results). Losing the
+ * head sends back (stop, signals to pass on, stdin for rank 0, fence results). Losing the
  * head stops the ranks here.
  */
 #include "uplink.h"
@@ -91,6 +91,13 @@ void rd_mpirun_uplink_message(rd_mpirun_job_t *j, const rd_mpirun_wire_hdr_t *h,
             rd_mpirun_job_stop_local(j, sig);
         else if (sig == SIGKILL)
             rd_mpirun_procs_signal(j->procs, j->np, SIGKILL);
+        return;
+    }
+    case RD_MPIRUN_MSG_SIGNAL: {
+        int sig = (int)rd_mpirun_unpack_u32(&u);
+        if (u.err || !rd_mpirun_job_signal_forwarded(sig))
+            break;
+        rd_mpirun_procs_signal(j->procs, j->np, sig);
         return;
     }
     case RD_MPIRUN_MSG_STDIN:

@@ -18,8 +18,10 @@
  *   HELLO    daemon->head   host    secret (string), daemon pid (u32)
  *   JOB      head->daemon   -       nspace, cwd, bind, heartbeat timeout
  *                                   (ms), nhosts, host names, np, host of
- *                                   each rank, argc, argv, nenv, env
- *                                   ("VAR=VALUE")
+ *                                   each rank, napps, for each program
+ *                                   (in rank order): its np, path, argc,
+ *                                   argv, nenv, env; then the job's nenv,
+ *                                   env ("VAR=VALUE")
  *   READY    daemon->head   -       -  (PMIx server up, ranks started, the
  *                                   daemon's loop runs: from now on the
  *                                   heartbeat timeout applies)
@@ -30,6 +32,8 @@
  *   ABORT    daemon->head   rank    pid, code (i32 as u32), message
  *   ERROR    daemon->head   -       exit status, message
  *   STOP     head->daemon   -       signal for the ranks (SIGKILL: no grace)
+ *   SIGNAL   head->daemon   -       signal to pass on to the ranks, the job
+ *                                   going on (SIGUSR1, SIGUSR2, SIGALRM)
  *   DONE     daemon->head   -       -  (every local rank reaped, output sent)
  *   PING     both           -       -  (heartbeat)
  *   STDIN    head->daemon   rank    bytes of mpirun's stdin for the rank
@@ -45,6 +49,7 @@
  * pipe), so neither side buffers more than that.
  *
  * Version 2: READY, STDIN, CREDIT, and the heartbeat timeout in JOB.
+ * Version 3: SIGNAL; the programs of an MPMD job in JOB.
  */
 #ifndef RD_MPIRUN_WIRE_H
 #define RD_MPIRUN_WIRE_H
@@ -53,7 +58,7 @@
 #include <stdint.h>
 
 #define RD_MPIRUN_WIRE_MAGIC 0x484d4452u    /* "RDMH" read as little-endian */
-#define RD_MPIRUN_WIRE_VERSION 2
+#define RD_MPIRUN_WIRE_VERSION 3
 /* Largest payload accepted: bounds the memory a bad peer can make us use. */
 #define RD_MPIRUN_WIRE_MAX (256u << 20)
 
@@ -79,6 +84,7 @@ typedef enum rd_mpirun_msg {
     RD_MPIRUN_MSG_READY,
     RD_MPIRUN_MSG_STDIN,
     RD_MPIRUN_MSG_CREDIT,
+    RD_MPIRUN_MSG_SIGNAL,
 } rd_mpirun_msg_t;
 
 /* One end of a connection. */

@@ -1,14 +1,34 @@
 #!/bin/sh
 # README command 1: install dependencies, build, install into PREFIX
-# (default: _install inside the checkout) and run a demo job.
+# (default: _install inside the checkout) and run a demo job. A PREFIX other
+# than the one _build was configured for reconfigures _build (with its other
+# configure options kept), so that the install goes where PREFIX says.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=${PREFIX:-$top/_install}
+case $PREFIX in
+  /*) ;;
+  *) PREFIX=$(pwd)/$PREFIX ;;   # configure wants an absolute prefix
+esac
 cd "$top"
 sh scripts/deps.sh
 [ -x configure ] || ./autogen.sh >/dev/null
 mkdir -p _build && cd _build
-[ -f Makefile ] || ../configure --prefix="$PREFIX" -q
+if [ ! -f Makefile ]; then
+  ../configure --prefix="$PREFIX" -q
+else
+  was=$(sed -n 's/^prefix = //p' Makefile)
+  if [ "$was" != "$PREFIX" ]; then
+    echo "_build was configured for prefix $was: reconfiguring for $PREFIX"
+    # The previous configure's arguments, quoted as config.status gives them.
+    eval "set -- $(./config.status --config)"
+    for a in "$@"; do
+      shift
+      case $a in --prefix=*) ;; *) set -- "$@" "$a" ;; esac
+    done
+    ../configure "$@" --prefix="$PREFIX" -q
+  fi
+fi
 make -s -j"$(nproc)"
 make -s install >/dev/null
 cd "$top"

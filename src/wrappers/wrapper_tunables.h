@@ -1,7 +1,8 @@
 /*
- * Variables the compiler wrappers (mpicc, mpifort) read. They are shell
- * scripts, so this table only declares the variables for rdmpi_info and
- * the doc check.
+ * Variables the compiler wrappers (mpicc, mpicxx, mpifort: one shell
+ * script) read. This table only declares them for rdmpi_info and the doc
+ * check; MPICH's and Open MPI's variables the wrappers also read
+ * (MPICH_CC, OMPI_CC, ...) are not rdmpi's and not in it.
  */
 #ifndef RD_WRAPPERS_WRAPPER_TUNABLES_H
 #define RD_WRAPPERS_WRAPPER_TUNABLES_H

@@ -11,6 +11,9 @@
  *   stdin           copy stdin to stdout, each line as "stdin <rank>: <line>"
  *   sleep=S         sleep S seconds
  *   ignoreterm      ignore SIGTERM from now on
+ *   catch           catch SIGUSR1, SIGUSR2 and SIGALRM from now on
+ *   waitsig         wait (at most 60 s) for a caught signal, then print
+ *                   "signal <rank> <number>"
  *   grandchild      start a child process that sleeps (it must not survive)
  *   shmfile         create /dev/shm/rdmpi-<job_id>-lt-<rank> as the shared-
  *                   memory transport would, and leave it for mpirun to remove
@@ -33,6 +36,12 @@
 #include "util/status.h"
 
 static rd_boot_info_t info;
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+    caught = sig;
+}
 
 static void die(const char *what, int rc)
 {
@@ -141,6 +150,14 @@ int main(int argc, char **argv)
             sleep((unsigned)atoi(a + 6));
         } else if (!strcmp(a, "ignoreterm")) {
             signal(SIGTERM, SIG_IGN);
+        } else if (!strcmp(a, "catch")) {
+            signal(SIGUSR1, on_signal);
+            signal(SIGUSR2, on_signal);
+            signal(SIGALRM, on_signal);
+        } else if (!strcmp(a, "waitsig")) {
+            for (int ms = 0; !caught && ms < 60000; ms += 10)
+                usleep(10000);
+            printf("signal %d %d\n", info.rank, (int)caught);
         } else if (!strcmp(a, "grandchild")) {
             if (fork() == 0) {
                 execlp("sleep", "sleep", "300", (char *)NULL);

@@ -26,6 +26,8 @@ usage_error --np=1x "$CLIENT"
 usage_error --timeout 0 "$CLIENT"
 usage_error --timeout=soon "$CLIENT"
 usage_error --timeout
+MPIEXEC_TIMEOUT=soon usage_error "$CLIENT"
+MPIEXEC_TIMEOUT=0 usage_error "$CLIENT"
 usage_error --bind-to socket "$CLIENT"
 usage_error --bind-to
 usage_error -x 1BAD "$CLIENT"
