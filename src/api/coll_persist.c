@@ -53,32 +53,33 @@ enum pc_kind {
 
 /* Which arguments a kind uses: the send side (count and type), the receive
  * side, each 1 everywhere or 2 at the root only; a root; an operation;
- * per-rank arrays (v, w); a neighbourhood collective. */
+ * per-rank arrays on the send side (sv), the receive side (rv), with
+ * datatypes (w); a neighbourhood collective. */
 static const struct {
-    unsigned char send, recv, root, op, v, w, nbr;
+    unsigned char send, recv, root, op, sv, rv, w, nbr;
 } uses[] = {
     [PC_BARRIER] = { 0 },
     [PC_BCAST] = { .recv = 1, .root = 1 },
     [PC_GATHER] = { .send = 1, .recv = 2, .root = 1 },
-    [PC_GATHERV] = { .send = 1, .recv = 2, .root = 1, .v = 1 },
+    [PC_GATHERV] = { .send = 1, .recv = 2, .root = 1, .rv = 1 },
     [PC_SCATTER] = { .send = 2, .recv = 1, .root = 1 },
-    [PC_SCATTERV] = { .send = 2, .recv = 1, .root = 1, .v = 1 },
+    [PC_SCATTERV] = { .send = 2, .recv = 1, .root = 1, .sv = 1 },
     [PC_ALLGATHER] = { .send = 1, .recv = 1 },
-    [PC_ALLGATHERV] = { .send = 1, .recv = 1, .v = 1 },
+    [PC_ALLGATHERV] = { .send = 1, .recv = 1, .rv = 1 },
     [PC_ALLTOALL] = { .send = 1, .recv = 1 },
-    [PC_ALLTOALLV] = { .send = 1, .recv = 1, .v = 1 },
-    [PC_ALLTOALLW] = { .send = 1, .recv = 1, .v = 1, .w = 1 },
+    [PC_ALLTOALLV] = { .send = 1, .recv = 1, .sv = 1, .rv = 1 },
+    [PC_ALLTOALLW] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .w = 1 },
     [PC_REDUCE] = { .recv = 1, .root = 1, .op = 1 },
     [PC_ALLREDUCE] = { .recv = 1, .op = 1 },
-    [PC_REDSCAT] = { .recv = 1, .op = 1, .v = 1 },
+    [PC_REDSCAT] = { .recv = 1, .op = 1, .rv = 1 },
     [PC_REDSCAT_BLOCK] = { .recv = 1, .op = 1 },
     [PC_SCAN] = { .recv = 1, .op = 1 },
     [PC_EXSCAN] = { .recv = 1, .op = 1 },
     [PC_NB_ALLGATHER] = { .send = 1, .recv = 1, .nbr = 1 },
-    [PC_NB_ALLGATHERV] = { .send = 1, .recv = 1, .v = 1, .nbr = 1 },
+    [PC_NB_ALLGATHERV] = { .send = 1, .recv = 1, .rv = 1, .nbr = 1 },
     [PC_NB_ALLTOALL] = { .send = 1, .recv = 1, .nbr = 1 },
-    [PC_NB_ALLTOALLV] = { .send = 1, .recv = 1, .v = 1, .nbr = 1 },
-    [PC_NB_ALLTOALLW] = { .send = 1, .recv = 1, .v = 1, .w = 1, .nbr = 1 },
+    [PC_NB_ALLTOALLV] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .nbr = 1 },
+    [PC_NB_ALLTOALLW] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .w = 1, .nbr = 1 },
 };
 
 /* The arguments of one persistent collective. The reductions keep their
@@ -169,13 +170,11 @@ static void sides(const pcoll_t *a, const rd_comm_t *c, int indeg, int outdeg, i
     *send = *send && a->sbuf != MPI_IN_PLACE;
     *recv = *recv && a->rbuf != MPI_IN_PLACE;
     int n = rd_comm_remote_size(c);
-    *ns = !*send || !uses[a->kind].v || a->kind == PC_NB_ALLGATHERV || a->kind == PC_GATHERV
-              ? 0
-              : uses[a->kind].nbr ? outdeg : n;
-    *nr = !*recv || !uses[a->kind].v || a->kind == PC_SCATTERV ? 0
-          : uses[a->kind].nbr                                  ? indeg
-          : a->kind == PC_REDSCAT                              ? c->size
-                                                               : n;
+    *ns = !*send || !uses[a->kind].sv ? 0 : uses[a->kind].nbr ? outdeg : n;
+    *nr = !*recv || !uses[a->kind].rv ? 0
+          : uses[a->kind].nbr         ? indeg
+          : a->kind == PC_REDSCAT     ? c->size
+                                      : n;
 }
 
 /* The checks of the arguments a kind uses; *ns / *nr the lengths of its
