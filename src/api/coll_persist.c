@@ -1,21 +1,20 @@
 /*
  * Persistent collectives (MPI-4.0 section 5.13): MPI_Barrier_init ...
  * MPI_Exscan_init and the persistent neighbourhood collectives
- * MPI_Neighbor_*_init, with their _c forms.
+ * MPI_Neighbor_*_init; their _c forms are in coll_persist_c.c.
  *
  * The init call checks what it can without the data moving (communicator,
  * root, counts, datatypes, operation, info) and records the arguments in a
  * request of kind RD_REQ_PERSIST_COLL, which is inactive; the count,
  * displacement and datatype arrays are copied into the same allocation (the
  * request's tmp, freed with it). Each MPI_Start runs the matching
- * nonblocking collective on them (its own checks see the buffers); its
+ * nonblocking collective on them (its own checks see the buffers) under a
+ * schedule tag taken at init: persistent collectives match in the order of
+ * their init calls, whatever the order of their starts (MPI-4.0 5.13). Its
  * request becomes the persistent one's inner request, so Wait and Test
  * complete it as they complete a persistent point-to-point request and the
  * request stays allocated, inactive, until MPI_Request_free. Freeing it
  * while active is an error (wait.c).
- *
- * The _c forms take counts and displacements that fit an int (the
- * nonblocking collectives take int) and fail with MPI_ERR_COUNT beyond.
  */
 #include "api/coll_persist.h"
 
@@ -25,31 +24,7 @@
 #include "api/narrow.h"
 #include "api/neighbor.h"
 #include "api/op.h"
-
-enum pc_kind {
-    PC_BARRIER,
-    PC_BCAST,
-    PC_GATHER,
-    PC_GATHERV,
-    PC_SCATTER,
-    PC_SCATTERV,
-    PC_ALLGATHER,
-    PC_ALLGATHERV,
-    PC_ALLTOALL,
-    PC_ALLTOALLV,
-    PC_ALLTOALLW,
-    PC_REDUCE,
-    PC_ALLREDUCE,
-    PC_REDSCAT,
-    PC_REDSCAT_BLOCK,
-    PC_SCAN,
-    PC_EXSCAN,
-    PC_NB_ALLGATHER,
-    PC_NB_ALLGATHERV,
-    PC_NB_ALLTOALL,
-    PC_NB_ALLTOALLV,
-    PC_NB_ALLTOALLW,
-};
+#include "coll/nbc.h"
 
 /* Which arguments a kind uses: the send side (count and type), the receive
  * side, each 1 everywhere or 2 at the root only; a root; an operation;
@@ -58,46 +33,29 @@ enum pc_kind {
 static const struct {
     unsigned char send, recv, root, op, sv, rv, w, nbr;
 } uses[] = {
-    [PC_BARRIER] = { 0 },
-    [PC_BCAST] = { .recv = 1, .root = 1 },
-    [PC_GATHER] = { .send = 1, .recv = 2, .root = 1 },
-    [PC_GATHERV] = { .send = 1, .recv = 2, .root = 1, .rv = 1 },
-    [PC_SCATTER] = { .send = 2, .recv = 1, .root = 1 },
-    [PC_SCATTERV] = { .send = 2, .recv = 1, .root = 1, .sv = 1 },
-    [PC_ALLGATHER] = { .send = 1, .recv = 1 },
-    [PC_ALLGATHERV] = { .send = 1, .recv = 1, .rv = 1 },
-    [PC_ALLTOALL] = { .send = 1, .recv = 1 },
-    [PC_ALLTOALLV] = { .send = 1, .recv = 1, .sv = 1, .rv = 1 },
-    [PC_ALLTOALLW] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .w = 1 },
-    [PC_REDUCE] = { .recv = 1, .root = 1, .op = 1 },
-    [PC_ALLREDUCE] = { .recv = 1, .op = 1 },
-    [PC_REDSCAT] = { .recv = 1, .op = 1, .rv = 1 },
-    [PC_REDSCAT_BLOCK] = { .recv = 1, .op = 1 },
-    [PC_SCAN] = { .recv = 1, .op = 1 },
-    [PC_EXSCAN] = { .recv = 1, .op = 1 },
-    [PC_NB_ALLGATHER] = { .send = 1, .recv = 1, .nbr = 1 },
-    [PC_NB_ALLGATHERV] = { .send = 1, .recv = 1, .rv = 1, .nbr = 1 },
-    [PC_NB_ALLTOALL] = { .send = 1, .recv = 1, .nbr = 1 },
-    [PC_NB_ALLTOALLV] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .nbr = 1 },
-    [PC_NB_ALLTOALLW] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .w = 1, .nbr = 1 },
+    [RD_PC_BARRIER] = { 0 },
+    [RD_PC_BCAST] = { .recv = 1, .root = 1 },
+    [RD_PC_GATHER] = { .send = 1, .recv = 2, .root = 1 },
+    [RD_PC_GATHERV] = { .send = 1, .recv = 2, .root = 1, .rv = 1 },
+    [RD_PC_SCATTER] = { .send = 2, .recv = 1, .root = 1 },
+    [RD_PC_SCATTERV] = { .send = 2, .recv = 1, .root = 1, .sv = 1 },
+    [RD_PC_ALLGATHER] = { .send = 1, .recv = 1 },
+    [RD_PC_ALLGATHERV] = { .send = 1, .recv = 1, .rv = 1 },
+    [RD_PC_ALLTOALL] = { .send = 1, .recv = 1 },
+    [RD_PC_ALLTOALLV] = { .send = 1, .recv = 1, .sv = 1, .rv = 1 },
+    [RD_PC_ALLTOALLW] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .w = 1 },
+    [RD_PC_REDUCE] = { .recv = 1, .root = 1, .op = 1 },
+    [RD_PC_ALLREDUCE] = { .recv = 1, .op = 1 },
+    [RD_PC_REDSCAT] = { .recv = 1, .op = 1, .rv = 1 },
+    [RD_PC_REDSCAT_BLOCK] = { .recv = 1, .op = 1 },
+    [RD_PC_SCAN] = { .recv = 1, .op = 1 },
+    [RD_PC_EXSCAN] = { .recv = 1, .op = 1 },
+    [RD_PC_NB_ALLGATHER] = { .send = 1, .recv = 1, .nbr = 1 },
+    [RD_PC_NB_ALLGATHERV] = { .send = 1, .recv = 1, .rv = 1, .nbr = 1 },
+    [RD_PC_NB_ALLTOALL] = { .send = 1, .recv = 1, .nbr = 1 },
+    [RD_PC_NB_ALLTOALLV] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .nbr = 1 },
+    [RD_PC_NB_ALLTOALLW] = { .send = 1, .recv = 1, .sv = 1, .rv = 1, .w = 1, .nbr = 1 },
 };
-
-/* The arguments of one persistent collective. The reductions keep their
- * datatype and count in rtype and rcount; bcast its buffer in rbuf. Arrays
- * (int counts and displacements, MPI_Aint byte displacements for the
- * neighbourhood alltoallw, datatypes) are NULL where unused. */
-typedef struct pcoll {
-    int kind;
-    MPI_Comm comm;
-    const void *sbuf;
-    void *rbuf;
-    int scount, rcount;
-    MPI_Datatype stype, rtype;
-    MPI_Op op;
-    int root;
-    const void *scounts, *sdispls, *stypes;
-    const void *rcounts, *rdispls, *rtypes;
-} pcoll_t;
 
 /* ---- recording ---- */
 
@@ -117,7 +75,7 @@ static void place(const void **p, size_t n, size_t el, char **cur, size_t *bytes
     *cur += len;
 }
 
-static void place_all(pcoll_t *a, int ns, int nr, char **cur, size_t *bytes)
+static void place_all(rd_api_pcoll_t *a, int ns, int nr, char **cur, size_t *bytes)
 {
     size_t dsz = uses[a->kind].nbr && uses[a->kind].w ? sizeof(MPI_Aint) : sizeof(int);
     place(&a->scounts, (size_t)ns, sizeof(int), cur, bytes);
@@ -146,7 +104,7 @@ static int check_arrays(rd_comm_t *c, const int *counts, const void *displs,
 }
 
 /* The communicator (*c; a neighbourhood collective's degrees) and root. */
-static int get_comm(const pcoll_t *a, rd_comm_t **c, int *indeg, int *outdeg, const char *fn)
+static int get_comm(const rd_api_pcoll_t *a, rd_comm_t **c, int *indeg, int *outdeg, const char *fn)
 {
     int err;
     *indeg = *outdeg = 0;
@@ -161,7 +119,7 @@ static int get_comm(const pcoll_t *a, rd_comm_t **c, int *indeg, int *outdeg, co
 
 /* Whether a uses its send / receive side at this rank, and the lengths of
  * the arrays of each side (0 where it has none). */
-static void sides(const pcoll_t *a, const rd_comm_t *c, int indeg, int outdeg, int *send,
+static void sides(const rd_api_pcoll_t *a, const rd_comm_t *c, int indeg, int outdeg, int *send,
                   int *recv, int *ns, int *nr)
 {
     int at_root = c->rgroup ? a->root == MPI_ROOT : c->rank == a->root;
@@ -173,13 +131,13 @@ static void sides(const pcoll_t *a, const rd_comm_t *c, int indeg, int outdeg, i
     *ns = !*send || !uses[a->kind].sv ? 0 : uses[a->kind].nbr ? outdeg : n;
     *nr = !*recv || !uses[a->kind].rv ? 0
           : uses[a->kind].nbr         ? indeg
-          : a->kind == PC_REDSCAT     ? c->size
+          : a->kind == RD_PC_REDSCAT     ? c->size
                                       : n;
 }
 
 /* The checks of the arguments a kind uses; *ns / *nr the lengths of its
  * send / receive arrays, whose unused pointers are set to NULL. */
-static int check(pcoll_t *a, rd_comm_t **cp, int *ns, int *nr, const char *fn)
+static int check(rd_api_pcoll_t *a, rd_comm_t **cp, int *ns, int *nr, const char *fn)
 {
     int err, indeg, outdeg, send, recv;
     rd_datatype_t *dt;
@@ -192,15 +150,16 @@ static int check(pcoll_t *a, rd_comm_t **cp, int *ns, int *nr, const char *fn)
         a->scounts = a->sdispls = a->stypes = NULL;
     if (!*nr)
         a->rcounts = a->rdispls = a->rtypes = NULL;
-    if (a->kind == PC_REDSCAT) {
+    if (a->kind == RD_PC_REDSCAT) {
         a->rdispls = NULL;
         if (!a->rcounts)
             return rd_api_error(c, MPI_ERR_ARG, fn, "recvcounts array is NULL");
         for (int i = 0; i < *nr; i++)
             if ((err = rd_api_check_count(c, ((const int *)a->rcounts)[i], fn)))
                 return err;
-        return (err = rd_api_check_dt(c, a->rtype, &dt, fn)) ? err
-                                                              : rd_api_check_op(c, a->op, dt, &o, fn);
+        if ((err = rd_api_check_dt(c, a->rtype, &dt, fn)))
+            return err;
+        return rd_api_check_op(c, a->op, dt, &o, fn);
     }
     if (*ns && (err = check_arrays(c, a->scounts, a->sdispls, a->stypes, *ns, uses[a->kind].w,
                                    "send", fn)))
@@ -223,8 +182,7 @@ static int check(pcoll_t *a, rd_comm_t **cp, int *ns, int *nr, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* Checks the arguments and makes the inactive request. */
-static int init(pcoll_t *a, MPI_Info info, MPI_Request *request, const char *fn)
+int rd_api_pcoll_init(rd_api_pcoll_t *a, MPI_Info info, MPI_Request *request, const char *fn)
 {
     rd_comm_t *c;
     int ns, nr, err;
@@ -235,19 +193,21 @@ static int init(pcoll_t *a, MPI_Info info, MPI_Request *request, const char *fn)
         return rd_api_error(c, MPI_ERR_ARG, fn, "request pointer is NULL");
     if (info != MPI_INFO_NULL && RD_HANDLE_OBJ(info) != RD_OBJ_INFO)
         return rd_api_error(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
-    size_t bytes = sizeof(pcoll_t);
+    size_t bytes = sizeof(rd_api_pcoll_t);
     place_all(a, ns, nr, NULL, &bytes);
-    pcoll_t *rec = malloc(bytes);
+    rd_api_pcoll_t *rec = malloc(bytes);
     if (!rec)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
     *rec = *a;
     char *cur = (char *)(rec + 1);
     place_all(rec, ns, nr, &cur, NULL);
     rd_api_lock();
-    rd_request_t *r = rd_req_new(RD_REQ_PERSIST_COLL);
+    int tag = rd_nbc_reserve_tag(c);
+    rd_request_t *r = tag < 0 ? NULL : rd_req_new(RD_REQ_PERSIST_COLL);
     if (r) {
         r->comm = c;
         r->peer = MPI_PROC_NULL;
+        r->tag = tag;
         r->tmp = rec;
         r->done = 1; /* inactive: waits return at once */
         *request = r->handle;
@@ -263,63 +223,63 @@ static int init(pcoll_t *a, MPI_Info info, MPI_Request *request, const char *fn)
 /* ---- starting ---- */
 
 /* The nonblocking collective a records. */
-static int run(const pcoll_t *a, MPI_Request *h)
+static int run(const rd_api_pcoll_t *a, MPI_Request *h)
 {
     switch (a->kind) {
-    case PC_BARRIER:
+    case RD_PC_BARRIER:
         return PMPI_Ibarrier(a->comm, h);
-    case PC_BCAST:
+    case RD_PC_BCAST:
         return PMPI_Ibcast(a->rbuf, a->rcount, a->rtype, a->root, a->comm, h);
-    case PC_GATHER:
+    case RD_PC_GATHER:
         return PMPI_Igather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
                             a->comm, h);
-    case PC_GATHERV:
+    case RD_PC_GATHERV:
         return PMPI_Igatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls,
                              a->rtype, a->root, a->comm, h);
-    case PC_SCATTER:
+    case RD_PC_SCATTER:
         return PMPI_Iscatter(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
                              a->comm, h);
-    case PC_SCATTERV:
+    case RD_PC_SCATTERV:
         return PMPI_Iscatterv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcount,
                               a->rtype, a->root, a->comm, h);
-    case PC_ALLGATHER:
+    case RD_PC_ALLGATHER:
         return PMPI_Iallgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
                                a->comm, h);
-    case PC_ALLGATHERV:
+    case RD_PC_ALLGATHERV:
         return PMPI_Iallgatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls,
                                 a->rtype, a->comm, h);
-    case PC_ALLTOALL:
+    case RD_PC_ALLTOALL:
         return PMPI_Ialltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
                               a->comm, h);
-    case PC_ALLTOALLV:
+    case RD_PC_ALLTOALLV:
         return PMPI_Ialltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcounts,
                                a->rdispls, a->rtype, a->comm, h);
-    case PC_ALLTOALLW:
+    case RD_PC_ALLTOALLW:
         return PMPI_Ialltoallw(a->sbuf, a->scounts, a->sdispls, a->stypes, a->rbuf, a->rcounts,
                                a->rdispls, a->rtypes, a->comm, h);
-    case PC_REDUCE:
+    case RD_PC_REDUCE:
         return PMPI_Ireduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root, a->comm, h);
-    case PC_ALLREDUCE:
+    case RD_PC_ALLREDUCE:
         return PMPI_Iallreduce(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm, h);
-    case PC_REDSCAT:
+    case RD_PC_REDSCAT:
         return PMPI_Ireduce_scatter(a->sbuf, a->rbuf, a->rcounts, a->rtype, a->op, a->comm, h);
-    case PC_REDSCAT_BLOCK:
+    case RD_PC_REDSCAT_BLOCK:
         return PMPI_Ireduce_scatter_block(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm,
                                           h);
-    case PC_SCAN:
+    case RD_PC_SCAN:
         return PMPI_Iscan(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm, h);
-    case PC_EXSCAN:
+    case RD_PC_EXSCAN:
         return PMPI_Iexscan(a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm, h);
-    case PC_NB_ALLGATHER:
+    case RD_PC_NB_ALLGATHER:
         return PMPI_Ineighbor_allgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
                                         a->rtype, a->comm, h);
-    case PC_NB_ALLGATHERV:
+    case RD_PC_NB_ALLGATHERV:
         return PMPI_Ineighbor_allgatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts,
                                          a->rdispls, a->rtype, a->comm, h);
-    case PC_NB_ALLTOALL:
+    case RD_PC_NB_ALLTOALL:
         return PMPI_Ineighbor_alltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
                                        a->rtype, a->comm, h);
-    case PC_NB_ALLTOALLV:
+    case RD_PC_NB_ALLTOALLV:
         return PMPI_Ineighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf,
                                         a->rcounts, a->rdispls, a->rtype, a->comm, h);
     default:
@@ -334,9 +294,12 @@ int rd_api_pcoll_start(rd_request_t *p, const char *fn)
         return rd_api_error(p->comm, MPI_ERR_REQUEST, fn, "request 0x%x is already active",
                             (unsigned)p->handle);
     MPI_Request h = MPI_REQUEST_NULL;
-    /* The nonblocking collective takes the lock itself. */
+    /* The nonblocking collective takes the lock itself; its schedule gets
+     * the tag taken at init, so starts in any order match. */
     rd_api_unlock();
+    rd_nbc_use_tag(p->comm, p->tag);
     int err = run(p->tmp, &h);
+    rd_nbc_use_tag(p->comm, -1);
     rd_api_lock();
     if (err != MPI_SUCCESS)
         return err;
@@ -345,18 +308,8 @@ int rd_api_pcoll_start(rd_request_t *p, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* ---- the large-count forms: narrowed, then as the int forms ---- */
-
-/* What a _c form was given beyond pcoll_t: its counts and its int-sized
- * displacements (the neighbourhood alltoallw's byte displacements are
- * MPI_Aint in both forms and go straight into pcoll_t). */
-typedef struct wide {
-    MPI_Count scount, rcount;
-    const MPI_Count *scounts, *sdispls, *rcounts, *rdispls;
-} wide_t;
-
-static int init_c(pcoll_t *a, const wide_t *w, MPI_Info info, MPI_Request *request,
-                  const char *fn)
+int rd_api_pcoll_init_c(rd_api_pcoll_t *a, const rd_api_pcoll_wide_t *w, MPI_Info info,
+                        MPI_Request *request, const char *fn)
 {
     rd_comm_t *c;
     int indeg, outdeg, send, recv, ns, nr, err;
@@ -374,11 +327,11 @@ static int init_c(pcoll_t *a, const wide_t *w, MPI_Info info, MPI_Request *reque
         goto out;
     a->scounts = sc;
     a->rcounts = rc;
-    if (a->kind != PC_NB_ALLTOALLW) {
+    if (a->kind != RD_PC_NB_ALLTOALLW) {
         a->sdispls = sd;
         a->rdispls = rd;
     }
-    err = init(a, info, request, fn);
+    err = rd_api_pcoll_init(a, info, request, fn);
 out:
     free(sc);
     free(sd);
@@ -392,27 +345,17 @@ out:
 RD_WEAK_ALIAS(MPI_Barrier_init)
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    pcoll_t a = { .kind = PC_BARRIER, .comm = comm };
-    return init(&a, info, request, "MPI_Barrier_init");
+    rd_api_pcoll_t a = { .kind = RD_PC_BARRIER, .comm = comm };
+    return rd_api_pcoll_init(&a, info, request, "MPI_Barrier_init");
 }
 
 RD_WEAK_ALIAS(MPI_Bcast_init)
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request)
 {
-    pcoll_t a = { .kind = PC_BCAST, .comm = comm, .rbuf = buffer, .rcount = count,
-                  .rtype = datatype, .root = root };
-    return init(&a, info, request, "MPI_Bcast_init");
-}
-
-RD_WEAK_ALIAS(MPI_Bcast_init_c)
-int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    pcoll_t a = { .kind = PC_BCAST, .comm = comm, .rbuf = buffer, .rtype = datatype,
-                  .root = root };
-    wide_t w = { .rcount = count };
-    return init_c(&a, &w, info, request, "MPI_Bcast_init_c");
+    rd_api_pcoll_t a = { .kind = RD_PC_BCAST, .comm = comm, .rbuf = buffer, .rcount = count,
+                         .rtype = datatype, .root = root };
+    return rd_api_pcoll_init(&a, info, request, "MPI_Bcast_init");
 }
 
 /* Gather, scatter, allgather, alltoall and their neighbourhood forms: the
@@ -421,20 +364,10 @@ static int two_sided(int kind, const void *sendbuf, int sendcount, MPI_Datatype 
                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request, const char *fn)
 {
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                  .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
-                  .root = root };
-    return init(&a, info, request, fn);
-}
-
-static int two_sided_c(int kind, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request, const char *fn)
-{
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .stype = sendtype,
-                  .rbuf = recvbuf, .rtype = recvtype, .root = root };
-    wide_t w = { .scount = sendcount, .rcount = recvcount };
-    return init_c(&a, &w, info, request, fn);
+    rd_api_pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
+                         .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
+                         .root = root };
+    return rd_api_pcoll_init(&a, info, request, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Gather_init)
@@ -442,17 +375,8 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
-    return two_sided(PC_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+    return two_sided(RD_PC_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                      comm, info, request, "MPI_Gather_init");
-}
-
-RD_WEAK_ALIAS(MPI_Gather_init_c)
-int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return two_sided_c(PC_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       root, comm, info, request, "MPI_Gather_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Scatter_init)
@@ -460,17 +384,8 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
-    return two_sided(PC_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+    return two_sided(RD_PC_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                      root, comm, info, request, "MPI_Scatter_init");
-}
-
-RD_WEAK_ALIAS(MPI_Scatter_init_c)
-int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return two_sided_c(PC_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       root, comm, info, request, "MPI_Scatter_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Allgather_init)
@@ -478,17 +393,8 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request)
 {
-    return two_sided(PC_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+    return two_sided(RD_PC_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
                      comm, info, request, "MPI_Allgather_init");
-}
-
-RD_WEAK_ALIAS(MPI_Allgather_init_c)
-int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return two_sided_c(PC_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       0, comm, info, request, "MPI_Allgather_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Alltoall_init)
@@ -496,17 +402,8 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    return two_sided(PC_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+    return two_sided(RD_PC_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
                      comm, info, request, "MPI_Alltoall_init");
-}
-
-RD_WEAK_ALIAS(MPI_Alltoall_init_c)
-int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return two_sided_c(PC_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       0, comm, info, request, "MPI_Alltoall_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Neighbor_allgather_init)
@@ -514,18 +411,8 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return two_sided(PC_NB_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+    return two_sided(RD_PC_NB_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                      0, comm, info, request, "MPI_Neighbor_allgather_init");
-}
-
-RD_WEAK_ALIAS(MPI_Neighbor_allgather_init_c)
-int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
-                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    return two_sided_c(PC_NB_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, 0, comm, info, request, "MPI_Neighbor_allgather_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Neighbor_alltoall_init)
@@ -533,17 +420,8 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return two_sided(PC_NB_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+    return two_sided(RD_PC_NB_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                      0, comm, info, request, "MPI_Neighbor_alltoall_init");
-}
-
-RD_WEAK_ALIAS(MPI_Neighbor_alltoall_init_c)
-int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return two_sided_c(PC_NB_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, 0, comm, info, request, "MPI_Neighbor_alltoall_init_c");
 }
 
 /* Gatherv, allgatherv and the neighbourhood allgatherv: receive counts and
@@ -552,21 +430,10 @@ static int gatherv(int kind, const void *sendbuf, int sendcount, MPI_Datatype se
                    void *recvbuf, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request, const char *fn)
 {
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
-                  .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs,
-                  .rtype = recvtype, .root = root };
-    return init(&a, info, request, fn);
-}
-
-static int gatherv_c(int kind, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, const MPI_Count *recvcounts, const MPI_Aint *displs,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request, const char *fn)
-{
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .stype = sendtype,
-                  .rbuf = recvbuf, .rtype = recvtype, .root = root };
-    wide_t w = { .scount = sendcount, .rcounts = recvcounts, .rdispls = displs };
-    return init_c(&a, &w, info, request, fn);
+    rd_api_pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .scount = sendcount,
+                         .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
+                         .rdispls = displs, .rtype = recvtype, .root = root };
+    return rd_api_pcoll_init(&a, info, request, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Gatherv_init)
@@ -574,18 +441,8 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return gatherv(PC_GATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+    return gatherv(RD_PC_GATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                    recvtype, root, comm, info, request, "MPI_Gatherv_init");
-}
-
-RD_WEAK_ALIAS(MPI_Gatherv_init_c)
-int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    return gatherv_c(PC_GATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                     recvtype, root, comm, info, request, "MPI_Gatherv_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Allgatherv_init)
@@ -594,18 +451,8 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                          MPI_Request *request)
 {
-    return gatherv(PC_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+    return gatherv(RD_PC_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                    recvtype, 0, comm, info, request, "MPI_Allgatherv_init");
-}
-
-RD_WEAK_ALIAS(MPI_Allgatherv_init_c)
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                           MPI_Request *request)
-{
-    return gatherv_c(PC_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                     recvtype, 0, comm, info, request, "MPI_Allgatherv_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Neighbor_allgatherv_init)
@@ -614,19 +461,8 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    return gatherv(PC_NB_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+    return gatherv(RD_PC_NB_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                    recvtype, 0, comm, info, request, "MPI_Neighbor_allgatherv_init");
-}
-
-RD_WEAK_ALIAS(MPI_Neighbor_allgatherv_init_c)
-int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-                                    MPI_Datatype sendtype, void *recvbuf,
-                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
-                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                    MPI_Request *request)
-{
-    return gatherv_c(PC_NB_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                     recvtype, 0, comm, info, request, "MPI_Neighbor_allgatherv_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Scatterv_init)
@@ -634,22 +470,10 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    pcoll_t a = { .kind = PC_SCATTERV, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
-                  .sdispls = displs, .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount,
-                  .rtype = recvtype, .root = root };
-    return init(&a, info, request, "MPI_Scatterv_init");
-}
-
-RD_WEAK_ALIAS(MPI_Scatterv_init_c)
-int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                         const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
-                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
-{
-    pcoll_t a = { .kind = PC_SCATTERV, .comm = comm, .sbuf = sendbuf, .stype = sendtype,
-                  .rbuf = recvbuf, .rtype = recvtype, .root = root };
-    wide_t w = { .scounts = sendcounts, .sdispls = displs, .rcount = recvcount };
-    return init_c(&a, &w, info, request, "MPI_Scatterv_init_c");
+    rd_api_pcoll_t a = { .kind = RD_PC_SCATTERV, .comm = comm, .sbuf = sendbuf,
+                         .scounts = sendcounts, .sdispls = displs, .stype = sendtype,
+                         .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .root = root };
+    return rd_api_pcoll_init(&a, info, request, "MPI_Scatterv_init");
 }
 
 /* Alltoallv and the neighbourhood alltoallv. */
@@ -658,23 +482,10 @@ static int alltoallv(int kind, const void *sendbuf, const int *sendcounts, const
                      const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request, const char *fn)
 {
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
-                  .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf,
-                  .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype };
-    return init(&a, info, request, fn);
-}
-
-static int alltoallv_c(int kind, const void *sendbuf, const MPI_Count *sendcounts,
-                       const MPI_Aint *sdispls, MPI_Datatype sendtype, void *recvbuf,
-                       const MPI_Count *recvcounts, const MPI_Aint *rdispls,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request,
-                       const char *fn)
-{
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .stype = sendtype,
-                  .rbuf = recvbuf, .rtype = recvtype };
-    wide_t w = { .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts,
-                 .rdispls = rdispls };
-    return init_c(&a, &w, info, request, fn);
+    rd_api_pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
+                         .sdispls = sdispls, .stype = sendtype, .rbuf = recvbuf,
+                         .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype };
+    return rd_api_pcoll_init(&a, info, request, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Alltoallv_init)
@@ -683,19 +494,8 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request)
 {
-    return alltoallv(PC_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+    return alltoallv(RD_PC_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                      rdispls, recvtype, comm, info, request, "MPI_Alltoallv_init");
-}
-
-RD_WEAK_ALIAS(MPI_Alltoallv_init_c)
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    return alltoallv_c(PC_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                       rdispls, recvtype, comm, info, request, "MPI_Alltoallv_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Neighbor_alltoallv_init)
@@ -704,21 +504,9 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request)
 {
-    return alltoallv(PC_NB_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+    return alltoallv(RD_PC_NB_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                      recvcounts, rdispls, recvtype, comm, info, request,
                      "MPI_Neighbor_alltoallv_init");
-}
-
-RD_WEAK_ALIAS(MPI_Neighbor_alltoallv_init_c)
-int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], MPI_Datatype sendtype,
-                                   void *recvbuf, const MPI_Count recvcounts[],
-                                   const MPI_Aint rdispls[], MPI_Datatype recvtype,
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return alltoallv_c(PC_NB_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                       recvcounts, rdispls, recvtype, comm, info, request,
-                       "MPI_Neighbor_alltoallv_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Alltoallw_init)
@@ -727,24 +515,11 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    pcoll_t a = { .kind = PC_ALLTOALLW, .comm = comm, .sbuf = sendbuf, .scounts = sendcounts,
-                  .sdispls = sdispls, .stypes = sendtypes, .rbuf = recvbuf,
-                  .rcounts = recvcounts, .rdispls = rdispls, .rtypes = recvtypes };
-    return init(&a, info, request, "MPI_Alltoallw_init");
-}
-
-RD_WEAK_ALIAS(MPI_Alltoallw_init_c)
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    pcoll_t a = { .kind = PC_ALLTOALLW, .comm = comm, .sbuf = sendbuf, .stypes = sendtypes,
-                  .rbuf = recvbuf, .rtypes = recvtypes };
-    wide_t w = { .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts,
-                 .rdispls = rdispls };
-    return init_c(&a, &w, info, request, "MPI_Alltoallw_init_c");
+    rd_api_pcoll_t a = { .kind = RD_PC_ALLTOALLW, .comm = comm, .sbuf = sendbuf,
+                         .scounts = sendcounts, .sdispls = sdispls, .stypes = sendtypes,
+                         .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+                         .rtypes = recvtypes };
+    return rd_api_pcoll_init(&a, info, request, "MPI_Alltoallw_init");
 }
 
 RD_WEAK_ALIAS(MPI_Neighbor_alltoallw_init)
@@ -754,25 +529,11 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    pcoll_t a = { .kind = PC_NB_ALLTOALLW, .comm = comm, .sbuf = sendbuf,
-                  .scounts = sendcounts, .sdispls = sdispls, .stypes = sendtypes,
-                  .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
-                  .rtypes = recvtypes };
-    return init(&a, info, request, "MPI_Neighbor_alltoallw_init");
-}
-
-RD_WEAK_ALIAS(MPI_Neighbor_alltoallw_init_c)
-int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                   void *recvbuf, const MPI_Count recvcounts[],
-                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    pcoll_t a = { .kind = PC_NB_ALLTOALLW, .comm = comm, .sbuf = sendbuf, .sdispls = sdispls,
-                  .stypes = sendtypes, .rbuf = recvbuf, .rdispls = rdispls,
-                  .rtypes = recvtypes };
-    wide_t w = { .scounts = sendcounts, .rcounts = recvcounts };
-    return init_c(&a, &w, info, request, "MPI_Neighbor_alltoallw_init_c");
+    rd_api_pcoll_t a = { .kind = RD_PC_NB_ALLTOALLW, .comm = comm, .sbuf = sendbuf,
+                         .scounts = sendcounts, .sdispls = sdispls, .stypes = sendtypes,
+                         .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+                         .rtypes = recvtypes };
+    return rd_api_pcoll_init(&a, info, request, "MPI_Neighbor_alltoallw_init");
 }
 
 /* Reductions: the datatype and count are kept as the receive side's. */
@@ -780,52 +541,25 @@ static int reduction(int kind, const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request, const char *fn)
 {
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
-                  .rtype = datatype, .op = op, .root = root };
-    return init(&a, info, request, fn);
-}
-
-static int reduction_c(int kind, const void *sendbuf, void *recvbuf, MPI_Count count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request, const char *fn)
-{
-    pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                  .rtype = datatype, .op = op, .root = root };
-    wide_t w = { .rcount = count };
-    return init_c(&a, &w, info, request, fn);
+    rd_api_pcoll_t a = { .kind = kind, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                         .rcount = count, .rtype = datatype, .op = op, .root = root };
+    return rd_api_pcoll_init(&a, info, request, fn);
 }
 
 RD_WEAK_ALIAS(MPI_Reduce_init)
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduction(PC_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+    return reduction(RD_PC_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
                      "MPI_Reduce_init");
-}
-
-RD_WEAK_ALIAS(MPI_Reduce_init_c)
-int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return reduction_c(PC_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, info,
-                       request, "MPI_Reduce_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Allreduce_init)
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduction(PC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
+    return reduction(RD_PC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
                      "MPI_Allreduce_init");
-}
-
-RD_WEAK_ALIAS(MPI_Allreduce_init_c)
-int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    return reduction_c(PC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
-                       request, "MPI_Allreduce_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Reduce_scatter_block_init)
@@ -833,49 +567,24 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                    MPI_Info info, MPI_Request *request)
 {
-    return reduction(PC_REDSCAT_BLOCK, sendbuf, recvbuf, recvcount, datatype, op, 0, comm, info,
+    return reduction(RD_PC_REDSCAT_BLOCK, sendbuf, recvbuf, recvcount, datatype, op, 0, comm, info,
                      request, "MPI_Reduce_scatter_block_init");
-}
-
-RD_WEAK_ALIAS(MPI_Reduce_scatter_block_init_c)
-int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                     MPI_Info info, MPI_Request *request)
-{
-    return reduction_c(PC_REDSCAT_BLOCK, sendbuf, recvbuf, recvcount, datatype, op, 0, comm, info,
-                       request, "MPI_Reduce_scatter_block_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Scan_init)
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduction(PC_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
+    return reduction(RD_PC_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
                      "MPI_Scan_init");
-}
-
-RD_WEAK_ALIAS(MPI_Scan_init_c)
-int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return reduction_c(PC_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
-                       "MPI_Scan_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Exscan_init)
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduction(PC_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
+    return reduction(RD_PC_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
                      "MPI_Exscan_init");
-}
-
-RD_WEAK_ALIAS(MPI_Exscan_init_c)
-int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return reduction_c(PC_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info, request,
-                       "MPI_Exscan_init_c");
 }
 
 RD_WEAK_ALIAS(MPI_Reduce_scatter_init)
@@ -883,18 +592,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request)
 {
-    pcoll_t a = { .kind = PC_REDSCAT, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                  .rcounts = recvcounts, .rtype = datatype, .op = op };
-    return init(&a, info, request, "MPI_Reduce_scatter_init");
-}
-
-RD_WEAK_ALIAS(MPI_Reduce_scatter_init_c)
-int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                               MPI_Request *request)
-{
-    pcoll_t a = { .kind = PC_REDSCAT, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                  .rtype = datatype, .op = op };
-    wide_t w = { .rcounts = recvcounts };
-    return init_c(&a, &w, info, request, "MPI_Reduce_scatter_init_c");
+    rd_api_pcoll_t a = { .kind = RD_PC_REDSCAT, .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                         .rcounts = recvcounts, .rtype = datatype, .op = op };
+    return rd_api_pcoll_init(&a, info, request, "MPI_Reduce_scatter_init");
 }

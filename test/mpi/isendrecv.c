@@ -105,7 +105,8 @@ static void t_ialltoallw(int in_place)
     MPI_Type_commit(&pair);
     int *scnt = malloc(sizeof(int) * (size_t)n), *sdsp = malloc(sizeof(int) * (size_t)n);
     int *rcnt = malloc(sizeof(int) * (size_t)n), *rdsp = malloc(sizeof(int) * (size_t)n);
-    MPI_Count *cs = malloc(sizeof(MPI_Count) * (size_t)n), *cr = malloc(sizeof(MPI_Count) * (size_t)n);
+    MPI_Count *cs = malloc(sizeof(MPI_Count) * (size_t)n);
+    MPI_Count *cr = malloc(sizeof(MPI_Count) * (size_t)n);
     MPI_Aint *as = malloc(sizeof(MPI_Aint) * (size_t)n), *ar = malloc(sizeof(MPI_Aint) * (size_t)n);
     MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * (size_t)n);
     MPI_Datatype *rt = malloc(sizeof(MPI_Datatype) * (size_t)n);

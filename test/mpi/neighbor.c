@@ -48,8 +48,10 @@ static void exchange(const topo_t *t, int op, int mode)
     int *rc = malloc(sizeof(int) * (size_t)nb), *rd = malloc(sizeof(int) * (size_t)nb);
     MPI_Count *csc = malloc(sizeof(MPI_Count) * (size_t)nb);
     MPI_Count *crc = malloc(sizeof(MPI_Count) * (size_t)nb);
-    MPI_Aint *asd = malloc(sizeof(MPI_Aint) * (size_t)nb), *ard = malloc(sizeof(MPI_Aint) * (size_t)nb);
-    MPI_Aint *esd = malloc(sizeof(MPI_Aint) * (size_t)nb), *erd = malloc(sizeof(MPI_Aint) * (size_t)nb);
+    MPI_Aint *asd = malloc(sizeof(MPI_Aint) * (size_t)nb);
+    MPI_Aint *ard = malloc(sizeof(MPI_Aint) * (size_t)nb);
+    MPI_Aint *esd = malloc(sizeof(MPI_Aint) * (size_t)nb);
+    MPI_Aint *erd = malloc(sizeof(MPI_Aint) * (size_t)nb);
     MPI_Datatype *ty = malloc(sizeof(MPI_Datatype) * (size_t)nb);
     /* Receive blocks go in reverse order, so displacements matter. */
     for (int i = 0; i < nb; i++) {

@@ -3,7 +3,8 @@
  * is started several times with new data each time and its results checked;
  * the request stays allocated and inactive between starts (a wait on it
  * returns at once with an empty status) until MPI_Request_free. MPI_Startall
- * mixes persistent collectives with persistent point-to-point requests, and
+ * mixes persistent collectives with persistent point-to-point requests;
+ * ranks may start them in different orders (they match by init order); and
  * completion by MPI_Test, MPI_Testall and MPI_Waitall works as for those.
  * The _c forms give the same results as the int ones. Argument errors are
  * reported at init (invalid root, count, datatype, op, info, request
@@ -304,6 +305,35 @@ static void t_startall(void)
         MT_OK(MPI_Request_free(&req[i]));
 }
 
+/* Persistent collectives match in the order of their init calls: ranks
+ * start them in different orders, and a blocking collective in between
+ * does not disturb them. */
+static void t_order(void)
+{
+    int a = -1, b = -1, sum = 0;
+    MPI_Request req[3];
+    MT_OK(MPI_Bcast_init(&a, 1, MPI_INT, 0, world, MPI_INFO_NULL, &req[0]));
+    MT_OK(MPI_Barrier_init(world, MPI_INFO_NULL, &req[1]));
+    MT_OK(MPI_Bcast_init(&b, 1, MPI_INT, n - 1, world, MPI_INFO_NULL, &req[2]));
+    for (int it = 0; it < ITERS; it++) {
+        a = me == 0 ? val(0, 0, it) : -1;
+        b = me == n - 1 ? val(n - 1, 1, it) : -1;
+        if (me % 2 == 0) {
+            for (int i = 0; i < 3; i++)
+                MT_OK(MPI_Start(&req[i]));
+        } else {
+            MPI_Request rev[3] = { req[2], req[1], req[0] };
+            MT_OK(MPI_Startall(3, rev));
+        }
+        MT_OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, world));
+        MT_OK(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
+        MT_CHECK(a == val(0, 0, it) && b == val(n - 1, 1, it) && sum == n * (n - 1) / 2,
+                 "started out of order, it %d: a %d b %d sum %d", it, a, b, sum);
+    }
+    for (int i = 0; i < 3; i++)
+        MT_OK(MPI_Request_free(&req[i]));
+}
+
 static void t_errors(void)
 {
     int buf[4] = { 0 }, rb[4];
@@ -356,6 +386,7 @@ int main(int argc, char **argv)
     t_all();
     t_reductions();
     t_startall();
+    t_order();
     errors_return();
     t_errors();
     return MTest_Finalize();
