@@ -7,7 +7,7 @@
  * both complete under MPI_Test, MPI_Waitall and after MPI_Request_free. A
  * collective started while one is pending is not disturbed (they take no
  * collective tag). Ialltoallw exchanges blocks of different types and
- * counts, in place too. Then the argument errors.
+ * counts, in place too. Then the argument errors and a truncated receive.
  */
 #include "err_common.h"
 
@@ -191,6 +191,11 @@ static void t_errors(void)
     types[0] = MPI_DATATYPE_NULL;
     MT_ERRCLASS(MPI_Ialltoallw(&x, zero, zero, types, &y, zero, zero, types, world, &r),
                 MPI_ERR_TYPE, "Ialltoallw MPI_DATATYPE_NULL");
+    /* the receive's truncation is the request's error */
+    int big[3] = { 1, 2, 3 }, small = 0;
+    MT_OK(MPI_Isendrecv(big, 3, MPI_INT, (me + 1) % n, 20, &small, 1, MPI_INT, (me + n - 1) % n,
+                        20, world, &r));
+    MT_ERRCLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_ERR_TRUNCATE, "Isendrecv into a short buffer");
 #ifdef RDMPI
     MT_ERRCLASS(MPI_Isendrecv_c(&x, (MPI_Count)INT_MAX + 1, MPI_INT, 0, 0, &y, 1, MPI_INT, 0, 0,
                                 world, &r),
