@@ -132,7 +132,8 @@ typedef struct given {
 } given_t;
 
 /* Checks one side of n blocks and fills sd; a w side gets its types in
- * *dts (malloc'd, the caller frees it). */
+ * *dts (malloc'd, the caller frees it). A w side's buffer may be MPI_BOTTOM
+ * whatever its types: its byte displacements may be addresses. */
 static int check_side(rd_comm_t *c, const given_t *g, int n, side_t *sd, rd_datatype_t ***dts,
                       const char *what, const char *fn)
 {
@@ -157,7 +158,7 @@ static int check_side(rd_comm_t *c, const given_t *g, int n, side_t *sd, rd_data
         rd_datatype_t *dt = sd->dt;
         if ((err = rd_api_check_count(c, g->counts[i], fn)) ||
             (g->types && (err = rd_api_check_dt(c, g->types[i], &dt, fn))) ||
-            (err = rd_api_check_buf(c, g->buf, g->counts[i], dt, fn)))
+            (!g->types && (err = rd_api_check_buf(c, g->buf, g->counts[i], dt, fn))))
             return err;
         if (g->types)
             (*dts)[i] = dt;

@@ -11,7 +11,8 @@
  *     whose sources and destinations differ (MPI_Dist_graph_create_adjacent).
  * Each rank's blocks carry (rank, block index, iteration), so a block
  * delivered to the wrong slot or from the wrong neighbour is caught. Then
- * the argument errors: no topology, negative count, NULL request.
+ * alltoallw at MPI_BOTTOM with addresses as displacements, and the argument
+ * errors: no topology, negative count, NULL request.
  */
 #include "err_common.h"
 
@@ -274,6 +275,30 @@ static void dist_graph(int n)
     topo_free(t);
 }
 
+/* MPI_Neighbor_alltoallw from and into MPI_BOTTOM with absolute addresses
+ * as displacements, on a periodic ring. */
+static void bottom(void)
+{
+    int dims[1] = { MTest_size }, periods[1] = { 1 }, s[2], r[2] = { -1, -1 }, cnt[2] = { 1, 1 };
+    MPI_Aint sa[2], ra[2];
+    MPI_Datatype ty[2] = { MPI_INT, MPI_INT };
+    MPI_Comm c;
+    MT_OK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c));
+    int my, left, right;
+    MPI_Comm_rank(c, &my);
+    MT_OK(MPI_Cart_shift(c, 0, 1, &left, &right));
+    for (int i = 0; i < 2; i++) {
+        s[i] = code(my, i, 7);
+        MPI_Get_address(&s[i], &sa[i]);
+        MPI_Get_address(&r[i], &ra[i]);
+    }
+    MT_OK(MPI_Neighbor_alltoallw(MPI_BOTTOM, cnt, sa, ty, MPI_BOTTOM, cnt, ra, ty, c));
+    MT_CHECK(r[0] == code(left, 1, 7) && r[1] == code(right, 0, 7),
+             "alltoallw at MPI_BOTTOM: %d %d, want %d %d", r[0], r[1], code(left, 1, 7),
+             code(right, 0, 7));
+    MPI_Comm_free(&c);
+}
+
 static void errors(void)
 {
     int sb[8] = { 0 }, rb[8], one[2] = { 1, 1 }, neg[2] = { -1, -1 }, d[2] = { 0, 1 };
@@ -329,6 +354,7 @@ int main(int argc, char **argv)
     cart(MPI_COMM_WORLD, 2, dims, periods, "2-d grid");
     graph_ring(n);
     dist_graph(n);
+    bottom();
     errors_return();
     errors();
     return MTest_Finalize();
