@@ -273,6 +273,114 @@ static void t_reductions(void)
     free(big);
 }
 
+/* The other _c forms, one element per rank and block, started twice. */
+static void t_large(void)
+{
+    size_t N = (size_t)n;
+    int *sb = malloc(sizeof(int) * N), *rb = malloc(sizeof(int) * N), one, got;
+    MPI_Count *cnt = malloc(sizeof(MPI_Count) * N);
+    MPI_Aint *dsp = malloc(sizeof(MPI_Aint) * N), *bdsp = malloc(sizeof(MPI_Aint) * N);
+    MPI_Datatype *ty = malloc(sizeof(MPI_Datatype) * N);
+    for (int i = 0; i < n; i++) {
+        cnt[i] = 1;
+        dsp[i] = n - 1 - i; /* reverse order */
+        bdsp[i] = (MPI_Aint)((size_t)(n - 1 - i) * sizeof(int));
+        ty[i] = MPI_INT;
+    }
+    enum { GATHER, GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE,
+           REDSCAT, REDSCAT_BLOCK, SCAN, EXSCAN, NCASES };
+    MPI_Request r[NCASES];
+    MPI_Info ni = MPI_INFO_NULL;
+    int root = n - 1;
+    MT_OK(MPI_Gather_init_c(&one, 1, MPI_INT, rb, 1, MPI_INT, root, world, ni, &r[GATHER]));
+    MT_OK(MPI_Gatherv_init_c(&one, 1, MPI_INT, rb, cnt, dsp, MPI_INT, root, world, ni,
+                             &r[GATHERV]));
+    MT_OK(MPI_Scatter_init_c(sb, 1, MPI_INT, &got, 1, MPI_INT, root, world, ni, &r[SCATTER]));
+    MT_OK(MPI_Scatterv_init_c(sb, cnt, dsp, MPI_INT, &got, 1, MPI_INT, root, world, ni,
+                              &r[SCATTERV]));
+    MT_OK(MPI_Allgather_init_c(&one, 1, MPI_INT, rb, 1, MPI_INT, world, ni, &r[ALLGATHER]));
+    MT_OK(MPI_Alltoall_init_c(sb, 1, MPI_INT, rb, 1, MPI_INT, world, ni, &r[ALLTOALL]));
+    MT_OK(MPI_Alltoallv_init_c(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, world, ni,
+                               &r[ALLTOALLV]));
+    MT_OK(MPI_Alltoallw_init_c(sb, cnt, bdsp, ty, rb, cnt, bdsp, ty, world, ni, &r[ALLTOALLW]));
+    MT_OK(MPI_Reduce_init_c(&one, &got, 1, MPI_INT, MPI_SUM, root, world, ni, &r[REDUCE]));
+    MT_OK(MPI_Reduce_scatter_init_c(sb, &got, cnt, MPI_INT, MPI_SUM, world, ni, &r[REDSCAT]));
+    MT_OK(MPI_Reduce_scatter_block_init_c(sb, &got, 1, MPI_INT, MPI_SUM, world, ni,
+                                          &r[REDSCAT_BLOCK]));
+    MT_OK(MPI_Scan_init_c(&one, &got, 1, MPI_INT, MPI_SUM, world, ni, &r[SCAN]));
+    MT_OK(MPI_Exscan_init_c(&one, &got, 1, MPI_INT, MPI_SUM, world, ni, &r[EXSCAN]));
+    for (int it = 0; it < 2; it++) {
+        for (int k = 0; k < NCASES; k++) {
+            one = val(me, 0, it);
+            got = -1;
+            for (int i = 0; i < n; i++) {
+                sb[i] = val(me, i, it);
+                rb[i] = -1;
+            }
+            run(&r[k], it, "a _c form");
+            for (int i = 0; i < n; i++) {
+                int rev = n - 1 - i, sum = 0;
+                for (int q = 0; q < n; q++)
+                    sum += val(q, me, it);
+                switch (k) {
+                case GATHER:
+                case ALLGATHER:
+                    if (k == ALLGATHER || me == root)
+                        MT_CHECK(rb[i] == val(i, 0, it), "case %d it %d [%d]: %d", k, it, i,
+                                 rb[i]);
+                    break;
+                case GATHERV:
+                    if (me == root)
+                        MT_CHECK(rb[rev] == val(i, 0, it), "Gatherv_init_c it %d [%d]: %d", it,
+                                 i, rb[rev]);
+                    break;
+                case SCATTER:
+                    MT_CHECK(got == val(root, me, it), "Scatter_init_c it %d: %d", it, got);
+                    break;
+                case SCATTERV:
+                    MT_CHECK(got == val(root, n - 1 - me, it), "Scatterv_init_c it %d: %d", it,
+                             got);
+                    break;
+                case ALLTOALL:
+                    MT_CHECK(rb[i] == val(i, me, it), "Alltoall_init_c it %d [%d]: %d", it, i,
+                             rb[i]);
+                    break;
+                case ALLTOALLV:
+                case ALLTOALLW:
+                    /* block i goes to rank n-1-i and lands at n-1-source */
+                    MT_CHECK(rb[rev] == val(i, n - 1 - me, it), "case %d it %d [%d]: %d", k, it,
+                             i, rb[rev]);
+                    break;
+                case REDSCAT:
+                case REDSCAT_BLOCK:
+                    MT_CHECK(got == sum, "case %d it %d: %d, want %d", k, it, got, sum);
+                    break;
+                }
+            }
+            int sum = 0;
+            for (int q = 0; q < n; q++)
+                sum += val(q, 0, it);
+            if (k == REDUCE && me == root)
+                MT_CHECK(got == sum, "Reduce_init_c it %d: %d, want %d", it, got, sum);
+            int pre = 0;
+            for (int q = 0; q < me; q++)
+                pre += val(q, 0, it);
+            if (k == SCAN)
+                MT_CHECK(got == pre + one, "Scan_init_c it %d: %d", it, got);
+            if (k == EXSCAN && me > 0)
+                MT_CHECK(got == pre, "Exscan_init_c it %d: %d", it, got);
+        }
+    }
+    for (int k = 0; k < NCASES; k++)
+        MT_OK(MPI_Request_free(&r[k]));
+    free(sb);
+    free(rb);
+    free(cnt);
+    free(dsp);
+    free(bdsp);
+    free(ty);
+}
+
 /* MPI_Startall over a persistent allreduce and a persistent ring exchange;
  * MPI_Waitall and MPI_Testall complete them. */
 static void t_startall(void)
@@ -385,6 +493,7 @@ int main(int argc, char **argv)
     t_rooted();
     t_all();
     t_reductions();
+    t_large();
     t_startall();
     t_order();
     errors_return();
