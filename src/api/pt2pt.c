@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/coll_persist.h"
 #include "p2p/p2p.h"
 #include "util/list.h"
 
@@ -679,6 +680,8 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 static int start_one(MPI_Request h, const char *fn)
 {
     rd_request_t *p = rd_api_req(h);
+    if (p && p->kind == RD_REQ_PERSIST_COLL)
+        return rd_api_pcoll_start(p, fn);
     if (!p || (p->kind != RD_REQ_PERSIST_SEND && p->kind != RD_REQ_PERSIST_RECV))
         return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request 0x%x is not a persistent request",
                             (unsigned)h);

@@ -4,7 +4,7 @@
  * creating the new communicator) and MPI_Topo_test. Cartesian topologies and
  * MPI_Dims_create are in topo_cart.c, graph topologies in topo_graph.c,
  * distributed graph topologies in topo_dist_graph.c; neighborhood
- * collectives fail with MPI_ERR_UNSUPPORTED_OPERATION (gen-unsupported.sh).
+ * collectives in neighbor.c.
  *
  * A topology lives in one block hanging off the communicator (topo.h): a
  * header and one int array whose layout depends on the kind. reorder is

@@ -21,7 +21,8 @@ static int slot_of(MPI_Request h, rd_request_t **out)
     if (!r || (r->kind == RD_REQ_RECV && r->ext)) /* a matched-probe message, not a request */
         return SLOT_BAD;
     *out = r;
-    if ((r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV) && !r->inner)
+    if ((r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV ||
+         r->kind == RD_REQ_PERSIST_COLL) && !r->inner)
         return SLOT_INACTIVE;
     return SLOT_ACTIVE;
 }
@@ -66,7 +67,8 @@ static int complete(MPI_Request *h, rd_request_t *r, MPI_Status *st, const char 
         rd_req_free(r->inner);
         r->inner = NULL;
         r->done = 1;
-    } else if (r->kind != RD_REQ_PERSIST_SEND && r->kind != RD_REQ_PERSIST_RECV) {
+    } else if (r->kind != RD_REQ_PERSIST_SEND && r->kind != RD_REQ_PERSIST_RECV &&
+               r->kind != RD_REQ_PERSIST_COLL) {
         rd_req_free(r);
         *h = MPI_REQUEST_NULL;
     }
@@ -443,6 +445,12 @@ int PMPI_Request_free(MPI_Request *request)
     int err = lock_user_request(request, &r, &slot, "MPI_Request_free");
     if (err)
         return err;
+    /* MPI-4.0 section 5.13: a persistent collective must be inactive. */
+    if (r->kind == RD_REQ_PERSIST_COLL && r->inner) {
+        rd_api_unlock();
+        return rd_api_error(r->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+                            "the persistent collective request is active: complete it first");
+    }
     /* The operation goes on; its request is freed when it completes. */
     rd_request_t *w = r->inner;
     if (w) {

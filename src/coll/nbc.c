@@ -51,6 +51,7 @@ struct rd_nbc {
     rd_comm_t *comm;
     rd_request_t *req;         /* the user's request */
     int tag;
+    int fixed_tag;             /* tag given by rd_nbc_use_tag: no shared-memory path */
     int err;                   /* first failure: ends the schedule */
     step_t *steps;
     int nsteps, cap;
@@ -81,6 +82,10 @@ static int hook_id;            /* progress_hook's id, active while active_scheds
  * even and never reused within a process). */
 static uint32_t *seqs;
 static size_t nseqs;
+
+/* rd_nbc_use_tag: the tag the next schedule on forced_comm takes. */
+static _Thread_local const rd_comm_t *forced_comm;
+static _Thread_local int forced_tag;
 
 static void *at(const void *buf, ptrdiff_t off)
 {
@@ -172,9 +177,22 @@ static const rd_coll_steps_ops_t sink_ops = {
     .tmp = sink_tmp,
 };
 
+int rd_nbc_reserve_tag(const rd_comm_t *c)
+{
+    return next_tag(c);
+}
+
+void rd_nbc_use_tag(const rd_comm_t *c, int tag)
+{
+    forced_comm = tag < 0 ? NULL : c;
+    forced_tag = tag;
+}
+
 rd_nbc_t *rd_nbc_new(rd_comm_t *c)
 {
-    int tag = next_tag(c);
+    int fixed = forced_comm == c;
+    int tag = fixed ? forced_tag : next_tag(c);
+    forced_comm = NULL;
     if (tag < 0)
         return NULL;
     rd_nbc_t *s = pool;
@@ -192,6 +210,7 @@ rd_nbc_t *rd_nbc_new(rd_comm_t *c)
     s->tmps = s->tmps_in;
     s->captmps = INLINE_TMPS;
     s->tag = tag;
+    s->fixed_tag = fixed;
     rd_list_init(&s->link);
     s->comm = c;
     rd_comm_ref(c);
@@ -520,7 +539,9 @@ void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int r
 {
     if (s->comm->size == 1)
         return;
-    int rc = rd_coll_shm_ibcast(s, buf, count, dt, root);
+    /* The shared-memory path's sequence numbers follow the start order,
+     * which persistent collectives need not keep. */
+    int rc = s->fixed_tag ? RD_ENOTSUP : rd_coll_shm_ibcast(s, buf, count, dt, root);
     if (rc != RD_ENOTSUP) {
         if (rc != RD_OK && s->err == RD_OK)
             s->err = rc;

@@ -55,6 +55,16 @@ typedef int (*rd_nbc_fn)(rd_nbc_t *s, void *arg);
  * NULL on ENOMEM. */
 rd_nbc_t *rd_nbc_new(rd_comm_t *c);
 
+/* Persistent collectives (MPI-4.0 section 5.13) match in the order of their
+ * initialisation, whatever the order of their starts: the init takes the
+ * next tag of c (rd_nbc_reserve_tag: -1 on ENOMEM), and before each start
+ * rd_nbc_use_tag(c, tag) makes the next rd_nbc_new(c) of the calling thread
+ * take that tag instead of the next one (tag < 0 withdraws it). Such a
+ * schedule keeps off the node-local shared-memory path, whose sequence
+ * numbers follow the order of the starts. */
+int rd_nbc_reserve_tag(const rd_comm_t *c);
+void rd_nbc_use_tag(const rd_comm_t *c, int tag);
+
 /* Step constructors. They never fail: an allocation failure is remembered
  * and reported by rd_nbc_start. Datatypes are referenced until the schedule
  * ends. peer is a rank of the schedule's communicator. */
@@ -112,7 +122,8 @@ void rd_nbc_fini(void);
  * (coll_steps.h). */
 
 /* Node-local: through the ranks' shared areas (rd_coll_shm_ibcast) up to
- * RDMPI_IBCAST_SHM_MAX bytes; else a binomial tree. */
+ * RDMPI_IBCAST_SHM_MAX bytes, unless the tag was fixed (rd_nbc_use_tag);
+ * else a binomial tree. */
 void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root);
 /* Dissemination: ceil(log2 n) rounds. */
 void rd_nbc_barrier(rd_nbc_t *s);

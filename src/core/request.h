@@ -21,6 +21,7 @@ enum rd_req_kind {
     RD_REQ_GREQ,           /* generalized request */
     RD_REQ_NBC,            /* nonblocking collective schedule */
     RD_REQ_RMA,            /* Rput & co.: ext is the window (rma completes it) */
+    RD_REQ_PERSIST_COLL,   /* Bcast_init & co.: tmp records the arguments, inner runs */
 };
 
 enum rd_send_mode {
