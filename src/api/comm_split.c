@@ -2,6 +2,7 @@
  * MPI_Comm_split and MPI_Comm_split_type: every rank contributes (color,
  * key) in an allgather and computes the members of its own part; the parts
  * then agree on their context ids together, over the parent (coll/ctxid.h).
+ * An intercommunicator is split in comm_inter.c.
  */
 #include "api/comm.h"
 
@@ -63,13 +64,15 @@ out:
     return rc;
 }
 
-/* MPI initialized, comm an intracommunicator, newcomm not NULL. */
-static int check_split(MPI_Comm comm, MPI_Comm *newcomm, rd_comm_t **c, const char *fn)
+/* MPI initialized, newcomm not NULL, comm an intracommunicator unless
+ * inter_ok. */
+static int check_split(MPI_Comm comm, MPI_Comm *newcomm, rd_comm_t **c, int inter_ok,
+                       const char *fn)
 {
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_newcomm(*c, newcomm, fn)) ||
-        (err = rd_api_check_intra(*c, fn)))
+        (!inter_ok && (err = rd_api_check_intra(*c, fn))))
         return err;
     return MPI_SUCCESS;
 }
@@ -82,7 +85,7 @@ static int split_out(rd_comm_t *c, int color, int key, int whole_is_null, MPI_Co
 {
     rd_comm_t *nc;
     rd_api_lock();
-    int rc = split(c, color, key, &nc);
+    int rc = c->rgroup ? rd_api_comm_split_inter(c, color, key, &nc) : split(c, color, key, &nc);
     if (rc == RD_OK && nc && whole_is_null && nc->size == c->size) {
         rd_comm_release(nc);
         nc = NULL;
@@ -97,7 +100,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     static const char fn[] = "MPI_Comm_split";
     rd_comm_t *c;
     int err;
-    if ((err = check_split(comm, newcomm, &c, fn)))
+    if ((err = check_split(comm, newcomm, &c, 1, fn)))
         return err;
     if (color < 0 && color != MPI_UNDEFINED)
         return rd_api_error(c, MPI_ERR_ARG, fn,
@@ -117,7 +120,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     static const char fn[] = "MPI_Comm_split_type";
     rd_comm_t *c;
     int err;
-    if ((err = check_split(comm, newcomm, &c, fn)))
+    if ((err = check_split(comm, newcomm, &c, 0, fn)))
         return err;
     int node = rd_api.boot.local_ranks ? rd_api.boot.local_ranks[0] : rd_api.boot.rank;
     int color;
