@@ -156,10 +156,12 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
         return err;
+    /* MPI_PROC_NULL still runs the (empty) collective: every member of an
+     * intercommunicator counts the collectives started on it (coll/nbc.h). */
     if (c->rgroup && root == MPI_PROC_NULL)
-        return MPI_SUCCESS;
-    if ((err = no_in_place(c, buffer, "buffer", fn)) ||
-        (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)))
+        count = 0, dt = &rd_dt_bytes;
+    else if ((err = no_in_place(c, buffer, "buffer", fn)) ||
+             (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)))
         return err;
     rd_api_lock();
     int rc = c->rgroup ? rd_coll_inter_bcast(c, buffer, (size_t)count, dt, root)
@@ -460,10 +462,10 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
         /* The root's group sends nothing: the datatype and op are checked
          * against its receive buffer. */
         if (root == MPI_PROC_NULL)
-            return MPI_SUCCESS;
-        if ((err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
-            (err = check_reduction(c, root == MPI_ROOT ? recvbuf : sendbuf, count, datatype, op,
-                                   &dt, &o, fn)))
+            count = 0, dt = NULL, o = NULL;  /* an empty collective, as in MPI_Bcast */
+        else if ((err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
+                 (err = check_reduction(c, root == MPI_ROOT ? recvbuf : sendbuf, count, datatype,
+                                        op, &dt, &o, fn)))
             return err;
         rd_api_lock();
         int rc = rd_coll_inter_reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root);
