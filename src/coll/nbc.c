@@ -264,10 +264,16 @@ rd_nbc_t *rd_nbc_new(rd_comm_t *c)
     s->sink.ops = &sink_ops;
     s->sink.comm = c;
     if (c->rgroup) {
+        /* An intercommunicator built without rd_coll_inter_init has no
+         * communicator for the local steps: its collectives fail loudly
+         * (the steps are still recorded, never run). */
         s->local = rd_coll_comm(c)->local;
-        rd_comm_ref(s->local);
         s->lsink.ops = &lsink_ops;
-        s->lsink.comm = s->local;
+        s->lsink.comm = s->local ? s->local : c;
+        if (s->local)
+            rd_comm_ref(s->local);
+        else
+            s->err = RD_ENOTSUP;
     }
     return s;
 }
