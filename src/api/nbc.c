@@ -42,7 +42,8 @@ static int check_inter_in_place(rd_comm_t *c, const void *sbuf, const void *rbuf
 {
     if (!c->rgroup || (sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE))
         return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on an intercommunicator");
+    return rd_api_error(c, MPI_ERR_BUFFER, fn,
+                        "MPI_IN_PLACE is not allowed on an intercommunicator");
 }
 
 /* The root of a rooted collective (MPI_ROOT on an intercommunicator). */
