@@ -28,6 +28,17 @@ int rd_api_comm_new_inter_pending(rd_comm_t *parent, rd_comm_t **out);
 /* The hidden intracommunicator over an intercommunicator's local group. */
 rd_comm_t *rd_api_comm_local(const rd_comm_t *c);
 
+/* What each rank contributes to a split. */
+typedef struct rd_split_entry {
+    int color, key;
+} rd_split_entry_t;
+
+/* The members of color among the entries all[r] of the ranks r of from,
+ * ordered by key then by r, as a new group; *g NULL when there are none or
+ * color is MPI_UNDEFINED (comm_split.c). Returns an internal status. */
+int rd_api_split_group(const rd_split_entry_t *all, const rd_group_t *from, int color,
+                       rd_group_t **g);
+
 /* MPI_Comm_split / MPI_Comm_create on intercommunicator c (comm_inter.c):
  * *out is the new intercommunicator, or NULL for a rank without one.
  * Collective over both groups; returns an internal status. */

@@ -15,49 +15,6 @@
 #include "coll/coll_inter.h"
 #include "coll/ctxid.h"
 
-typedef struct split_entry {
-    int color, key;
-} split_entry_t;
-
-typedef struct split_member {
-    int key, rank;
-} split_member_t;
-
-static int cmp_member(const void *pa, const void *pb)
-{
-    const split_member_t *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return a->rank < b->rank ? -1 : a->rank > b->rank;
-}
-
-/* The members of color among the n entries of all (ranks of from), in
- * (key, rank) order, as a group; *g NULL when there are none. */
-static int members(const split_entry_t *all, int n, const rd_group_t *from, int color,
-                   rd_group_t **g)
-{
-    split_member_t *m = malloc(((size_t)n + 1) * sizeof(*m));
-    int *world = malloc(((size_t)n + 1) * sizeof(int));
-    int k = 0, rc = RD_OK;
-    *g = NULL;
-    if (!m || !world) {
-        rc = RD_ENOMEM;
-        goto out;
-    }
-    for (int r = 0; r < n; r++)
-        if (all[r].color == color)
-            m[k++] = (split_member_t){ all[r].key, r };
-    qsort(m, (size_t)k, sizeof(*m), cmp_member);
-    for (int i = 0; i < k; i++)
-        world[i] = from->world[m[i].rank];
-    if (k && !(*g = rd_group_new(k, world, rd_api.boot.rank)))
-        rc = RD_ENOMEM;
-out:
-    free(m);
-    free(world);
-    return rc;
-}
-
 /* Agrees on the new contexts (every rank of both groups takes part) and
  * builds the intercommunicator if both sides have members and this rank is
  * one. Takes over the references to lg and rg. */
@@ -74,10 +31,10 @@ static int finish(rd_comm_t *c, rd_group_t *lg, rd_group_t *rg, int member, rd_c
 
 int rd_api_comm_split_inter(rd_comm_t *c, int color, int key, rd_comm_t **out)
 {
-    split_entry_t mine = { color, key };
+    rd_split_entry_t mine = { color, key };
     int rsize = c->rgroup->size;
-    split_entry_t *lall = malloc((size_t)c->size * sizeof(*lall));
-    split_entry_t *rall = malloc((size_t)rsize * sizeof(*rall));
+    rd_split_entry_t *lall = malloc((size_t)c->size * sizeof(*lall));
+    rd_split_entry_t *rall = malloc((size_t)rsize * sizeof(*rall));
     rd_group_t *lg = NULL, *rg = NULL;
     int rc = RD_ENOMEM;
     *out = NULL;
@@ -87,10 +44,10 @@ int rd_api_comm_split_inter(rd_comm_t *c, int color, int key, rd_comm_t **out)
     if (rc == RD_OK)
         rc = rd_coll_inter_allgatherv(c, &mine, sizeof(mine), &rd_dt_bytes, rall, NULL, NULL,
                                       sizeof(mine), &rd_dt_bytes);
-    if (rc == RD_OK && color != MPI_UNDEFINED)
-        rc = members(lall, c->size, c->group, color, &lg);
-    if (rc == RD_OK && color != MPI_UNDEFINED)
-        rc = members(rall, rsize, c->rgroup, color, &rg);
+    if (rc == RD_OK)
+        rc = rd_api_split_group(lall, c->group, color, &lg);
+    if (rc == RD_OK)
+        rc = rd_api_split_group(rall, c->rgroup, color, &rg);
     if (rc == RD_OK) {
         rc = finish(c, lg, rg, color != MPI_UNDEFINED, out);
         lg = rg = NULL;

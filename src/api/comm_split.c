@@ -10,10 +10,6 @@
 
 #include "coll/coll.h"
 
-typedef struct split_entry {
-    int color, key;
-} split_entry_t;
-
 typedef struct split_member {
     int key, rank;
 } split_member_t;
@@ -26,41 +22,51 @@ static int cmp_member(const void *pa, const void *pb)
     return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
+int rd_api_split_group(const rd_split_entry_t *all, const rd_group_t *from, int color,
+                       rd_group_t **g)
+{
+    int n = from->size, k = 0, rc = RD_OK;
+    split_member_t *m = malloc(((size_t)n + 1) * sizeof(*m));
+    int *world = malloc(((size_t)n + 1) * sizeof(int));
+    *g = NULL;
+    if (!m || !world) {
+        rc = RD_ENOMEM;
+        goto out;
+    }
+    if (color != MPI_UNDEFINED)
+        for (int r = 0; r < n; r++)
+            if (all[r].color == color)
+                m[k++] = (split_member_t){ all[r].key, r };
+    qsort(m, (size_t)k, sizeof(*m), cmp_member);
+    for (int i = 0; i < k; i++)
+        world[i] = from->world[m[i].rank];
+    if (k && !(*g = rd_group_new(k, world, rd_api.boot.rank)))
+        rc = RD_ENOMEM;
+out:
+    free(m);
+    free(world);
+    return rc;
+}
+
 /* The split itself: every rank of c contributes (color, key); the ranks of
  * my color, ordered by key then by rank in c, form my new communicator.
  * MPI_UNDEFINED gets NULL. Lock held; returns an internal status. */
 static int split(rd_comm_t *c, int color, int key, rd_comm_t **out)
 {
-    split_entry_t mine = { color, key };
-    split_entry_t *all = malloc((size_t)c->size * sizeof(*all));
-    split_member_t *m = malloc((size_t)c->size * sizeof(*m));
-    int *world = malloc((size_t)c->size * sizeof(int));
+    rd_split_entry_t mine = { color, key };
+    rd_split_entry_t *all = malloc((size_t)c->size * sizeof(*all));
+    rd_group_t *g = NULL;
     int rc = RD_ENOMEM;
     *out = NULL;
-    if (!all || !m || !world)
-        goto out;
-    if ((rc = rd_coll_allgather_bytes(c, &mine, sizeof(mine), all)) != RD_OK)
-        goto out;
-    int n = 0;
-    if (color != MPI_UNDEFINED)
-        for (int r = 0; r < c->size; r++)
-            if (all[r].color == color)
-                m[n++] = (split_member_t){ all[r].key, r };
-    qsort(m, (size_t)n, sizeof(*m), cmp_member);
-    for (int i = 0; i < n; i++)
-        world[i] = c->group->world[m[i].rank];
-    rd_group_t *g = NULL;
-    if (n && !(g = rd_group_new(n, world, rd_api.boot.rank))) {
-        rc = RD_ENOMEM;
-        goto out;
+    if (!all)
+        return rc;
+    if ((rc = rd_coll_allgather_bytes(c, &mine, sizeof(mine), all)) == RD_OK &&
+        (rc = rd_api_split_group(all, c->group, color, &g)) == RD_OK) {
+        /* Every rank takes part in the context agreement, MPI_UNDEFINED too. */
+        rc = rd_api_comm_create_from(c, g, out);
+        rd_group_release(g);
     }
-    /* Every rank takes part in the context agreement, MPI_UNDEFINED too. */
-    rc = rd_api_comm_create_from(c, g, out);
-    rd_group_release(g);
-out:
     free(all);
-    free(m);
-    free(world);
     return rc;
 }
 
