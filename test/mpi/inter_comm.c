@@ -8,7 +8,7 @@
  * MPI_Comm_idup / MPI_Comm_idup_with_info (two at once, with a collective
  * on the parent in between). Each result is checked for its shape (sizes,
  * rank, the world ranks of both groups in order) and then used: an
- * allreduce and point-to-point between the groups.
+ * allreduce and point-to-point between the groups. Then argument errors.
  */
 #include "mtest.h"
 
@@ -199,6 +199,30 @@ static void test_idup(MPI_Comm ic)
     MT_OK(MPI_Comm_free(&c2));
 }
 
+static void expect_class(int rc, int cls, const char *what)
+{
+    int got = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &got);
+    MT_CHECK(got == cls, "%s: error class %d, expected %d", what, got, cls);
+}
+
+/* Argument errors, found before anything is exchanged: a group with a
+ * remote rank, a negative color, split_type (intracommunicators only). */
+static void test_errors(MPI_Comm ic)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Group rg;
+    MT_OK(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
+    MT_OK(MPI_Comm_remote_group(ic, &rg));
+    expect_class(MPI_Comm_create(ic, rg, &c), MPI_ERR_GROUP, "create with the remote group");
+    MT_OK(MPI_Group_free(&rg));
+    expect_class(MPI_Comm_split(ic, -2, 0, &c), MPI_ERR_ARG, "split with color -2");
+    expect_class(MPI_Comm_split_type(ic, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c),
+                 MPI_ERR_COMM, "split_type on an intercommunicator");
+    MT_CHECK(c == MPI_COMM_NULL, "a failed constructor set newcomm");
+}
+
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -214,6 +238,7 @@ int main(int argc, char **argv)
     test_split(ic);
     test_create(ic);
     test_idup(ic);
+    test_errors(ic);
     MT_OK(MPI_Comm_free(&ic));
     MT_OK(MPI_Comm_free(&local));
     return MTest_Finalize();
