@@ -234,18 +234,18 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
 
 int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn)
 {
+    return rd_api_check_comm(h, c, fn);
+}
+
+int rd_api_check_coll_comm_intra(MPI_Comm h, rd_comm_t **c, const char *fn)
+{
     int err = rd_api_check_comm(h, c, fn);
     if (err)
         return err;
     if ((*c)->rgroup)
         return rd_api_error(*c, MPI_ERR_COMM, fn,
-                            "this collective is not supported on an intercommunicator");
+                            "this collective is not defined on an intercommunicator");
     return MPI_SUCCESS;
-}
-
-int rd_api_check_coll_comm_any(MPI_Comm h, rd_comm_t **c, const char *fn)
-{
-    return rd_api_check_comm(h, c, fn);
 }
 
 int rd_api_check_root(rd_comm_t *c, int root, const char *fn)

@@ -129,11 +129,10 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype typ
 int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
                         const char *fn);
 /* Checks shared by the blocking and nonblocking collectives: the
- * communicator (valid, and for collectives that have no intercommunicator
- * form, an intracommunicator) and the root rank. */
+ * communicator (intra- or intercommunicator; _intra for the collectives
+ * MPI defines on intracommunicators only: MPI_ERR_COMM) and the root rank. */
 int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
-/* The same for a collective that also runs on intercommunicators. */
-int rd_api_check_coll_comm_any(MPI_Comm h, rd_comm_t **c, const char *fn);
+int rd_api_check_coll_comm_intra(MPI_Comm h, rd_comm_t **c, const char *fn);
 /* On an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a remote rank. */
 int rd_api_check_root(rd_comm_t *c, int root, const char *fn);
 /* dest: a rank of the remote group or MPI_PROC_NULL. */

@@ -138,7 +138,7 @@ int PMPI_Barrier(MPI_Comm comm)
     rd_comm_t *c;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)))
         return err;
     rd_api_lock();
     int rc = c->rgroup ? rd_coll_inter_barrier(c) : rd_coll_barrier(c);
@@ -154,7 +154,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     rd_datatype_t *dt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
         return err;
     /* MPI_PROC_NULL still runs the (empty) collective: every member of an
      * intercommunicator counts the collectives started on it (coll/nbc.h). */
@@ -183,7 +183,7 @@ static int rooted_entry(int is_gather, const void *sendbuf, const int *scounts,
     rd_datatype_t *st = NULL, *rt = NULL;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = rd_api_check_root(c, root, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)))
         return err;
@@ -278,7 +278,7 @@ static int blocks_entry(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = check_blocks(c, sendbuf, sendcount, sendtype, &st, recvbuf, recvcount, recvtype,
                             &rt, fn)))
@@ -315,7 +315,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
@@ -351,7 +351,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     rd_datatype_t *st = NULL, *rt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
@@ -393,7 +393,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     rd_comm_t *c;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
@@ -456,7 +456,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
         return err;
     if (c->rgroup) {
         /* The root's group sends nothing: the datatype and op are checked
@@ -495,7 +495,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)))
         return err;
     if (!recvcounts)
@@ -530,7 +530,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm_any(comm, &c, fn)) ||
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = rd_api_check_count(c, recvcount, fn)))
         return err;
@@ -561,8 +561,8 @@ static int allreduce_entry(const void *sendbuf, void *recvbuf, int count, MPI_Da
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = kind == ALLREDUCE ? rd_api_check_coll_comm_any(comm, &c, fn)
-                                 : rd_api_check_coll_comm(comm, &c, fn)) ||
+    if ((err = kind == ALLREDUCE ? rd_api_check_coll_comm(comm, &c, fn)
+                                 : rd_api_check_coll_comm_intra(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
         (err = check_reduction_recv(c, sendbuf, recvbuf, count, count, dt, fn)))

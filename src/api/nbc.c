@@ -29,7 +29,7 @@ _Static_assert(MPI_ROOT == RD_COLL_ROOT && MPI_PROC_NULL == RD_COLL_NO_ROOT,
 static int check_comm(MPI_Comm comm, MPI_Request *request, rd_comm_t **c, const char *fn)
 {
     int err;
-    if ((err = rd_api_check_coll_comm_any(comm, c, fn)))
+    if ((err = rd_api_check_coll_comm(comm, c, fn)))
         return err;
     if (!request)
         return rd_api_error(*c, MPI_ERR_ARG, fn, "request pointer is NULL");
