@@ -225,7 +225,7 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
 {
     if (!counts || !displs)
         return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL", what);
-    for (int i = 0; i < c->size; i++)
+    for (int i = 0; i < rd_comm_remote_size(c); i++)
         if (counts[i] < 0)
             return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
                                 counts[i], i);
@@ -234,17 +234,30 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
 
 int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn)
 {
+    return rd_api_check_comm(h, c, fn);
+}
+
+int rd_api_check_coll_comm_intra(MPI_Comm h, rd_comm_t **c, const char *fn)
+{
     int err = rd_api_check_comm(h, c, fn);
     if (err)
         return err;
     if ((*c)->rgroup)
         return rd_api_error(*c, MPI_ERR_COMM, fn,
-                            "collectives on intercommunicators are not supported");
+                            "this collective is not defined on an intercommunicator");
     return MPI_SUCCESS;
 }
 
 int rd_api_check_root(rd_comm_t *c, int root, const char *fn)
 {
+    if (c->rgroup) {
+        if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->rgroup->size))
+            return MPI_SUCCESS;
+        return rd_api_error(c, MPI_ERR_ROOT, fn,
+                            "invalid root %d on an intercommunicator: MPI_ROOT at the root, "
+                            "MPI_PROC_NULL in the rest of its group, the root's rank (0..%d) "
+                            "in the other group", root, c->rgroup->size - 1);
+    }
     if (root >= 0 && root < c->size)
         return MPI_SUCCESS;
     return rd_api_error(c, MPI_ERR_ROOT, fn,

@@ -130,13 +130,16 @@ int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt
 int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
                       rd_datatype_t **dt, const char *fn);
 /* The counts and displacements of a collective's v variant ("send" or
- * "receive" in the message): both arrays given, no count negative. */
+ * "receive" in the message): both arrays given, no count negative; one per
+ * rank of the remote group on an intercommunicator. */
 int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
                         const char *fn);
 /* Checks shared by the blocking and nonblocking collectives: the
- * communicator (valid, and an intracommunicator: intercommunicator
- * collectives are not supported) and the root rank. */
+ * communicator (intra- or intercommunicator; _intra for the collectives
+ * MPI defines on intracommunicators only: MPI_ERR_COMM) and the root rank. */
 int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
+int rd_api_check_coll_comm_intra(MPI_Comm h, rd_comm_t **c, const char *fn);
+/* On an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a remote rank. */
 int rd_api_check_root(rd_comm_t *c, int root, const char *fn);
 /* dest: a rank of the remote group or MPI_PROC_NULL. */
 int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn);

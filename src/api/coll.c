@@ -2,7 +2,10 @@
  * Blocking collective entry points (MPI-3.1 chapter 5). Each checks its
  * arguments where they are significant (root-only arguments at the root),
  * MPI_IN_PLACE where the standard allows it, and hands off to src/coll.
- * Intercommunicator collectives are not supported yet (MPI_ERR_COMM).
+ * On an intercommunicator (MPI-3.1 5.2.2) they run the algorithms of
+ * coll/coll_inter.h: MPI_IN_PLACE is not allowed there, the rooted ones take
+ * MPI_ROOT / MPI_PROC_NULL / a remote rank as root, and the scans are not
+ * defined (MPI_ERR_COMM).
  */
 #include "api/api.h"
 
@@ -11,6 +14,10 @@
 
 #include "api/op.h"
 #include "coll/coll.h"
+#include "coll/coll_inter.h"
+
+_Static_assert(MPI_ROOT == RD_COLL_ROOT && MPI_PROC_NULL == RD_COLL_NO_ROOT,
+               "intercommunicator roots pass through unchanged");
 
 static int no_in_place(rd_comm_t *c, const void *buf, const char *which, const char *fn)
 {
@@ -91,6 +98,29 @@ static int check_blocks(rd_comm_t *c, const void *sendbuf, int sendcount, MPI_Da
     return MPI_SUCCESS;
 }
 
+/* On an intercommunicator MPI_IN_PLACE is never allowed. */
+static int no_in_place_inter(rd_comm_t *c, const void *sbuf, const void *rbuf, const char *fn)
+{
+    int err;
+    if (c->rgroup && ((err = no_in_place(c, sbuf, "send buffer on an intercommunicator", fn)) ||
+                      (err = no_in_place(c, rbuf, "receive buffer on an intercommunicator", fn))))
+        return err;
+    return MPI_SUCCESS;
+}
+
+/* Whether this rank is a rooted collective's root, and whether it has the
+ * per-rank side (every rank of an intracommunicator; on an
+ * intercommunicator the group without the root). */
+static int is_root(const rd_comm_t *c, int root)
+{
+    return c->rgroup ? root == MPI_ROOT : c->rank == root;
+}
+
+static int has_rank_side(const rd_comm_t *c, int root)
+{
+    return c->rgroup ? root >= 0 : 1;
+}
+
 static int done(rd_comm_t *c, int rc, const char *fn)
 {
     return rc == RD_OK ? MPI_SUCCESS : rd_api_status_error(c, rc, fn);
@@ -111,7 +141,7 @@ int PMPI_Barrier(MPI_Comm comm)
     if ((err = rd_api_check_coll_comm(comm, &c, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_barrier(c);
+    int rc = c->rgroup ? rd_coll_inter_barrier(c) : rd_coll_barrier(c);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -124,12 +154,18 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     rd_datatype_t *dt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
-        (err = no_in_place(c, buffer, "buffer", fn)) ||
-        (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
+        return err;
+    /* MPI_PROC_NULL still runs the (empty) collective: every member of an
+     * intercommunicator counts the collectives started on it (coll/nbc.h). */
+    if (c->rgroup && root == MPI_PROC_NULL)
+        count = 0, dt = &rd_dt_bytes;
+    else if ((err = no_in_place(c, buffer, "buffer", fn)) ||
+             (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_bcast(c, buffer, (size_t)count, dt, root);
+    int rc = c->rgroup ? rd_coll_inter_bcast(c, buffer, (size_t)count, dt, root)
+                       : rd_coll_bcast(c, buffer, (size_t)count, dt, root);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -147,15 +183,19 @@ static int rooted_entry(int is_gather, const void *sendbuf, const int *scounts,
     rd_datatype_t *st = NULL, *rt = NULL;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = rd_api_check_root(c, root, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)))
         return err;
-    if (is_gather)
+    if (!has_rank_side(c, root))
+        err = MPI_SUCCESS;
+    else if (is_gather)
         err = check_rank_side(c, root, sendbuf, sendcount, sendtype, &st,
                               "send buffer at a non-root rank", fn);
     else
         err = check_rank_side(c, root, recvbuf, recvcount, recvtype, &rt,
                               "receive buffer at a non-root rank", fn);
-    if (!err && c->rank == root) {
+    if (!err && is_root(c, root)) {
         if (is_gather && v)
             err = check_root_v(c, recvbuf, rcounts, rdispls, recvtype, &rt, "receive buffer",
                                "receive", sendbuf, recvbuf, sendcount, fn);
@@ -173,7 +213,13 @@ static int rooted_entry(int is_gather, const void *sendbuf, const int *scounts,
         return err;
     rd_api_lock();
     int rc;
-    if (is_gather && v)
+    if (c->rgroup && is_gather)
+        rc = rd_coll_inter_gatherv(c, sendbuf, (size_t)sendcount, st, recvbuf, rcounts, rdispls,
+                                   (size_t)recvcount, rt, root);
+    else if (c->rgroup)
+        rc = rd_coll_inter_scatterv(c, sendbuf, scounts, sdispls, (size_t)sendcount, st,
+                                    recvbuf, (size_t)recvcount, rt, root);
+    else if (is_gather && v)
         rc = rd_coll_gatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf, rcounts,
                              rdispls, rt, root);
     else if (is_gather)
@@ -233,14 +279,20 @@ static int blocks_entry(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = check_blocks(c, sendbuf, sendcount, sendtype, &st, recvbuf, recvcount, recvtype,
                             &rt, fn)))
         return err;
     rd_api_lock();
-    int rc = alltoall ? rd_coll_alltoall(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+    int rc = c->rgroup && alltoall
+                 ? rd_coll_inter_alltoallv(c, sendbuf, NULL, NULL, (size_t)sendcount, st, recvbuf,
+                                           NULL, NULL, (size_t)recvcount, rt)
+             : c->rgroup ? rd_coll_inter_allgatherv(c, sendbuf, (size_t)sendcount, st, recvbuf,
+                                                    NULL, NULL, (size_t)recvcount, rt)
+             : alltoall ? rd_coll_alltoall(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
                                          (size_t)recvcount, rt)
-                      : rd_coll_allgather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
-                                          (size_t)recvcount, rt);
+                        : rd_coll_allgather(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                                            (size_t)recvcount, rt);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -264,6 +316,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
@@ -272,8 +325,10 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_allgatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf, recvcounts,
-                                displs, rt);
+    int rc = c->rgroup ? rd_coll_inter_allgatherv(c, sendbuf, (size_t)sendcount, st, recvbuf,
+                                                  recvcounts, displs, 0, rt)
+                       : rd_coll_allgatherv(c, in_place(sendbuf), (size_t)sendcount, st, recvbuf,
+                                            recvcounts, displs, rt);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -297,6 +352,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          ((err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn)) ||
@@ -306,8 +362,10 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
         (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_alltoallv(c, in_place(sendbuf), sendcounts, sdispls, st, recvbuf, recvcounts,
-                               rdispls, rt);
+    int rc = c->rgroup ? rd_coll_inter_alltoallv(c, sendbuf, sendcounts, sdispls, 0, st, recvbuf,
+                                                 recvcounts, rdispls, 0, rt)
+                       : rd_coll_alltoallv(c, in_place(sendbuf), sendcounts, sdispls, st, recvbuf,
+                                           recvcounts, rdispls, rt);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -336,24 +394,28 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          (err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn))) ||
         (err = rd_api_check_counts(c, recvcounts, rdispls, "receive", fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
         return err;
-    rd_datatype_t **types = malloc(2 * (size_t)c->size * sizeof(*types));
+    int n = rd_comm_remote_size(c);
+    rd_datatype_t **types = malloc(2 * (size_t)n * sizeof(*types));
     if (!types)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    rd_datatype_t **st = types, **rt = types + c->size;
-    if ((sendbuf != MPI_IN_PLACE && (err = decode_types(c, sendtypes, st, c->size, fn))) ||
-        (err = decode_types(c, recvtypes, rt, c->size, fn))) {
+    rd_datatype_t **st = types, **rt = types + n;
+    if ((sendbuf != MPI_IN_PLACE && (err = decode_types(c, sendtypes, st, n, fn))) ||
+        (err = decode_types(c, recvtypes, rt, n, fn))) {
         free(types);
         return err;
     }
     rd_api_lock();
-    int rc = rd_coll_alltoallw(c, in_place(sendbuf), sendcounts, sdispls, st, recvbuf,
-                               recvcounts, rdispls, rt);
+    int rc = c->rgroup ? rd_coll_inter_alltoallw(c, sendbuf, sendcounts, sdispls, st, recvbuf,
+                                                 recvcounts, rdispls, rt)
+                       : rd_coll_alltoallw(c, in_place(sendbuf), sendcounts, sdispls, st, recvbuf,
+                                           recvcounts, rdispls, rt);
     rd_api_unlock();
     free(types);
     return done(c, rc, fn);
@@ -394,8 +456,23 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
-        (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
+        return err;
+    if (c->rgroup) {
+        /* The root's group sends nothing: the datatype and op are checked
+         * against its receive buffer. */
+        if (root == MPI_PROC_NULL)
+            count = 0, dt = NULL, o = NULL;  /* an empty collective, as in MPI_Bcast */
+        else if ((err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
+                 (err = check_reduction(c, root == MPI_ROOT ? recvbuf : sendbuf, count, datatype,
+                                        op, &dt, &o, fn)))
+            return err;
+        rd_api_lock();
+        int rc = rd_coll_inter_reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root);
+        rd_api_unlock();
+        return done(c, rc, fn);
+    }
+    if ((err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)))
         return err;
     if (c->rank != root && (err = no_in_place(c, sendbuf, "send buffer at a non-root rank", fn)))
         return err;
@@ -418,7 +495,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm(comm, &c, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)))
         return err;
     if (!recvcounts)
         return rd_api_error(c, MPI_ERR_ARG, fn, "recvcounts is NULL");
@@ -436,7 +514,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                                     fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_reduce_scatter(c, in_place(sendbuf), recvbuf, recvcounts, dt, o);
+    int rc = c->rgroup ? rd_coll_inter_reduce_scatter(c, sendbuf, recvbuf, recvcounts, 0, dt, o)
+                       : rd_coll_reduce_scatter(c, in_place(sendbuf), recvbuf, recvcounts, dt, o);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -451,7 +530,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm(comm, &c, fn)) || (err = rd_api_check_count(c, recvcount, fn)))
+    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
+        (err = rd_api_check_count(c, recvcount, fn)))
         return err;
     if ((long long)recvcount * c->size > INT32_MAX)
         return rd_api_error(c, MPI_ERR_COUNT, fn, "recvcount * size is more than INT_MAX");
@@ -461,7 +542,10 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                     fn)))
         return err;
     rd_api_lock();
-    int rc = rd_coll_reduce_scatter_block(c, in_place(sendbuf), recvbuf, (size_t)recvcount, dt, o);
+    int rc = c->rgroup ? rd_coll_inter_reduce_scatter(c, sendbuf, recvbuf, NULL, (size_t)recvcount,
+                                                      dt, o)
+                       : rd_coll_reduce_scatter_block(c, in_place(sendbuf), recvbuf,
+                                                      (size_t)recvcount, dt, o);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -477,12 +561,15 @@ static int allreduce_entry(const void *sendbuf, void *recvbuf, int count, MPI_Da
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
+    if ((err = kind == ALLREDUCE ? rd_api_check_coll_comm(comm, &c, fn)
+                                 : rd_api_check_coll_comm_intra(comm, &c, fn)) ||
+        (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
         (err = check_reduction_recv(c, sendbuf, recvbuf, count, count, dt, fn)))
         return err;
     rd_api_lock();
-    int rc = kind == ALLREDUCE ? rd_coll_allreduce(c, in_place(sendbuf), recvbuf, (size_t)count,
+    int rc = c->rgroup ? rd_coll_inter_allreduce(c, sendbuf, recvbuf, (size_t)count, dt, o)
+             : kind == ALLREDUCE ? rd_coll_allreduce(c, in_place(sendbuf), recvbuf, (size_t)count,
                                                    dt, o)
              : kind == EXSCAN  ? rd_coll_exscan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o)
                                : rd_coll_scan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);

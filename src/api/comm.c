@@ -1,7 +1,7 @@
 /*
  * Communicators: queries (rank, size, group, compare, name, info), dup,
  * create, create_group and free, on intracommunicators and (queries, dup,
- * free, compare) on intercommunicators; and the object building that split
+ * create, free, compare) on intercommunicators; and the object building that split
  * (comm_split.c) and intercommunicators (intercomm.c) share (comm.h). The
  * context ids are agreed in coll/ctxid.c.
  *
@@ -18,6 +18,7 @@
 #include "api/attr.h"
 #include "api/info.h"
 #include "api/topo.h"
+#include "coll/coll_inter.h"
 #include "coll/ctxid.h"
 #include "p2p/p2p.h"
 
@@ -110,6 +111,29 @@ int rd_api_comm_build_inter(rd_comm_t *parent, rd_group_t *local, rd_group_t *re
         rd_api_comm_destroy(c);
         return RD_ENOMEM;
     }
+    rd_coll_inter_init(c, lc);
+    *out = c;
+    return RD_OK;
+}
+
+int rd_api_comm_new_inter_pending(rd_comm_t *parent, rd_comm_t **out)
+{
+    rd_comm_t *c = rd_comm_new(parent->group, 0), *lc = NULL;
+    if (!c)
+        return RD_ENOMEM;
+    c->errh = parent->errh;
+    if (c->errh)
+        rd_errh_ref(c->errh);
+    c->rgroup = parent->rgroup;
+    rd_group_ref(c->rgroup);
+    comm_extra_t *x = extra_get(c);
+    if (x)
+        x->local = lc = rd_comm_new(parent->group, 0);
+    if (!x || !lc || !(c->handle = rd_handle_alloc(RD_OBJ_COMM, c))) {
+        rd_api_comm_destroy(c);
+        return RD_ENOMEM;
+    }
+    rd_coll_inter_init(c, lc);
     *out = c;
     return RD_OK;
 }
@@ -521,10 +545,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, &c, fn)) || (err = rd_api_check_newcomm(c, newcomm, fn)) ||
-        (err = rd_api_check_intra(c, fn)) || (err = check_subgroup(c, group, &g, fn)))
+        (err = check_subgroup(c, group, &g, fn)))
         return err;
     rd_api_lock();
-    int rc = rd_api_comm_create_from(c, g, &nc);
+    int rc = c->rgroup ? rd_api_comm_create_inter(c, g, &nc) : rd_api_comm_create_from(c, g, &nc);
     rd_api_unlock();
     return rd_api_comm_out(c, rc, nc, newcomm, fn);
 }

@@ -2,16 +2,13 @@
  * MPI_Comm_split and MPI_Comm_split_type: every rank contributes (color,
  * key) in an allgather and computes the members of its own part; the parts
  * then agree on their context ids together, over the parent (coll/ctxid.h).
+ * An intercommunicator is split in comm_inter.c.
  */
 #include "api/comm.h"
 
 #include <stdlib.h>
 
 #include "coll/coll.h"
-
-typedef struct split_entry {
-    int color, key;
-} split_entry_t;
 
 typedef struct split_member {
     int key, rank;
@@ -25,51 +22,63 @@ static int cmp_member(const void *pa, const void *pb)
     return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-/* The split itself: every rank of c contributes (color, key); the ranks of
- * my color, ordered by key then by rank in c, form my new communicator.
- * MPI_UNDEFINED gets NULL. Lock held; returns an internal status. */
-static int split(rd_comm_t *c, int color, int key, rd_comm_t **out)
+int rd_api_split_group(const rd_split_entry_t *all, const rd_group_t *from, int color,
+                       rd_group_t **g)
 {
-    split_entry_t mine = { color, key };
-    split_entry_t *all = malloc((size_t)c->size * sizeof(*all));
-    split_member_t *m = malloc((size_t)c->size * sizeof(*m));
-    int *world = malloc((size_t)c->size * sizeof(int));
-    int rc = RD_ENOMEM;
-    *out = NULL;
-    if (!all || !m || !world)
-        goto out;
-    if ((rc = rd_coll_allgather_bytes(c, &mine, sizeof(mine), all)) != RD_OK)
-        goto out;
-    int n = 0;
-    if (color != MPI_UNDEFINED)
-        for (int r = 0; r < c->size; r++)
-            if (all[r].color == color)
-                m[n++] = (split_member_t){ all[r].key, r };
-    qsort(m, (size_t)n, sizeof(*m), cmp_member);
-    for (int i = 0; i < n; i++)
-        world[i] = c->group->world[m[i].rank];
-    rd_group_t *g = NULL;
-    if (n && !(g = rd_group_new(n, world, rd_api.boot.rank))) {
+    int n = from->size, k = 0, rc = RD_OK;
+    split_member_t *m = malloc(((size_t)n + 1) * sizeof(*m));
+    int *world = malloc(((size_t)n + 1) * sizeof(int));
+    *g = NULL;
+    if (!m || !world) {
         rc = RD_ENOMEM;
         goto out;
     }
-    /* Every rank takes part in the context agreement, MPI_UNDEFINED too. */
-    rc = rd_api_comm_create_from(c, g, out);
-    rd_group_release(g);
+    if (color != MPI_UNDEFINED)
+        for (int r = 0; r < n; r++)
+            if (all[r].color == color)
+                m[k++] = (split_member_t){ all[r].key, r };
+    qsort(m, (size_t)k, sizeof(*m), cmp_member);
+    for (int i = 0; i < k; i++)
+        world[i] = from->world[m[i].rank];
+    if (k && !(*g = rd_group_new(k, world, rd_api.boot.rank)))
+        rc = RD_ENOMEM;
 out:
-    free(all);
     free(m);
     free(world);
     return rc;
 }
 
-/* MPI initialized, comm an intracommunicator, newcomm not NULL. */
-static int check_split(MPI_Comm comm, MPI_Comm *newcomm, rd_comm_t **c, const char *fn)
+/* The split itself: every rank of c contributes (color, key); the ranks of
+ * my color, ordered by key then by rank in c, form my new communicator.
+ * MPI_UNDEFINED gets NULL. Lock held; returns an internal status. */
+static int split(rd_comm_t *c, int color, int key, rd_comm_t **out)
+{
+    rd_split_entry_t mine = { color, key };
+    rd_split_entry_t *all = malloc((size_t)c->size * sizeof(*all));
+    rd_group_t *g = NULL;
+    int rc = RD_ENOMEM;
+    *out = NULL;
+    if (!all)
+        return rc;
+    if ((rc = rd_coll_allgather_bytes(c, &mine, sizeof(mine), all)) == RD_OK &&
+        (rc = rd_api_split_group(all, c->group, color, &g)) == RD_OK) {
+        /* Every rank takes part in the context agreement, MPI_UNDEFINED too. */
+        rc = rd_api_comm_create_from(c, g, out);
+        rd_group_release(g);
+    }
+    free(all);
+    return rc;
+}
+
+/* MPI initialized, newcomm not NULL, comm an intracommunicator unless
+ * inter_ok. */
+static int check_split(MPI_Comm comm, MPI_Comm *newcomm, rd_comm_t **c, int inter_ok,
+                       const char *fn)
 {
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)) || (err = rd_api_check_newcomm(*c, newcomm, fn)) ||
-        (err = rd_api_check_intra(*c, fn)))
+        (!inter_ok && (err = rd_api_check_intra(*c, fn))))
         return err;
     return MPI_SUCCESS;
 }
@@ -82,7 +91,7 @@ static int split_out(rd_comm_t *c, int color, int key, int whole_is_null, MPI_Co
 {
     rd_comm_t *nc;
     rd_api_lock();
-    int rc = split(c, color, key, &nc);
+    int rc = c->rgroup ? rd_api_comm_split_inter(c, color, key, &nc) : split(c, color, key, &nc);
     if (rc == RD_OK && nc && whole_is_null && nc->size == c->size) {
         rd_comm_release(nc);
         nc = NULL;
@@ -97,7 +106,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     static const char fn[] = "MPI_Comm_split";
     rd_comm_t *c;
     int err;
-    if ((err = check_split(comm, newcomm, &c, fn)))
+    if ((err = check_split(comm, newcomm, &c, 1, fn)))
         return err;
     if (color < 0 && color != MPI_UNDEFINED)
         return rd_api_error(c, MPI_ERR_ARG, fn,
@@ -117,7 +126,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     static const char fn[] = "MPI_Comm_split_type";
     rd_comm_t *c;
     int err;
-    if ((err = check_split(comm, newcomm, &c, fn)))
+    if ((err = check_split(comm, newcomm, &c, 0, fn)))
         return err;
     int node = rd_api.boot.local_ranks ? rd_api.boot.local_ranks[0] : rd_api.boot.rank;
     int color;

@@ -2,7 +2,7 @@
 include_HEADERS += include/mpi.h
 libmpi_la_SOURCES += src/api/api.c src/api/api.h src/api/init.c src/api/types.c \
 	src/api/pt2pt.c src/api/wait.c src/api/bsend.c src/api/comm.c src/api/comm.h \
-	src/api/comm_split.c src/api/intercomm.c src/api/group.c \
+	src/api/comm_split.c src/api/comm_inter.c src/api/intercomm.c src/api/group.c \
 	src/api/errors.c src/api/attr.c src/api/attr.h src/api/coll.c \
 	src/api/dtype.c src/api/abi_data.c src/api/misc.c \
 	src/api/op.c src/api/op.h src/api/nbc.c src/api/topo.c src/api/topo.h \

@@ -2,9 +2,11 @@
  * Nonblocking collective entry points (MPI_Ibarrier ... MPI_Iscatterv,
  * MPI_Comm_idup). Each checks its arguments as the blocking collective does,
  * builds a schedule (src/coll/nbc.h) and starts it; the request completes
- * when the progress engine has run the schedule to its end. Intracommunicators
- * only; the large-count (_c) variants fail with MPI_ERR_UNSUPPORTED_OPERATION
- * (gen-unsupported.sh).
+ * when the progress engine has run the schedule to its end. On an
+ * intercommunicator the builders run the algorithms of coll/coll_inter.h,
+ * with the arguments checked as the blocking collectives check them (no
+ * MPI_IN_PLACE; MPI_ROOT / MPI_PROC_NULL roots; no scans). The large-count
+ * (_c) variants fail with MPI_ERR_UNSUPPORTED_OPERATION (gen-unsupported.sh).
  *
  * MPI_Comm_idup agrees on a context id without blocking (coll/ctxid.h).
  */
@@ -13,9 +15,14 @@
 #include <stdlib.h>
 
 #include "api/attr.h"
+#include "api/comm.h"
 #include "api/op.h"
+#include "coll/coll_inter.h"
 #include "coll/ctxid.h"
 #include "coll/nbc.h"
+
+_Static_assert(MPI_ROOT == RD_COLL_ROOT && MPI_PROC_NULL == RD_COLL_NO_ROOT,
+               "intercommunicator roots pass through unchanged");
 
 /* ---- argument checks (error classes as MPICH reports them) ---- */
 
@@ -27,6 +34,22 @@ static int check_comm(MPI_Comm comm, MPI_Request *request, rd_comm_t **c, const 
     if (!request)
         return rd_api_error(*c, MPI_ERR_ARG, fn, "request pointer is NULL");
     return MPI_SUCCESS;
+}
+
+/* On an intercommunicator MPI_IN_PLACE is never allowed. */
+static int check_inter_in_place(rd_comm_t *c, const void *sbuf, const void *rbuf,
+                                const char *fn)
+{
+    if (!c->rgroup || (sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE))
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_BUFFER, fn,
+                        "MPI_IN_PLACE is not allowed on an intercommunicator");
+}
+
+/* The root of a rooted collective (MPI_ROOT on an intercommunicator). */
+static int is_root(const rd_comm_t *c, int root)
+{
+    return c->rgroup ? root == MPI_ROOT : c->rank == root;
 }
 
 /* The send and receive buffers of a reduction must not be the same memory
@@ -56,7 +79,7 @@ static int check_counts_types(rd_comm_t *c, const void *buf, const int *counts,
     if ((err = rd_api_check_counts(c, counts, displs, what, fn)) ||
         (err = rd_api_check_dt(c, type, dt, fn)))
         return err;
-    for (int i = 0; i < c->size; i++)
+    for (int i = 0; i < rd_comm_remote_size(c); i++)
         if ((err = rd_api_check_buf(c, buf, counts[i], *dt, fn)))
             return err;
     return MPI_SUCCESS;
@@ -153,10 +176,12 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     rd_datatype_t *dt;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)) ||
-        (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn)) ||
-        (err = rd_api_check_root(c, root, fn)))
+    if ((err = check_comm(comm, request, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
+        (!(c->rgroup && root == MPI_PROC_NULL) &&
+         (err = rd_api_check_data(c, buffer, count, datatype, &dt, fn))))
         return err;
+    if (c->rgroup && root == MPI_PROC_NULL)
+        dt = &rd_dt_bytes;
     rd_nbc_t *s = begin(c);
     if (!s)
         return no_mem(c, fn);
@@ -174,14 +199,26 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
-        (err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)) ||
-        (err = rd_api_check_data(c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count,
-                                 datatype, &dt, fn)) ||
-        (c->rank == root && (err = rd_api_check_buf(c, recvbuf, count, dt, fn))) ||
-        (c->rank == root && (err = check_alias(c, sendbuf, recvbuf, count, fn))) ||
-        (err = rd_api_check_op(c, op, dt, &o, fn)))
+    if ((err = check_comm(comm, request, &c, fn)) || (err = rd_api_check_root(c, root, fn)))
         return err;
+    if (c->rgroup) {
+        /* Only the root receives and only the other group sends; the rest of
+         * the root's group takes no part (its arguments are not looked at). */
+        const void *buf = root == MPI_ROOT ? recvbuf : sendbuf;
+        if (root == MPI_PROC_NULL)
+            count = 0, buf = NULL, datatype = MPI_INT, op = MPI_SUM;
+        if ((err = check_inter_in_place(c, sendbuf, recvbuf, fn)) ||
+            (err = rd_api_check_data(c, buf, count, datatype, &dt, fn)) ||
+            (err = rd_api_check_op(c, op, dt, &o, fn)))
+            return err;
+    } else if ((err = check_inplace_root(c, sendbuf, root, "sendbuf", fn)) ||
+               (err = rd_api_check_data(c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count,
+                                        datatype, &dt, fn)) ||
+               (c->rank == root && (err = rd_api_check_buf(c, recvbuf, count, dt, fn))) ||
+               (c->rank == root && (err = check_alias(c, sendbuf, recvbuf, count, fn))) ||
+               (err = rd_api_check_op(c, op, dt, &o, fn))) {
+        return err;
+    }
     rd_nbc_t *s = begin(c);
     if (!s)
         return no_mem(c, fn);
@@ -200,7 +237,11 @@ static int allreduce_like(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)) ||
+    if ((err = check_comm(comm, request, &c, fn)))
+        return err;
+    if (scan && c->rgroup)
+        return rd_api_error(c, MPI_ERR_COMM, fn, "scans are not defined on an intercommunicator");
+    if ((err = check_inter_in_place(c, sendbuf, recvbuf, fn)) ||
         (err = rd_api_check_data(c, recvbuf, count, datatype, &dt, fn)) ||
         (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, count, dt, fn))) ||
         (err = check_alias(c, sendbuf, recvbuf, count, fn)) ||
@@ -252,7 +293,8 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)))
+    if ((err = check_comm(comm, request, &c, fn)) ||
+        (err = check_inter_in_place(c, sendbuf, recvbuf, fn)))
         return err;
     if (counts) {
         for (int i = 0; i < c->size; i++)
@@ -268,6 +310,14 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
         (err = check_alias(c, sendbuf, recvbuf, (int)total, fn)) ||
         (err = rd_api_check_op(c, op, dt, &o, fn)))
         return err;
+    if (c->rgroup) {
+        rd_nbc_t *s = begin(c);
+        if (!s)
+            return no_mem(c, fn);
+        hold_op(s, o);
+        rd_nbc_inter_reduce_scatter(s, sendbuf, recvbuf, counts, (size_t)count, dt, o);
+        return end(c, s, request, fn);
+    }
     int *displs = NULL;
     if (counts && !(displs = malloc((size_t)c->size * sizeof(int))))
         return no_mem(c, fn);
@@ -330,11 +380,16 @@ static int rooted(int is_gather, const void *sendbuf, const int *scounts, const 
     int err;
     RD_API_CHECK_INIT(fn);
     if ((err = check_comm(comm, request, &c, fn)) || (err = rd_api_check_root(c, root, fn)) ||
-        (err = check_inplace_root(c, lbuf, root, is_gather ? "sendbuf" : "recvbuf", fn)))
+        (err = check_inter_in_place(c, sendbuf, recvbuf, fn)) ||
+        (!c->rgroup &&
+         (err = check_inplace_root(c, lbuf, root, is_gather ? "sendbuf" : "recvbuf", fn))))
         return err;
-    if (lbuf != MPI_IN_PLACE && (err = rd_api_check_data(c, lbuf, lcount, ltype, ldt, fn)))
+    /* The per-rank side: every rank, or on an intercommunicator the group
+     * without the root. */
+    if ((!c->rgroup || root >= 0) && lbuf != MPI_IN_PLACE &&
+        (err = rd_api_check_data(c, lbuf, lcount, ltype, ldt, fn)))
         return err;
-    if (c->rank == root) {
+    if (is_root(c, root)) {
         if (v)
             err = check_counts_types(c, rbuf, is_gather ? rcounts : scounts,
                                      is_gather ? rdispls : sdispls, rtype, rdtp,
@@ -403,7 +458,8 @@ static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     rd_datatype_t *sdt = NULL, *rdt = NULL;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)))
+    if ((err = check_comm(comm, request, &c, fn)) ||
+        (err = check_inter_in_place(c, sendbuf, recvbuf, fn)))
         return err;
     if (sendbuf != MPI_IN_PLACE &&
         (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)))
@@ -449,7 +505,8 @@ static int alltoall(const void *sendbuf, const int *scounts, const int *sdispls,
     rd_datatype_t *sdt = NULL, *rdt = NULL;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = check_comm(comm, request, &c, fn)))
+    if ((err = check_comm(comm, request, &c, fn)) ||
+        (err = check_inter_in_place(c, sendbuf, recvbuf, fn)))
         return err;
     if (v) {
         if ((sendbuf != MPI_IN_PLACE &&
@@ -497,6 +554,8 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
  * handler as c; its context id is set when the agreement completes. */
 static int idup_comm(rd_comm_t *c, rd_comm_t **out)
 {
+    if (c->rgroup)
+        return rd_api_comm_new_inter_pending(c, out);
     rd_comm_t *nc = rd_comm_new(c->group, 0);
     if (!nc)
         return RD_ENOMEM;

@@ -12,6 +12,9 @@
 
 typedef struct rd_coll_comm {
     uint32_t shm_seq;   /* node-local collectives so far (coll_shm.c) */
+    /* intercommunicators: the communicator over the local group that their
+     * collectives run their local steps on (coll_inter.h); not referenced */
+    rd_comm_t *local;
 } rd_coll_comm_t;
 
 _Static_assert(sizeof(rd_coll_comm_t) <= RD_COMM_COLL_SIZE, "coll's state fits its area");

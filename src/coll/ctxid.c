@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/coll_comm.h"
+#include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "p2p/p2p.h"
 #include "util/status.h"
@@ -190,9 +192,33 @@ typedef struct idup {
 
 static int idup_check(rd_nbc_t *s, void *arg);
 
+/* Ranks taking part: both groups of an intercommunicator. */
+static int idup_ranks(const rd_comm_t *c)
+{
+    return c->size + (c->rgroup ? c->rgroup->size : 0);
+}
+
+/* On an intercommunicator all holds the local group's pairs, then the
+ * remote group's: the local ones come over the local group's communicator
+ * (rd_nbc_local_sink), the remote ones by the intercommunicator allgather. */
 static void idup_round(rd_nbc_t *s, idup_t *d)
 {
-    rd_nbc_allgatherv(s, d->mine, sizeof(d->mine), &rd_dt_bytes, d->all, NULL, NULL,
+    rd_comm_t *c = rd_nbc_comm(s);
+    uint32_t *remote = d->all;
+    if (c->rgroup) {
+        struct rd_coll_steps *l = rd_nbc_local_sink(s);
+        for (int i = 0; i < c->size; i++) {
+            if (i == c->rank) {
+                rd_nbc_copy(s, d->mine, sizeof(d->mine), &rd_dt_bytes, &d->all[2 * i],
+                            sizeof(d->mine), &rd_dt_bytes);
+                continue;
+            }
+            l->ops->recv(l, &d->all[2 * i], sizeof(d->mine), &rd_dt_bytes, i);
+            l->ops->send(l, d->mine, sizeof(d->mine), &rd_dt_bytes, i);
+        }
+        remote = d->all + 2 * c->size;
+    }
+    rd_nbc_allgatherv(s, d->mine, sizeof(d->mine), &rd_dt_bytes, remote, NULL, NULL,
                       sizeof(d->mine), &rd_dt_bytes);
     rd_nbc_call(s, idup_check, d);
     rd_nbc_fence(s);
@@ -201,7 +227,9 @@ static void idup_round(rd_nbc_t *s, idup_t *d)
 static int idup_check(rd_nbc_t *s, void *arg)
 {
     idup_t *d = arg;
-    int n = rd_nbc_comm(s)->size;
+    rd_comm_t *c = rd_nbc_comm(s);
+    int n = idup_ranks(c);
+    uint32_t span = c->rgroup ? 4 : 2;
     uint32_t max = 0, rejected = 0;
     for (int i = 0; i < n; i++) {
         if (d->all[2 * i] > max)
@@ -209,12 +237,18 @@ static int idup_check(rd_nbc_t *s, void *arg)
         rejected |= d->all[2 * i + 1];
     }
     if (d->rounds++ > 0 && !rejected) {
+        rd_comm_t *local = d->newc->rgroup ? rd_coll_comm(d->newc)->local : NULL;
         d->newc->ctx = d->result;
-        return rd_p2p_attach(d->newc);
+        int rc = rd_p2p_attach(d->newc);
+        if (rc == RD_OK && local) {
+            local->ctx = d->result + 2;
+            rc = rd_p2p_attach(local);
+        }
+        return rc;
     }
     int ok = max >= idup_next;
     if (ok)
-        idup_next = max + 2;
+        idup_next = max + span;
     d->result = max;
     d->mine[0] = idup_next;
     d->mine[1] = !ok;
@@ -225,7 +259,7 @@ static int idup_check(rd_nbc_t *s, void *arg)
 int rd_coll_ctx_idup(rd_nbc_t *s, rd_comm_t *newc)
 {
     idup_t *d = rd_nbc_tmp(s, sizeof(*d));
-    uint32_t *all = d ? rd_nbc_tmp(s, (size_t)rd_nbc_comm(s)->size * sizeof(d->mine)) : NULL;
+    uint32_t *all = d ? rd_nbc_tmp(s, (size_t)idup_ranks(rd_nbc_comm(s)) * sizeof(d->mine)) : NULL;
     if (!all)
         return RD_ENOMEM;
     d->newc = newc;

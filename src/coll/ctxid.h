@@ -61,9 +61,12 @@ int rd_coll_ctx_agree_inter(rd_comm_t *c, rd_comm_t *local, int span, const int 
 int rd_coll_ctx_agree_intercomm(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader,
                                 int tag, uint32_t *ctx, int *rsize, int **rworld);
 
-/* Appends to s (a schedule on newc's parent, of the same group) the
+/* Appends to s (a schedule on newc's parent, of the same group(s)) the
  * nonblocking agreement of MPI_Comm_idup: when it completes, newc has its
- * id and is attached to p2p. RD_ENOMEM if the steps cannot be built. */
+ * id and is attached to p2p. On an intercommunicator the agreement spans
+ * both groups and reserves 4 ids; newc's local communicator (set with
+ * rd_coll_inter_init) gets ctx + 2 and is attached too. RD_ENOMEM if the
+ * steps cannot be built. */
 int rd_coll_ctx_idup(rd_nbc_t *s, rd_comm_t *newc);
 
 #endif

@@ -2,6 +2,8 @@
 libmpi_la_SOURCES += src/coll/coll.c src/coll/coll.h src/coll/nbc.c src/coll/nbc.h
 # algorithms shared by the blocking and nonblocking forms (coll_steps.h)
 libmpi_la_SOURCES += src/coll/coll_steps.c src/coll/coll_steps.h
+# collectives on intercommunicators (coll_inter.h)
+libmpi_la_SOURCES += src/coll/coll_inter.c src/coll/coll_inter.h
 # context-id agreement of the communicator constructors (ctxid.h)
 libmpi_la_SOURCES += src/coll/ctxid.c src/coll/ctxid.h
 # the edge exchange of MPI_Dist_graph_create (dist_graph.h)

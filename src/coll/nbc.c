@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/coll_comm.h"
+#include "coll/coll_inter.h"
 #include "coll/coll_shm.h"
 #include "coll/coll_steps.h"
 #include "coll/coll_util.h"
@@ -27,6 +29,7 @@ enum step_kind {
 typedef struct step {
     int kind;                  /* enum step_kind */
     int peer;                  /* ST_SEND / ST_RECV */
+    int local;                 /* ST_SEND / ST_RECV: on the local group's communicator */
     const void *src;           /* send buffer, copy source, reduction input */
     void *dst;                 /* receive buffer, copy target, reduction inout */
     size_t scount, dcount;
@@ -46,6 +49,8 @@ typedef struct step {
 
 struct rd_nbc {
     rd_coll_steps_t sink;      /* what the shared algorithms build into */
+    rd_coll_steps_t lsink;     /* intercommunicators: the same within the local group */
+    rd_comm_t *local;          /* intercommunicators: the local group's communicator */
     rd_list_t link;            /* in active_scheds once started */
     struct rd_nbc *next_free;  /* in the pool */
     rd_comm_t *comm;
@@ -146,6 +151,67 @@ static void sink_recv(rd_coll_steps_t *p, void *buf, size_t count, rd_datatype_t
     rd_nbc_recv(sched_of(p), buf, count, dt, peer);
 }
 
+/* The local group's sink of an intercommunicator schedule: its messages go
+ * over the local communicator, its other steps are the schedule's own. */
+static rd_nbc_t *sched_of_local(rd_coll_steps_t *p)
+{
+    return (rd_nbc_t *)((char *)p - offsetof(rd_nbc_t, lsink));
+}
+
+static void mark_local(rd_nbc_t *s, int n)
+{
+    if (s->nsteps == n + 1)
+        s->steps[n].local = 1;
+}
+
+static void lsink_send(rd_coll_steps_t *p, const void *buf, size_t count, rd_datatype_t *dt,
+                       int peer)
+{
+    rd_nbc_t *s = sched_of_local(p);
+    int n = s->nsteps;
+    rd_nbc_send(s, buf, count, dt, peer);
+    mark_local(s, n);
+}
+
+static void lsink_recv(rd_coll_steps_t *p, void *buf, size_t count, rd_datatype_t *dt, int peer)
+{
+    rd_nbc_t *s = sched_of_local(p);
+    int n = s->nsteps;
+    rd_nbc_recv(s, buf, count, dt, peer);
+    mark_local(s, n);
+}
+
+static void lsink_copy(rd_coll_steps_t *p, const void *src, size_t scount, rd_datatype_t *sdt,
+                       void *dst, size_t dcount, rd_datatype_t *ddt)
+{
+    rd_nbc_copy(sched_of_local(p), src, scount, sdt, dst, dcount, ddt);
+}
+
+static void lsink_reduce(rd_coll_steps_t *p, const void *in, void *inout, size_t count,
+                         rd_datatype_t *dt, const rd_op_t *op)
+{
+    rd_nbc_reduce(sched_of_local(p), in, inout, count, dt, op);
+}
+
+static void lsink_fence(rd_coll_steps_t *p)
+{
+    rd_nbc_fence(sched_of_local(p));
+}
+
+static void *lsink_tmp(rd_coll_steps_t *p, size_t count, rd_datatype_t *dt)
+{
+    return rd_nbc_tmp_typed(sched_of_local(p), count, dt);
+}
+
+static const rd_coll_steps_ops_t lsink_ops = {
+    .send = lsink_send,
+    .recv = lsink_recv,
+    .copy = lsink_copy,
+    .reduce = lsink_reduce,
+    .fence = lsink_fence,
+    .tmp = lsink_tmp,
+};
+
 static void sink_copy(rd_coll_steps_t *p, const void *src, size_t scount, rd_datatype_t *sdt,
                       void *dst, size_t dcount, rd_datatype_t *ddt)
 {
@@ -216,7 +282,24 @@ rd_nbc_t *rd_nbc_new(rd_comm_t *c)
     rd_comm_ref(c);
     s->sink.ops = &sink_ops;
     s->sink.comm = c;
+    if (c->rgroup) {
+        /* An intercommunicator built without rd_coll_inter_init has no
+         * communicator for the local steps: its collectives fail loudly
+         * (the steps are still recorded, never run). */
+        s->local = rd_coll_comm(c)->local;
+        s->lsink.ops = &lsink_ops;
+        s->lsink.comm = s->local ? s->local : c;
+        if (s->local)
+            rd_comm_ref(s->local);
+        else
+            s->err = RD_ENOTSUP;
+    }
     return s;
+}
+
+rd_coll_steps_t *rd_nbc_local_sink(rd_nbc_t *s)
+{
+    return &s->lsink;
 }
 
 rd_comm_t *rd_nbc_comm(const rd_nbc_t *s)
@@ -241,6 +324,8 @@ void rd_nbc_free(rd_nbc_t *s)
     for (int i = 0; i < s->ntmps; i++)
         free(s->tmps[i]);
     rd_comm_release(s->comm);
+    if (s->local)
+        rd_comm_release(s->local);
     if (s->steps != s->steps_in)
         free(s->steps);
     if (s->reqs != s->reqs_in)
@@ -397,15 +482,16 @@ void *rd_nbc_tmp_typed(rd_nbc_t *s, size_t count, const rd_datatype_t *dt)
 static int post(rd_nbc_t *s, const step_t *st)
 {
     int send = st->kind == ST_SEND;
+    rd_comm_t *c = st->local ? s->local : s->comm;
     if (s->nreqs == s->capreqs &&
         grow(&s->reqs, &s->capreqs, sizeof(rd_request_t *), s->reqs_in) != RD_OK)
         return RD_ENOMEM;
     rd_request_t *r = rd_req_new(send ? RD_REQ_SEND : RD_REQ_RECV);
     if (!r)
         return RD_ENOMEM;
-    int rc = send ? rd_p2p_start(r, st->src, st->scount, st->sdt, s->comm, st->peer, s->tag,
+    int rc = send ? rd_p2p_start(r, st->src, st->scount, st->sdt, c, st->peer, s->tag,
                                  RD_MODE_STANDARD, 1)
-                  : rd_p2p_start(r, st->dst, st->dcount, st->ddt, s->comm, st->peer, s->tag,
+                  : rd_p2p_start(r, st->dst, st->dcount, st->ddt, c, st->peer, s->tag,
                                  RD_MODE_STANDARD, 1);
     if (rc != RD_OK) {
         rd_req_free(r);
@@ -537,6 +623,10 @@ int rd_nbc_start(rd_nbc_t *s, rd_request_t *req)
 
 void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_bcast(s, buf, count, dt, root);
+        return;
+    }
     if (s->comm->size == 1)
         return;
     /* The shared-memory path's sequence numbers follow the start order,
@@ -552,18 +642,30 @@ void rd_nbc_bcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int r
 
 void rd_nbc_barrier(rd_nbc_t *s)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_barrier(s);
+        return;
+    }
     rd_coll_steps_barrier(&s->sink);
 }
 
 void rd_nbc_reduce_to(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
                       const rd_op_t *op, int root)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_reduce(s, sbuf, rbuf, count, dt, op, root);
+        return;
+    }
     rd_coll_steps_reduce(&s->sink, sbuf, rbuf, count, dt, op, root);
 }
 
 void rd_nbc_allreduce(rd_nbc_t *s, const void *sbuf, void *rbuf, size_t count, rd_datatype_t *dt,
                       const rd_op_t *op)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_allreduce(s, sbuf, rbuf, count, dt, op);
+        return;
+    }
     rd_coll_steps_allreduce(&s->sink, sbuf, rbuf, count, dt, op);
 }
 
@@ -577,6 +679,10 @@ void rd_nbc_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t 
                     const int *rcounts, const int *rdispls, size_t rcount, rd_datatype_t *rdt,
                     int root)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt, root);
+        return;
+    }
     rd_coll_steps_gatherv(&s->sink, sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt, root);
 }
 
@@ -584,6 +690,10 @@ void rd_nbc_scatterv(rd_nbc_t *s, const void *sbuf, const int *scounts, const in
                      size_t scount, rd_datatype_t *sdt, void *rbuf, size_t rcount,
                      rd_datatype_t *rdt, int root)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_scatterv(s, sbuf, scounts, sdispls, scount, sdt, rbuf, rcount, rdt, root);
+        return;
+    }
     rd_coll_steps_scatterv(&s->sink, sbuf, scounts, sdispls, scount, sdt, rbuf, rcount, rdt,
                            root);
 }
@@ -592,6 +702,10 @@ void rd_nbc_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype
                        void *rbuf, const int *rcounts, const int *rdispls, size_t rcount,
                        rd_datatype_t *rdt)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_allgatherv(s, sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt);
+        return;
+    }
     int n = s->comm->size, me = s->comm->rank;
     void *mine;
     size_t mycnt;
@@ -621,6 +735,11 @@ void rd_nbc_alltoallv(rd_nbc_t *s, const void *sbuf, const int *scounts, const i
                       size_t scount, rd_datatype_t *sdt, void *rbuf, const int *rcounts,
                       const int *rdispls, size_t rcount, rd_datatype_t *rdt)
 {
+    if (s->comm->rgroup) {
+        rd_nbc_inter_alltoallv(s, sbuf, scounts, sdispls, scount, sdt, rbuf, rcounts, rdispls,
+                               rcount, rdt);
+        return;
+    }
     int n = s->comm->size, me = s->comm->rank;
     void *p;
     size_t cnt;

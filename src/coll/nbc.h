@@ -26,6 +26,8 @@
  * the same pair of ranks are told apart by p2p's non-overtaking order.
  *
  * Builders below src/api know no MPI names: "in place" is RD_NBC_IN_PLACE.
+ * On an intercommunicator the builders below run the intercommunicator
+ * algorithms (coll_inter.h), whose roots and counts follow its rules.
  */
 #ifndef RD_COLL_NBC_H
 #define RD_COLL_NBC_H
@@ -97,6 +99,10 @@ void *rd_nbc_tmp(rd_nbc_t *s, size_t len);
 void *rd_nbc_tmp_typed(rd_nbc_t *s, size_t count, const rd_datatype_t *dt);
 /* The schedule's communicator. */
 rd_comm_t *rd_nbc_comm(const rd_nbc_t *s);
+/* On an intercommunicator, a step sink whose messages go to ranks of the
+ * local group over its own communicator (coll_inter.h), its other steps
+ * into s: how the local group's algorithms (coll_steps.h) join s. */
+struct rd_coll_steps *rd_nbc_local_sink(rd_nbc_t *s);
 /* Registers fn(arg) to run when s is freed, whether it ended, failed or
  * never started (releases what the caller holds for the schedule). One per
  * schedule. */

@@ -53,9 +53,9 @@ test_unit_test_p2p_rdma_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_rdma_LDADD = $(CUNIT_LIBS)
 # The nonblocking-collective engine over the same transport (test_nbc).
 test_unit_test_nbc_SOURCES = test/unit/test_nbc.c $(RD_P2P_TEST_SOURCES) \
-	src/coll/nbc.c src/coll/coll_steps.c src/coll/coll_shm.c src/coll/coll_util.c \
-	src/coll/coll_tunables.c src/core/op.c src/util/copy.c src/util/scratch.c \
-	src/util/util_tunables.c
+	src/coll/nbc.c src/coll/coll_inter.c src/coll/coll_steps.c src/coll/coll_shm.c \
+	src/coll/coll_util.c src/coll/coll_tunables.c src/core/op.c src/util/copy.c \
+	src/util/scratch.c src/util/util_tunables.c
 test_unit_test_nbc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_nbc_LDADD = $(CUNIT_LIBS)
 # --- end p2p protocols ---
