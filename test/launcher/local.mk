@@ -21,6 +21,7 @@ LAUNCHER_TESTS = \
 	test/launcher/failures.sh \
 	test/launcher/signals.sh \
 	test/launcher/mpmd.sh \
+	test/launcher/rankenv.sh \
 	test/launcher/wrappers.sh \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
