@@ -8,6 +8,7 @@
  * This file strings the modules together and owns the cleanup that must
  * happen on every way out: no process and no file is left behind.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,25 @@ int main(int argc, char **argv)
     if ((rc = rd_mpirun_heartbeat_timeout_ms(&heartbeat_ms)) != 0) {
         rd_mpirun_opts_free(&opts);
         return rc;
+    }
+    /* --output-filename DIR is relative to where mpirun was started. */
+    char outdir[PATH_MAX];
+    if (opts.output_dir && opts.output_dir[0] != '/') {
+        char cwd[PATH_MAX - 256];
+        if (!getcwd(cwd, sizeof(cwd)) ||
+            snprintf(outdir, sizeof(outdir), "%s/%s", cwd, opts.output_dir) >= (int)sizeof(outdir)) {
+            fprintf(stderr, "mpirun: --output-filename %s: path too long\n", opts.output_dir);
+            rd_mpirun_opts_free(&opts);
+            return RD_MPIRUN_EXIT_USAGE;
+        }
+        opts.output_dir = outdir;
+    }
+    /* The ranks start there, on every host (the daemons get our working
+     * directory), and a relative program name is found from there. */
+    if (opts.wdir && chdir(opts.wdir) != 0) {
+        fprintf(stderr, "mpirun: -wdir %s: %s\n", opts.wdir, strerror(errno));
+        rd_mpirun_opts_free(&opts);
+        return RD_MPIRUN_EXIT_USAGE;
     }
     for (int k = 0; k < opts.napps; k++) {
         opts.apps[k].path = rd_mpirun_find_program(opts.apps[k].argv[0]);

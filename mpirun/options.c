@@ -42,10 +42,19 @@ static const char usage_text[] =
     "  -env VAR VALUE          set VAR to VALUE in the ranks of this program\n"
     "                          (-n, -env and -x are a program's own options\n"
     "                          after ':')\n"
+    "  -genvall, -envall       pass mpirun's environment to the ranks (the default)\n"
+    "  -genvnone, -envnone     pass none of it (only -genv/-env/-x variables)\n"
+    "  -genvlist A,B, -envlist A,B\n"
+    "                          pass only the variables A, B, ... of it\n"
+    "                          (-genv...: every program; -env...: this program)\n"
+    "  -wdir DIR, --wdir DIR   start the ranks in DIR (also -wd; a relative\n"
+    "                          program name is found from there)\n"
     "  -configfile FILE, --app FILE\n"
     "                          the programs, one per line: \"[-n N] [-env VAR\n"
     "                          VALUE] program [args]\" ('#' starts a comment)\n"
-    "  --tag-output            prefix every output line with \"[rank] \"\n"
+    "  --tag-output, -l        prefix every output line with \"[rank] \"\n"
+    "  --output-filename DIR   each rank's stdout and stderr to the files\n"
+    "                          DIR/1/rank.N/stdout and .../stderr instead\n"
     "  --timeout SECONDS       end the job after SECONDS (exit status 124);\n"
     "                          MPIEXEC_TIMEOUT=SECONDS in the environment does\n"
     "                          the same when --timeout is not given\n"
@@ -54,14 +63,19 @@ static const char usage_text[] =
     "                          core when there are at least as many cores as\n"
     "                          ranks or every core gets the same number of\n"
     "                          ranks, none otherwise)\n"
-    "  -hosts H1,H2,...        run on these hosts (H:N gives H N slots); also --host\n"
-    "  -hostfile FILE          hosts from FILE, one per line: \"host [slots=N]\"\n"
-    "  -ppn N                  N ranks per host (sets every host's slots)\n"
+    "  -hosts H1,H2,...        run on these hosts (H:N gives H N slots); also\n"
+    "                          --host, -H\n"
+    "  -hostfile FILE          hosts from FILE, one per line: \"host:N\" or\n"
+    "                          \"host [slots=N]\"; also -f, -machinefile\n"
+    "  -ppn N, --npernode N    N ranks per host (sets every host's slots)\n"
     "  --map-by slot|node      fill each host's slots in turn (slot, the default),\n"
     "                          or one rank per host in turn (node)\n"
     "  --launch-agent CMD      start remote daemons as \"CMD HOST command...\"\n"
     "                          (default ssh)\n"
     "                          -n defaults to the hosts' slots when hosts are given\n"
+    "  --oversubscribe, --allow-run-as-root\n"
+    "                          accepted and ignored: rdmpi never refuses more\n"
+    "                          ranks than cores, nor to run as root\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n"
     "  --info [--all] [--json] run rdmpi_info: what is built, what this machine\n"
@@ -237,6 +251,75 @@ static int opt_env_pair(char ***env, int *nenv, int n, char **w, int *i)
     return 0;
 }
 
+/* -envall / -envnone / -envlist A,B at w[*i] (also -genv... with the
+ * same meaning for every program) into *mode and *list. Returns 0 when
+ * done, 1 when w[*i] is none of them, or a usage error. */
+static int opt_env_mode(rd_mpirun_envmode_t *mode, char **list, int n, char **w, int *i)
+{
+    const char *a = w[*i] + (w[*i][1] == '-');     /* "--envall" as "-envall" */
+
+    if (!strncmp(a, "-g", 2))
+        a += 2;
+    else
+        a += 1;
+    if (!strcmp(a, "envall")) {
+        *mode = RD_MPIRUN_ENV_ALL;
+    } else if (!strcmp(a, "envnone")) {
+        *mode = RD_MPIRUN_ENV_NONE;
+    } else if (!strcmp(a, "envlist")) {
+        const char *v = *i + 1 < n ? w[*i + 1] : NULL;
+        if (!v || !*v)
+            return usage_error("option '%s' needs a list of variable names (A,B,...)", w[*i]);
+        for (const char *p = v; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+            if (!valid_var_name(p, strcspn(p, ","))) {
+                char msg[512];
+                snprintf(msg, sizeof(msg), "%s: bad variable list '%s'", w[*i], v);
+                return usage_error("%s", msg);
+            }
+        }
+        free(*list);
+        if (!(*list = strdup(v)))
+            return -1;
+        *mode = RD_MPIRUN_ENV_LIST;
+        ++*i;
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 for -envall, -envnone, -envlist (not the -genv... forms). */
+static int is_local_env_mode(const char *a)
+{
+    a += a[1] == '-';
+    return !strcmp(a, "-envall") || !strcmp(a, "-envnone") || !strcmp(a, "-envlist");
+}
+
+/* 1 for -genvall, -genvnone, -genvlist. */
+static int is_global_env_mode(const char *a)
+{
+    a += a[1] == '-';
+    return !strcmp(a, "-genvall") || !strcmp(a, "-genvnone") || !strcmp(a, "-genvlist");
+}
+
+int rd_mpirun_env_inherited(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app,
+                            const char *var)
+{
+    rd_mpirun_envmode_t mode = app->env_mode ? app->env_mode : o->env_mode;
+    const char *list = app->env_mode ? app->env_list : o->env_list;
+    size_t len = strcspn(var, "=");
+
+    /* PMIX_MCA_gds=hash and the like: mpirun's choices for PMIx. */
+    if (mode == RD_MPIRUN_ENV_UNSET || mode == RD_MPIRUN_ENV_ALL || !strncmp(var, "PMIX_", 5))
+        return 1;
+    if (mode == RD_MPIRUN_ENV_NONE || !list)
+        return 0;
+    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+        if (strcspn(p, ",") == len && !strncmp(p, var, len))
+            return 1;
+    return 0;
+}
+
 /*
  * One program block after a ':' or one line of a -configfile/--app file:
  * its own options (-n, -env, -x), then the program and its arguments;
@@ -274,9 +357,12 @@ static int parse_block(rd_mpirun_opts_t *o, char **w, int n, int own, const char
         else if ((m = match_valued(n, w, &k, NAMES("-x"), &val)) != 0)
             rc = m < 0 ? usage_error("option '%s' needs a variable name", a)
                        : opt_export(&app->env, &app->nenv, val);
+        else if (is_local_env_mode(a))
+            rc = opt_env_mode(&app->env_mode, &app->env_list, n, w, &k);
         else {
-            snprintf(msg, sizeof(msg), "option '%s' %s: a program's own options are -n, -env "
-                     "and -x; the others go before the first program", a, where);
+            snprintf(msg, sizeof(msg), "option '%s' %s: a program's own options are -n, -env, "
+                     "-x, -envall, -envnone and -envlist; the others go before the first "
+                     "program", a, where);
             return usage_error("%s", msg);
         }
         if (rc != 0)
@@ -415,8 +501,33 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
             argv[i] = (char *)"rdmpi_info";   /* its argv: the words after --info */
             return run_info(argv + i);
         }
-        if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output")) {
+        if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output") || !strcmp(a, "-l")) {
             o->tag_output = 1;
+            continue;
+        }
+        /* Open MPI's; rdmpi never refuses either case. */
+        if (!strcmp(a, "--oversubscribe") || !strcmp(a, "-oversubscribe") ||
+            !strcmp(a, "--allow-run-as-root") || !strcmp(a, "-allow-run-as-root"))
+            continue;
+        if (is_local_env_mode(a) || is_global_env_mode(a)) {
+            if (is_global_env_mode(a))
+                rc = opt_env_mode(&o->env_mode, &o->env_list, argc, argv, &i);
+            else
+                rc = opt_env_mode(&o->apps[0].env_mode, &o->apps[0].env_list, argc, argv, &i);
+            if (rc != 0)
+                return rc;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("-wdir", "--wdir", "-wd", "--wd"), &val)) != 0) {
+            if (m < 0 || !*val)
+                return usage_error("option '%s' needs a directory", a);
+            o->wdir = val;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("--output-filename", "-output-filename"), &val)) != 0) {
+            if (m < 0 || !*val)
+                return usage_error("option '%s' needs a directory", a);
+            o->output_dir = val;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("-n", "-np", "--np", "--n"), &val)) != 0) {
@@ -465,7 +576,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
                 return rc;
             continue;
         }
-        if ((m = match_valued(argc, argv, &i, NAMES("-hosts", "--hosts", "-host", "--host"), &val)) != 0) {
+        if ((m = match_valued(argc, argv, &i, NAMES("-hosts", "--hosts", "-host", "--host", "-H"), &val)) != 0) {
             if (m < 0)
                 return usage_error("option '%s' needs a list of hosts", a);
             if ((rc = rd_mpirun_hosts_parse_list(val, &o->hosts, &o->slots, &o->nhosts)) != 0)
@@ -479,7 +590,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
                 return rc;
             continue;
         }
-        if ((m = match_valued(argc, argv, &i, NAMES("-ppn", "--ppn"), &val)) != 0) {
+        if ((m = match_valued(argc, argv, &i, NAMES("-ppn", "--ppn", "--npernode", "-npernode"), &val)) != 0) {
             if (m < 0)
                 return usage_error("option '%s' needs a number of ranks per host", a);
             if (parse_long(val, 1, RD_MPIRUN_NP_MAX, &v))
@@ -519,8 +630,9 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         if (i < argc)
             return usage_error("%s: give the programs either in the file or on the command "
                                "line", app_file);
-        if (o->apps[0].np_given || o->apps[0].nenv)
-            return usage_error("%s: -n and -env belong in the file's lines", app_file);
+        if (o->apps[0].np_given || o->apps[0].nenv || o->apps[0].env_mode)
+            return usage_error("%s: -n, -env and -envall/-envnone/-envlist belong in the "
+                               "file's lines", app_file);
         free(o->apps[0].env);
         memmove(o->apps, o->apps + 1, (size_t)--o->napps * sizeof(*o->apps));
     } else if (i >= argc) {
@@ -568,6 +680,7 @@ void rd_mpirun_opts_free(rd_mpirun_opts_t *o)
         if (app->own & RD_MPIRUN_APP_OWN_ARRAY)
             free(app->argv);
         free(app->path);
+        free(app->env_list);
     }
     free(o->apps);
     o->apps = NULL;
@@ -577,6 +690,8 @@ void rd_mpirun_opts_free(rd_mpirun_opts_t *o)
     free(o->env);
     o->env = NULL;
     o->nenv = 0;
+    free(o->env_list);
+    o->env_list = NULL;
     for (int h = 0; h < o->nhosts; h++)
         free(o->hosts[h]);
     free(o->hosts);

@@ -15,6 +15,15 @@ typedef enum rd_mpirun_bind {
     RD_MPIRUN_BIND_NONE,
 } rd_mpirun_bind_t;
 
+/* Which of mpirun's environment a rank inherits (MPICH's -envall,
+ * -envnone, -envlist; -genv... for every program). */
+typedef enum rd_mpirun_envmode {
+    RD_MPIRUN_ENV_UNSET,    /* not given: the program follows the job's */
+    RD_MPIRUN_ENV_ALL,      /* all of it (the default) */
+    RD_MPIRUN_ENV_NONE,     /* none of it */
+    RD_MPIRUN_ENV_LIST,     /* only the variables of the list */
+} rd_mpirun_envmode_t;
+
 /* What an app owns (rd_mpirun_opts_free frees it). */
 #define RD_MPIRUN_APP_OWN_ARRAY 1   /* the argv array */
 #define RD_MPIRUN_APP_OWN_WORDS 2   /* the argv strings */
@@ -30,19 +39,25 @@ typedef struct rd_mpirun_app {
     char **env;             /* "VAR=VALUE" for its ranks only (-env, or -x after ':') */
     int nenv;
     char *path;             /* the program found (malloc'ed), set by the caller */
+    rd_mpirun_envmode_t env_mode;   /* -envall, -envnone, -envlist */
+    char *env_list;         /* -envlist's "A,B" (malloc'ed) */
 } rd_mpirun_app_t;
 
 typedef struct rd_mpirun_opts {
     int np;                 /* ranks of all the programs */
     char **env;             /* "VAR=VALUE" set in every rank (-x, -genv), in order */
     int nenv;
-    int tag_output;         /* --tag-output */
+    int tag_output;         /* --tag-output, -l */
+    rd_mpirun_envmode_t env_mode;   /* -genvall, -genvnone, -genvlist */
+    char *env_list;         /* -genvlist's "A,B" (malloc'ed) */
+    const char *wdir;       /* -wdir: where the ranks start */
+    const char *output_dir; /* --output-filename: a file per rank and stream */
     long timeout;           /* --timeout seconds, 0 = none */
     rd_mpirun_bind_t bind;  /* --bind-to */
     char **hosts;           /* -hosts / -hostfile entries, in order */
     int *slots;             /* slots of each entry */
     int nhosts;
-    int ppn;                /* -ppn, 0 = per-host slots */
+    int ppn;                /* -ppn, --npernode, 0 = per-host slots */
     int map_by_node;        /* --map-by node (else slot) */
     const char *agent;      /* --launch-agent, default "ssh" */
     rd_mpirun_app_t *apps;  /* the programs, in rank order */
@@ -71,6 +86,12 @@ rd_mpirun_app_t *rd_mpirun_opts_add_app(rd_mpirun_opts_t *o);
 /* Appends "name=value" to *env (a NULL-terminated list of *n entries).
  * Returns 0, or -1 when out of memory. */
 int rd_mpirun_env_add(char ***env, int *n, const char *name, size_t namelen, const char *value);
+
+/* 1 when the variable "name=..." of mpirun's environment goes to the
+ * ranks of app under the -envall/-envnone/-envlist rules (the program's
+ * own, else the job's -genv... ones). PMIx's own variables always do. */
+int rd_mpirun_env_inherited(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app,
+                            const char *var);
 
 void rd_mpirun_opts_free(rd_mpirun_opts_t *o);
 

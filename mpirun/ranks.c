@@ -47,7 +47,8 @@ static int rank_ids(const rd_mpirun_plan_t *plan, int rank, char **ids)
     return 0;
 }
 
-/* The rank's environment: mpirun's, then -x/-genv, then its program's
+/* The rank's environment: mpirun's (all of it, or what -envnone/-envlist
+ * keep), then -x/-genv, then its program's
  * -env (and -x after ':'), then the rank's ids, then PMIx's. */
 static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app, char **ids)
 {
@@ -75,7 +76,7 @@ static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app, ch
         /* Drop what the options override, so every name appears once. */
         const char *eq = strchr(environ[i], '=');
         size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
-        int overridden = 0;
+        int overridden = !rd_mpirun_env_inherited(o, app, environ[i]);
         for (int e = 0; e < nset && !overridden; e++)
             overridden = !strncmp(set[e], environ[i], len) && set[e][len] == '=';
         if (!overridden && !(env[k++] = strdup(environ[i])))

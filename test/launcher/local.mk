@@ -22,6 +22,7 @@ LAUNCHER_TESTS = \
 	test/launcher/signals.sh \
 	test/launcher/mpmd.sh \
 	test/launcher/rankenv.sh \
+	test/launcher/habits.sh \
 	test/launcher/wrappers.sh \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
