@@ -62,7 +62,17 @@ static const char usage_text[] =
     "                          ranks outnumber cores), or not at all (default:\n"
     "                          core when there are at least as many cores as\n"
     "                          ranks or every core gets the same number of\n"
-    "                          ranks, none otherwise)\n"
+    "                          ranks, none otherwise; with --map-by OBJ, OBJ)\n"
+    "  --bind-to socket|numa|hwthread\n"
+    "                          bind each rank to the socket, NUMA node or\n"
+    "                          hardware thread of its place (hwloc)\n"
+    "  --map-by core|socket|numa\n"
+    "                          spread a host's ranks round-robin over its\n"
+    "                          cores (default), sockets or NUMA nodes\n"
+    "  --map-by ppr:N:RES      N ranks on each RES (node, socket, numa, core,\n"
+    "                          hwthread) of every host: N x RES ranks per host\n"
+    "  --report-bindings       say on stderr where each rank is bound\n"
+    "  --display-map           say on stderr which host each rank runs on\n"
     "  -hosts H1,H2,...        run on these hosts (H:N gives H N slots); also\n"
     "                          --host, -H\n"
     "  -hostfile FILE          hosts from FILE, one per line: \"host:N\" or\n"
@@ -320,6 +330,59 @@ int rd_mpirun_env_inherited(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *ap
     return 0;
 }
 
+/* An object of the topology as --map-by and ppr name it. */
+static int parse_obj(const char *s, rd_mpirun_obj_t *t)
+{
+    static const struct { const char *name; rd_mpirun_obj_t t; } objs[] = {
+        { "core", RD_MPIRUN_OBJ_CORE }, { "socket", RD_MPIRUN_OBJ_SOCKET },
+        { "package", RD_MPIRUN_OBJ_SOCKET }, { "numa", RD_MPIRUN_OBJ_NUMA },
+        { "hwthread", RD_MPIRUN_OBJ_HWTHREAD }, { "node", RD_MPIRUN_OBJ_NODE },
+    };
+    for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++)
+        if (!strcmp(s, objs[k].name)) {
+            *t = objs[k].t;
+            return 0;
+        }
+    return -1;
+}
+
+/* --map-by slot|node (across hosts), core|socket|numa (within a host), or
+ * ppr:N:resource (N ranks on each resource of every host). */
+static int opt_map_by(rd_mpirun_opts_t *o, const char *val)
+{
+    rd_mpirun_obj_t t;
+    long v;
+
+    if (!strcmp(val, "slot")) {
+        o->map_by_node = 0;
+    } else if (!strcmp(val, "node")) {
+        o->map_by_node = 1;
+    } else if (!strncmp(val, "ppr:", 4)) {
+        char num[16];
+        const char *colon = strchr(val + 4, ':');
+        size_t len = colon ? (size_t)(colon - val - 4) : 0;
+        if (!colon || len == 0 || len >= sizeof(num))
+            return usage_error("bad --map-by '%s' (expected ppr:N:resource, resource one of "
+                               "node, socket, numa, core, hwthread)", val);
+        memcpy(num, val + 4, len);
+        num[len] = '\0';
+        if (parse_long(num, 1, RD_MPIRUN_NP_MAX, &v) || parse_obj(colon + 1, &t))
+            return usage_error("bad --map-by '%s' (expected ppr:N:resource, N from 1 to 65535, "
+                               "resource one of node, socket, numa, core, hwthread)", val);
+        o->ppr = (int)v;
+        o->map_obj = t;
+        o->map_given = 1;
+    } else if (parse_obj(val, &t) == 0 && t != RD_MPIRUN_OBJ_HWTHREAD && t != RD_MPIRUN_OBJ_NODE) {
+        o->ppr = 0;
+        o->map_obj = t;
+        o->map_given = 1;
+    } else {
+        return usage_error("bad --map-by '%s' (expected slot, node, core, socket, numa or "
+                           "ppr:N:resource)", val);
+    }
+    return 0;
+}
+
 /*
  * One program block after a ':' or one line of a -configfile/--app file:
  * its own options (-n, -env, -x), then the program and its arguments;
@@ -560,13 +623,28 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--bind-to", "-bind-to"), &val)) != 0) {
             if (m < 0)
-                return usage_error("option '%s' needs core or none", a);
+                return usage_error("option '%s' needs core, socket, numa, hwthread or none", a);
             if (!strcmp(val, "core"))
                 o->bind = RD_MPIRUN_BIND_CORE;
             else if (!strcmp(val, "none"))
                 o->bind = RD_MPIRUN_BIND_NONE;
+            else if (!strcmp(val, "socket") || !strcmp(val, "package"))
+                o->bind = RD_MPIRUN_BIND_SOCKET;
+            else if (!strcmp(val, "numa"))
+                o->bind = RD_MPIRUN_BIND_NUMA;
+            else if (!strcmp(val, "hwthread"))
+                o->bind = RD_MPIRUN_BIND_HWTHREAD;
             else
-                return usage_error("bad --bind-to '%s' (expected core or none)", val);
+                return usage_error("bad --bind-to '%s' (expected core, socket, numa, hwthread "
+                                   "or none)", val);
+            continue;
+        }
+        if (!strcmp(a, "--report-bindings") || !strcmp(a, "-report-bindings")) {
+            o->report_bindings = 1;
+            continue;
+        }
+        if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map")) {
+            o->display_map = 1;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("-x"), &val)) != 0) {
@@ -600,13 +678,10 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--map-by", "-map-by"), &val)) != 0) {
             if (m < 0)
-                return usage_error("option '%s' needs slot or node", a);
-            if (!strcmp(val, "slot"))
-                o->map_by_node = 0;
-            else if (!strcmp(val, "node"))
-                o->map_by_node = 1;
-            else
-                return usage_error("bad --map-by '%s' (expected slot or node)", val);
+                return usage_error("option '%s' needs slot, node, core, socket, numa or "
+                                   "ppr:N:resource", a);
+            if ((rc = opt_map_by(o, val)) != 0)
+                return rc;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--launch-agent", "-launch-agent", "-launcher-exec", "--launcher-exec"), &val)) != 0) {

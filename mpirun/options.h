@@ -10,10 +10,24 @@
 
 /* Process binding requested with --bind-to. */
 typedef enum rd_mpirun_bind {
-    RD_MPIRUN_BIND_AUTO,    /* not given: core when there are enough cores */
+    RD_MPIRUN_BIND_AUTO,    /* not given: core when there are enough cores
+                             * (or the --map-by object when one is given) */
     RD_MPIRUN_BIND_CORE,
     RD_MPIRUN_BIND_NONE,
+    RD_MPIRUN_BIND_SOCKET,
+    RD_MPIRUN_BIND_NUMA,
+    RD_MPIRUN_BIND_HWTHREAD,
 } rd_mpirun_bind_t;
+
+/* What the ranks of a host are spread over (--map-by core|socket|numa,
+ * ppr:N:resource). */
+typedef enum rd_mpirun_obj {
+    RD_MPIRUN_OBJ_CORE,
+    RD_MPIRUN_OBJ_SOCKET,
+    RD_MPIRUN_OBJ_NUMA,
+    RD_MPIRUN_OBJ_HWTHREAD,
+    RD_MPIRUN_OBJ_NODE,
+} rd_mpirun_obj_t;
 
 /* Which of mpirun's environment a rank inherits (MPICH's -envall,
  * -envnone, -envlist; -genv... for every program). */
@@ -54,6 +68,11 @@ typedef struct rd_mpirun_opts {
     const char *output_dir; /* --output-filename: a file per rank and stream */
     long timeout;           /* --timeout seconds, 0 = none */
     rd_mpirun_bind_t bind;  /* --bind-to */
+    rd_mpirun_obj_t map_obj;    /* --map-by core|socket|numa|ppr:N:obj */
+    int map_given;          /* --map-by named an object (else core, by default) */
+    int ppr;                /* ppr:N:obj: N ranks per object, 0 = round-robin */
+    int report_bindings;    /* --report-bindings */
+    int display_map;        /* --display-map */
     char **hosts;           /* -hosts / -hostfile entries, in order */
     int *slots;             /* slots of each entry */
     int nhosts;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "binding.h"
 #include "fence.h"
 #include "guard.h"
 #include "iof.h"
@@ -129,6 +130,10 @@ static int start_rank(rd_mpirun_job_t *j, int rank)
         rd_mpirun_iof_setup_rank(rank, fds) == 0) {
         rc = rd_mpirun_proc_spawn(p, app->path, app->argv, env, fds);
         rd_mpirun_iof_forked(rank);
+        if (rc == 0 && j->opts->report_bindings)
+            fprintf(stderr, "mpirun: rank %d (pid %ld) on host %s: %s\n", rank, (long)p->pid,
+                    j->plan->hosts[j->plan->self].name,
+                    rd_mpirun_binding_describe(p->local_rank));
         if (rc == 0) {
             j->alive++;
             if (j->is_daemon)

@@ -26,6 +26,7 @@ LAUNCHER_TESTS = \
 	test/launcher/wrappers.sh \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
+	test/launcher/mapping.sh \
 	test/launcher/spin.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh $(LAUNCHER_TESTS)
