@@ -17,6 +17,7 @@
 
 #include "binding.h"
 #include "daemon.h"
+#include "envcheck.h"
 #include "hosts.h"
 #include "iof.h"
 #include "job.h"
@@ -119,7 +120,8 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : rc < 0 ? 1 : rc;
     }
     long long heartbeat_ms;
-    if ((rc = rd_mpirun_heartbeat_timeout_ms(&heartbeat_ms)) != 0) {
+    if ((rc = rd_mpirun_heartbeat_timeout_ms(&heartbeat_ms)) != 0 ||
+        (rc = rd_mpirun_env_check(&opts)) != 0) {
         rd_mpirun_opts_free(&opts);
         return rc;
     }

@@ -96,7 +96,10 @@ static const char usage_text[] =
     "The exit status is the first non-zero exit status of a rank, 128+N when a\n"
     "rank was killed by signal N, the code given to MPI_Abort, or 2 for a usage\n"
     "error. SIGUSR1, SIGUSR2 and SIGALRM sent to mpirun are passed on to the\n"
-    "ranks; any other signal stops the job. See doc/mpirun.md for details.\n";
+    "ranks; any other signal stops the job. RDMPI_* variables are checked\n"
+    "before the job starts: an unknown name gets a warning naming the closest\n"
+    "known one, a bad value stops mpirun (status 2). See doc/mpirun.md and\n"
+    "doc/tunables.md for details.\n";
 
 /* mpirun --info: becomes rdmpi_info, installed beside mpirun (or, in the
  * build tree, in src/info), else found on PATH. Returns only on failure. */

@@ -23,6 +23,7 @@ LAUNCHER_TESTS = \
 	test/launcher/mpmd.sh \
 	test/launcher/rankenv.sh \
 	test/launcher/habits.sh \
+	test/launcher/envcheck.sh \
 	test/launcher/wrappers.sh \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
