@@ -54,6 +54,18 @@ static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h)
     }
 }
 
+/* -envall/-envnone/-envlist of a program or of the job. */
+static int unpack_env_mode(rd_mpirun_unpack_t *u, rd_mpirun_envmode_t *mode, char **list)
+{
+    uint32_t m = rd_mpirun_unpack_u32(u);
+    const char *l = rd_mpirun_unpack_str(u);
+
+    if (u->err || m > RD_MPIRUN_ENV_LIST || !(*list = strdup(l)))
+        return -1;
+    *mode = (rd_mpirun_envmode_t)m;
+    return 0;
+}
+
 static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self)
 {
     rd_mpirun_unpack_t u = { payload, len, 0 };
@@ -102,6 +114,8 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
                                            v[strcspn(v, "=")] ? v + strcspn(v, "=") + 1 : ""))
                 goto out;
         }
+        if (unpack_env_mode(&u, &app->env_mode, &app->env_list) != 0)
+            goto out;
     }
     nenv = rd_mpirun_unpack_u32(&u);
     if (u.err || nenv > len || !(dj->opts.env = calloc(nenv + 1, sizeof(char *))))
@@ -113,6 +127,15 @@ static int parse_job(daemon_job_t *dj, const char *payload, size_t len, int self
             goto out;
         dj->opts.nenv++;
     }
+    if (unpack_env_mode(&u, &dj->opts.env_mode, &dj->opts.env_list) != 0)
+        goto out;
+    dj->opts.map_obj = (rd_mpirun_obj_t)rd_mpirun_unpack_u32(&u);
+    dj->opts.map_given = (int)rd_mpirun_unpack_u32(&u);
+    dj->opts.ppr = (int)rd_mpirun_unpack_u32(&u);
+    dj->opts.report_bindings = (int)rd_mpirun_unpack_u32(&u);
+    if (dj->opts.map_obj > RD_MPIRUN_OBJ_NODE || dj->opts.bind > RD_MPIRUN_BIND_HWTHREAD ||
+        dj->opts.ppr < 0)
+        goto out;
     if (u.err || !dj->nspace[0] || strlen(dj->nspace) >= 64 || strchr(dj->nspace, '/') ||
         dj->heartbeat_ms < RD_MPIRUN_HEARTBEAT_TIMEOUT_MIN_S * 1000LL ||
         dj->heartbeat_ms > RD_MPIRUN_HEARTBEAT_TIMEOUT_MAX_S * 1000LL)
@@ -224,7 +247,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
         goto out;
     }
     rd_mpirun_guard_session(session.nspace, session.tmpdir);
-    if (rd_mpirun_binding_init(dj.opts.bind, dj.plan.hosts[self].nranks) != 0 ||
+    if (rd_mpirun_binding_init(&dj.opts, dj.plan.hosts[self].nranks) != 0 ||
         rd_mpirun_server_init(session.tmpdir, session.nspace, dj.plan.hosts[self].name) != 0 ||
         rd_mpirun_server_register_job(&dj.plan) != 0) {
         send_error(&conn, 1, "a host daemon cannot start its PMIx server");

@@ -105,10 +105,18 @@ static int send_job(rd_mpirun_job_t *j, rd_mpirun_remote_t *r)
         rd_mpirun_pack_u32(&p, (uint32_t)app->nenv);
         for (int e = 0; e < app->nenv; e++)
             rd_mpirun_pack_str(&p, app->env[e]);
+        rd_mpirun_pack_u32(&p, (uint32_t)app->env_mode);
+        rd_mpirun_pack_str(&p, app->env_list ? app->env_list : "");
     }
     rd_mpirun_pack_u32(&p, (uint32_t)o->nenv);
     for (int e = 0; e < o->nenv; e++)
         rd_mpirun_pack_str(&p, o->env[e]);
+    rd_mpirun_pack_u32(&p, (uint32_t)o->env_mode);
+    rd_mpirun_pack_str(&p, o->env_list ? o->env_list : "");
+    rd_mpirun_pack_u32(&p, (uint32_t)o->map_obj);
+    rd_mpirun_pack_u32(&p, (uint32_t)o->map_given);
+    rd_mpirun_pack_u32(&p, (uint32_t)o->ppr);
+    rd_mpirun_pack_u32(&p, (uint32_t)o->report_bindings);
     rc = p.err ? -1 : rd_mpirun_conn_send(&r->conn, RD_MPIRUN_MSG_JOB, 0, p.buf, p.len);
     free(p.buf);
     return rc;

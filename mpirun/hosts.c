@@ -3,6 +3,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +126,17 @@ int rd_mpirun_hosts_parse_file(const char *path, char ***names, int **slots, int
         host = strtok_r(line, " \t", &save);
         if (!host)
             continue;
+        /* MPICH's "host:N"; an IPv6 address has several colons and no
+         * slot count. */
+        char *colon = strrchr(host, ':');
+        if (colon && colon == strchr(host, ':')) {
+            if (parse_slots(colon + 1, &nslots)) {
+                rc = host_error("host file line %s: bad slot count in '%s' (expected 1 to 65535)",
+                                where, host);
+                break;
+            }
+            *colon = '\0';
+        }
         if (!valid_host(host, strlen(host))) {
             rc = host_error("host file line %s: bad host name '%s'", where, host);
             break;
@@ -142,6 +155,51 @@ int rd_mpirun_hosts_parse_file(const char *path, char ***names, int **slots, int
     return rc;
 }
 
+/* 1 when addr (an in_addr or in6_addr of family af) is one of this host's
+ * interface addresses. */
+static int is_own_address(int af, const void *addr)
+{
+    struct ifaddrs *ifs, *i;
+    int found = 0;
+
+    if (getifaddrs(&ifs) != 0)
+        return 0;
+    for (i = ifs; i && !found; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != af)
+            continue;
+        if (af == AF_INET)
+            found = !memcmp(&((struct sockaddr_in *)i->ifa_addr)->sin_addr, addr,
+                            sizeof(struct in_addr));
+        else
+            found = !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, addr,
+                            sizeof(struct in6_addr));
+    }
+    freeifaddrs(ifs);
+    return found;
+}
+
+/* 1 when name resolves (DNS, /etc/hosts) to an address of this host:
+ * another name of it, such as an alias in /etc/hosts. */
+static int resolves_to_self(const char *name)
+{
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
+    int found = 0;
+
+    if (getaddrinfo(name, NULL, &hints, &ai) != 0)
+        return 0;
+    for (a = ai; a && !found; a = a->ai_next) {
+        if (a->ai_family == AF_INET) {
+            struct in_addr *a4 = &((struct sockaddr_in *)a->ai_addr)->sin_addr;
+            found = (ntohl(a4->s_addr) >> 24) == 127 || is_own_address(AF_INET, a4);
+        } else if (a->ai_family == AF_INET6) {
+            struct in6_addr *a6 = &((struct sockaddr_in6 *)a->ai_addr)->sin6_addr;
+            found = IN6_IS_ADDR_LOOPBACK(a6) || is_own_address(AF_INET6, a6);
+        }
+    }
+    freeaddrinfo(ai);
+    return found;
+}
+
 int rd_mpirun_host_is_self(const char *name)
 {
     char me[RD_MPIRUN_HOST_MAX + 1], path[RD_MPIRUN_HOST_MAX + 16];
@@ -153,9 +211,9 @@ int rd_mpirun_host_is_self(const char *name)
     if (!strcmp(name, "localhost"))
         return 1;
     if (inet_pton(AF_INET, name, &a4) == 1)
-        return (ntohl(a4.s_addr) >> 24) == 127;
+        return (ntohl(a4.s_addr) >> 24) == 127 || is_own_address(AF_INET, &a4);
     if (inet_pton(AF_INET6, name, &a6) == 1)
-        return IN6_IS_ADDR_LOOPBACK(&a6);
+        return IN6_IS_ADDR_LOOPBACK(&a6) || is_own_address(AF_INET6, &a6);
     if (gethostname(me, sizeof(me)) == 0) {
         me[sizeof(me) - 1] = '\0';
         if (!strcmp(name, me))
@@ -170,7 +228,7 @@ int rd_mpirun_host_is_self(const char *name)
     snprintf(path, sizeof(path), "/run/netns/%s", name);
     if (stat(path, &named) == 0 && stat("/proc/self/ns/net", &mine) == 0)
         return named.st_dev == mine.st_dev && named.st_ino == mine.st_ino;
-    return 0;
+    return resolves_to_self(name);
 }
 
 void rd_mpirun_plan_free(rd_mpirun_plan_t *plan)

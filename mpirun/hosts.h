@@ -34,14 +34,15 @@ typedef struct rd_mpirun_plan {
  * stderr, or -1 when out of memory. */
 int rd_mpirun_hosts_parse_list(const char *list, char ***names, int **slots, int *n);
 
-/* Same for a host file: one host per line, "name [slots=N]", '#' starts a
- * comment, blank lines are ignored. */
+/* Same for a host file: one host per line, "name:N" (MPICH) or
+ * "name [slots=N]" (Open MPI), '#' starts a comment, blank lines are
+ * ignored. */
 int rd_mpirun_hosts_parse_file(const char *path, char ***names, int **slots, int *n);
 
 /* 1 when name designates the host mpirun runs on: "localhost", a loopback
- * address, this host's name (or its first label), or the name of the
- * network namespace mpirun runs in (/run/netns/NAME, as ip netns names
- * them). */
+ * address or one of this host's addresses, this host's name (or its first
+ * label), the name of the network namespace mpirun runs in (/run/netns/NAME,
+ * as ip netns names them), or a name resolving to one of those addresses. */
 int rd_mpirun_host_is_self(const char *name);
 
 /* Places np ranks on the n hosts: slots[i] per host and per round (ppn > 0

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* One rank's stdout or stderr on its way to mpirun's. */
@@ -49,6 +51,7 @@ static struct {
     in_stream_t in;
     slot_t *slots;          /* parallel to the last rd_mpirun_iof_fill */
     int dead_dst[3];        /* our stdout/stderr was closed: drop output */
+    int *files;             /* --output-filename: 2 per rank, -1 until opened */
 } iof;
 
 /* Writes all of buf to fd, waiting when fd is non-blocking and full. An
@@ -69,6 +72,60 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
+/* mkdir, accepting a directory that is there already. */
+static int make_dir(const char *path)
+{
+    return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* --output-filename: the file of rank's stream (1 or 2), created with its
+ * directories on first use. Returns its fd, or -1 (said once) on failure. */
+static int output_file(int rank, int stream)
+{
+    int *fd = &iof.files[2 * rank + stream - 1], digits = 0;
+    char path[PATH_MAX];
+    size_t len;
+
+    if (*fd != -1)
+        return *fd;
+    for (int n = iof.nranks; n > 0; n /= 10)
+        digits++;
+    snprintf(path, sizeof(path), "%s", iof.cfg.output_dir);
+    len = strlen(path);
+    if (make_dir(path) != 0)
+        goto err;
+    len += (size_t)snprintf(path + len, sizeof(path) - len, "/1");
+    if (make_dir(path) != 0)
+        goto err;
+    len += (size_t)snprintf(path + len, sizeof(path) - len, "/rank.%0*d", digits, rank);
+    if (make_dir(path) != 0)
+        goto err;
+    snprintf(path + len, sizeof(path) - len, stream == 1 ? "/stdout" : "/stderr");
+    *fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (*fd >= 0)
+        return *fd;
+err:
+    fprintf(stderr, "mpirun: --output-filename: cannot create %s: %s; rank %d's %s is lost\n",
+            path, strerror(errno), rank, stream == 1 ? "stdout" : "stderr");
+    *fd = -2;
+    return -1;
+}
+
+/* Writes all of buf to a regular file (errors lose the output, said once
+ * by output_file's caller's failure to open). */
+static void write_file(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        buf += w;
+        len -= (size_t)w;
+    }
+}
+
 /* Writes one line (or a piece of one, when it had no '\n'). With tags, a
  * piece is ended with '\n' so the next tag starts a line. */
 static void emit(out_stream_t *s, const char *data, size_t len)
@@ -80,6 +137,12 @@ static void emit(out_stream_t *s, const char *data, size_t len)
         return;
     if (iof.sink) {
         iof.sink(s->rank, s->dst, data, len, iof.sink_arg);
+        return;
+    }
+    if (iof.files) {
+        int fd = output_file(s->rank, s->dst);
+        if (fd >= 0)
+            write_file(fd, data, len);
         return;
     }
     if (!iof.tag) {
@@ -160,6 +223,15 @@ int rd_mpirun_iof_init(const rd_mpirun_iof_cfg_t *cfg)
     iof.in.child_fd = -1;
     iof.out = calloc(2 * (size_t)nranks, sizeof(*iof.out));
     iof.slots = calloc(2 * (size_t)nranks + 2, sizeof(*iof.slots));
+    if (cfg->output_dir && !cfg->out_sink) {
+        iof.files = malloc(2 * (size_t)nranks * sizeof(*iof.files));
+        if (!iof.files) {
+            fprintf(stderr, "mpirun: out of memory\n");
+            return -1;
+        }
+        for (int i = 0; i < 2 * nranks; i++)
+            iof.files[i] = -1;
+    }
     if (!iof.out || !iof.slots) {
         fprintf(stderr, "mpirun: out of memory\n");
         return -1;
@@ -414,6 +486,11 @@ void rd_mpirun_iof_fini(void)
     /* The job is over: nobody to tell. */
     iof.cfg.stdin_credit = NULL;
     in_close();
+    for (int i = 0; iof.files && i < 2 * iof.nranks; i++)
+        if (iof.files[i] >= 0)
+            close(iof.files[i]);
+    free(iof.files);
+    iof.files = NULL;
     free(iof.out);
     free(iof.slots);
     iof.out = NULL;

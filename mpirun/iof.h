@@ -37,8 +37,12 @@ typedef struct rd_mpirun_iof_cfg {
     int nranks;             /* the job's ranks (indexes of setup_rank) */
     int tag_output;
     rd_mpirun_iof_stdin_t stdin_mode;
-    /* Where output goes; NULL: our own stdout/stderr. */
+    /* Where output goes; NULL: our own stdout/stderr, or the files under
+     * output_dir when set (--output-filename: DIR/1/rank.N/stdout and
+     * stderr, N zero-padded to the digits of the job size, as Open MPI
+     * names them). */
     rd_mpirun_iof_sink_t out_sink;
+    const char *output_dir;
     /* REMOTE: passes on len bytes of our stdin (len 0: end of input). */
     void (*stdin_send)(const char *data, size_t len, void *arg);
     /* PUSHED: n more bytes may be pushed; closed: rank 0 stopped reading. */

@@ -157,7 +157,7 @@ int rd_mpirun_job_run(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan,
                           .state = RD_MPIRUN_JOB_RUNNING, .sfd = -1,
                           .heartbeat_ms = head ? head->heartbeat_ms : 0 };
     rd_mpirun_iof_cfg_t io = { .nranks = plan->np, .tag_output = o->tag_output,
-                               .stdin_send = rd_mpirun_head_stdin, .arg = &j };
+                               .output_dir = o->output_dir, .stdin_send = rd_mpirun_head_stdin, .arg = &j };
 
     /* Our stdin goes to rank 0, here or through its host's daemon. */
     io.stdin_mode = plan->host_of[0] == plan->self ? RD_MPIRUN_STDIN_LOCAL : RD_MPIRUN_STDIN_REMOTE;

@@ -20,8 +20,11 @@ mpirun_mpirun_SOURCES = \
 	mpirun/launch.c mpirun/launch.h \
 	mpirun/guard.c mpirun/guard.h \
 	mpirun/daemon.c mpirun/daemon.h \
-	src/util/env.c src/util/env.h src/util/clock.h \
-	mpirun/mpirun_tunables.c mpirun/mpirun_tunables.h src/util/tunable.c src/util/tunable.h \
-	src/util/errdetail.c src/util/errdetail.h
-mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
+	mpirun/envcheck.c mpirun/envcheck.h \
+	src/util/clock.h mpirun/mpirun_tunables.h \
+	$(RD_ALL_TUNABLES_SOURCES)
+mpirun_mpirun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS) -I$(top_srcdir)
+if RD_HAVE_VERBS
+mpirun_mpirun_CPPFLAGS += $(IBVERBS_CFLAGS)
+endif
 mpirun_mpirun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread

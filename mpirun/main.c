@@ -8,6 +8,7 @@
  * This file strings the modules together and owns the cleanup that must
  * happen on every way out: no process and no file is left behind.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "binding.h"
 #include "daemon.h"
+#include "envcheck.h"
 #include "hosts.h"
 #include "iof.h"
 #include "job.h"
@@ -57,6 +59,48 @@ static int set_apps(const rd_mpirun_opts_t *o, rd_mpirun_plan_t *plan)
     return rc;
 }
 
+/* --map-by ppr:N:obj: N ranks on each obj of every host, so N times the
+ * objects of this host (the hosts are taken to be alike) per host; a job
+ * of one program without -n gets that many ranks on each host. Returns 0
+ * or an exit status after a message. */
+static int apply_ppr(rd_mpirun_opts_t *o)
+{
+    int nobj = 1;
+
+    if (o->ppr == 0)
+        return 0;
+    if (o->map_obj != RD_MPIRUN_OBJ_NODE && (nobj = rd_mpirun_binding_count(o->map_obj)) <= 0) {
+        if (nobj == 0)
+            fprintf(stderr, "mpirun: --map-by ppr: this host has no such resource\n");
+        return RD_MPIRUN_EXIT_USAGE;
+    }
+    if (o->ppn == 0)
+        o->ppn = o->ppr * nobj;
+    if (o->napps == 1 && !o->apps[0].np_given) {
+        long np = (long)o->ppn * (o->nhosts > 0 ? o->nhosts : 1);
+        if (np > 65535) {
+            fprintf(stderr, "mpirun: --map-by ppr gives more than 65535 ranks; give -n\n");
+            return RD_MPIRUN_EXIT_USAGE;
+        }
+        o->np = o->apps[0].np = (int)np;
+    }
+    return 0;
+}
+
+/* --display-map: where each rank runs, one line each on stderr. */
+static void display_map(const rd_mpirun_opts_t *o, const rd_mpirun_plan_t *plan)
+{
+    static const char *const objs[] = { "core", "socket", "numa", "hwthread", "node" };
+
+    fprintf(stderr, "mpirun: map: %d rank(s) on %d host(s), a host's ranks spread over its %ss%s\n",
+            plan->np, plan->nhosts, objs[o->map_obj], o->ppr ? " (ppr)" : "");
+    for (int r = 0; r < plan->np; r++) {
+        const rd_mpirun_host_t *h = &plan->hosts[plan->host_of[r]];
+        fprintf(stderr, "mpirun: map: rank %d on host %s (local rank %d of %d): %s\n", r, h->name,
+                plan->local_rank[r], h->nranks, o->apps[plan->app_of[r]].argv[0]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rd_mpirun_opts_t opts;
@@ -76,9 +120,29 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : rc < 0 ? 1 : rc;
     }
     long long heartbeat_ms;
-    if ((rc = rd_mpirun_heartbeat_timeout_ms(&heartbeat_ms)) != 0) {
+    if ((rc = rd_mpirun_heartbeat_timeout_ms(&heartbeat_ms)) != 0 ||
+        (rc = rd_mpirun_env_check(&opts)) != 0) {
         rd_mpirun_opts_free(&opts);
         return rc;
+    }
+    /* --output-filename DIR is relative to where mpirun was started. */
+    char outdir[PATH_MAX];
+    if (opts.output_dir && opts.output_dir[0] != '/') {
+        char cwd[PATH_MAX - 256];
+        if (!getcwd(cwd, sizeof(cwd)) ||
+            snprintf(outdir, sizeof(outdir), "%s/%s", cwd, opts.output_dir) >= (int)sizeof(outdir)) {
+            fprintf(stderr, "mpirun: --output-filename %s: path too long\n", opts.output_dir);
+            rd_mpirun_opts_free(&opts);
+            return RD_MPIRUN_EXIT_USAGE;
+        }
+        opts.output_dir = outdir;
+    }
+    /* The ranks start there, on every host (the daemons get our working
+     * directory), and a relative program name is found from there. */
+    if (opts.wdir && chdir(opts.wdir) != 0) {
+        fprintf(stderr, "mpirun: -wdir %s: %s\n", opts.wdir, strerror(errno));
+        rd_mpirun_opts_free(&opts);
+        return RD_MPIRUN_EXIT_USAGE;
     }
     for (int k = 0; k < opts.napps; k++) {
         opts.apps[k].path = rd_mpirun_find_program(opts.apps[k].argv[0]);
@@ -87,10 +151,16 @@ int main(int argc, char **argv)
             return 127;
         }
     }
+    if ((rc = apply_ppr(&opts)) != 0) {
+        status = rc;
+        goto out;
+    }
     if (make_plan(&opts, &plan) != 0 || set_apps(&opts, &plan) != 0) {
         fprintf(stderr, "mpirun: out of memory\n");
         goto out;
     }
+    if (opts.display_map)
+        display_map(&opts, &plan);
 
     /* Before PMIx starts its thread, which must inherit the mask. */
     if (rd_mpirun_job_block_signals() != 0) {
@@ -123,7 +193,7 @@ int main(int argc, char **argv)
         head.heartbeat_ms = heartbeat_ms;
     }
     if (plan.self >= 0) {
-        if (rd_mpirun_binding_init(opts.bind, plan.hosts[plan.self].nranks) != 0)
+        if (rd_mpirun_binding_init(&opts, plan.hosts[plan.self].nranks) != 0)
             goto out;
         if (rd_mpirun_server_init(session.tmpdir, session.nspace, plan.hosts[plan.self].name) != 0)
             goto out;

@@ -42,10 +42,19 @@ static const char usage_text[] =
     "  -env VAR VALUE          set VAR to VALUE in the ranks of this program\n"
     "                          (-n, -env and -x are a program's own options\n"
     "                          after ':')\n"
+    "  -genvall, -envall       pass mpirun's environment to the ranks (the default)\n"
+    "  -genvnone, -envnone     pass none of it (only -genv/-env/-x variables)\n"
+    "  -genvlist A,B, -envlist A,B\n"
+    "                          pass only the variables A, B, ... of it\n"
+    "                          (-genv...: every program; -env...: this program)\n"
+    "  -wdir DIR, --wdir DIR   start the ranks in DIR (also -wd; a relative\n"
+    "                          program name is found from there)\n"
     "  -configfile FILE, --app FILE\n"
     "                          the programs, one per line: \"[-n N] [-env VAR\n"
     "                          VALUE] program [args]\" ('#' starts a comment)\n"
-    "  --tag-output            prefix every output line with \"[rank] \"\n"
+    "  --tag-output, -l        prefix every output line with \"[rank] \"\n"
+    "  --output-filename DIR   each rank's stdout and stderr to the files\n"
+    "                          DIR/1/rank.N/stdout and .../stderr instead\n"
     "  --timeout SECONDS       end the job after SECONDS (exit status 124);\n"
     "                          MPIEXEC_TIMEOUT=SECONDS in the environment does\n"
     "                          the same when --timeout is not given\n"
@@ -53,15 +62,30 @@ static const char usage_text[] =
     "                          ranks outnumber cores), or not at all (default:\n"
     "                          core when there are at least as many cores as\n"
     "                          ranks or every core gets the same number of\n"
-    "                          ranks, none otherwise)\n"
-    "  -hosts H1,H2,...        run on these hosts (H:N gives H N slots); also --host\n"
-    "  -hostfile FILE          hosts from FILE, one per line: \"host [slots=N]\"\n"
-    "  -ppn N                  N ranks per host (sets every host's slots)\n"
+    "                          ranks, none otherwise; with --map-by OBJ, OBJ)\n"
+    "  --bind-to socket|numa|hwthread\n"
+    "                          bind each rank to the socket, NUMA node or\n"
+    "                          hardware thread of its place (hwloc)\n"
+    "  --map-by core|socket|numa\n"
+    "                          spread a host's ranks round-robin over its\n"
+    "                          cores (default), sockets or NUMA nodes\n"
+    "  --map-by ppr:N:RES      N ranks on each RES (node, socket, numa, core,\n"
+    "                          hwthread) of every host: N x RES ranks per host\n"
+    "  --report-bindings       say on stderr where each rank is bound\n"
+    "  --display-map           say on stderr which host each rank runs on\n"
+    "  -hosts H1,H2,...        run on these hosts (H:N gives H N slots); also\n"
+    "                          --host, -H\n"
+    "  -hostfile FILE          hosts from FILE, one per line: \"host:N\" or\n"
+    "                          \"host [slots=N]\"; also -f, -machinefile\n"
+    "  -ppn N, --npernode N    N ranks per host (sets every host's slots)\n"
     "  --map-by slot|node      fill each host's slots in turn (slot, the default),\n"
     "                          or one rank per host in turn (node)\n"
     "  --launch-agent CMD      start remote daemons as \"CMD HOST command...\"\n"
     "                          (default ssh)\n"
     "                          -n defaults to the hosts' slots when hosts are given\n"
+    "  --oversubscribe, --allow-run-as-root\n"
+    "                          accepted and ignored: rdmpi never refuses more\n"
+    "                          ranks than cores, nor to run as root\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n"
     "  --info [--all] [--json] run rdmpi_info: what is built, what this machine\n"
@@ -72,7 +96,10 @@ static const char usage_text[] =
     "The exit status is the first non-zero exit status of a rank, 128+N when a\n"
     "rank was killed by signal N, the code given to MPI_Abort, or 2 for a usage\n"
     "error. SIGUSR1, SIGUSR2 and SIGALRM sent to mpirun are passed on to the\n"
-    "ranks; any other signal stops the job. See doc/mpirun.md for details.\n";
+    "ranks; any other signal stops the job. RDMPI_* variables are checked\n"
+    "before the job starts: an unknown name gets a warning naming the closest\n"
+    "known one, a bad value stops mpirun (status 2). See doc/mpirun.md and\n"
+    "doc/tunables.md for details.\n";
 
 /* mpirun --info: becomes rdmpi_info, installed beside mpirun (or, in the
  * build tree, in src/info), else found on PATH. Returns only on failure. */
@@ -237,6 +264,128 @@ static int opt_env_pair(char ***env, int *nenv, int n, char **w, int *i)
     return 0;
 }
 
+/* -envall / -envnone / -envlist A,B at w[*i] (also -genv... with the
+ * same meaning for every program) into *mode and *list. Returns 0 when
+ * done, 1 when w[*i] is none of them, or a usage error. */
+static int opt_env_mode(rd_mpirun_envmode_t *mode, char **list, int n, char **w, int *i)
+{
+    const char *a = w[*i] + (w[*i][1] == '-');     /* "--envall" as "-envall" */
+
+    if (!strncmp(a, "-g", 2))
+        a += 2;
+    else
+        a += 1;
+    if (!strcmp(a, "envall")) {
+        *mode = RD_MPIRUN_ENV_ALL;
+    } else if (!strcmp(a, "envnone")) {
+        *mode = RD_MPIRUN_ENV_NONE;
+    } else if (!strcmp(a, "envlist")) {
+        const char *v = *i + 1 < n ? w[*i + 1] : NULL;
+        if (!v || !*v)
+            return usage_error("option '%s' needs a list of variable names (A,B,...)", w[*i]);
+        for (const char *p = v; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+            if (!valid_var_name(p, strcspn(p, ","))) {
+                char msg[512];
+                snprintf(msg, sizeof(msg), "%s: bad variable list '%s'", w[*i], v);
+                return usage_error("%s", msg);
+            }
+        }
+        free(*list);
+        if (!(*list = strdup(v)))
+            return -1;
+        *mode = RD_MPIRUN_ENV_LIST;
+        ++*i;
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 for -envall, -envnone, -envlist (not the -genv... forms). */
+static int is_local_env_mode(const char *a)
+{
+    a += a[1] == '-';
+    return !strcmp(a, "-envall") || !strcmp(a, "-envnone") || !strcmp(a, "-envlist");
+}
+
+/* 1 for -genvall, -genvnone, -genvlist. */
+static int is_global_env_mode(const char *a)
+{
+    a += a[1] == '-';
+    return !strcmp(a, "-genvall") || !strcmp(a, "-genvnone") || !strcmp(a, "-genvlist");
+}
+
+int rd_mpirun_env_inherited(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app,
+                            const char *var)
+{
+    rd_mpirun_envmode_t mode = app->env_mode ? app->env_mode : o->env_mode;
+    const char *list = app->env_mode ? app->env_list : o->env_list;
+    size_t len = strcspn(var, "=");
+
+    /* PMIX_MCA_gds=hash and the like: mpirun's choices for PMIx. */
+    if (mode == RD_MPIRUN_ENV_UNSET || mode == RD_MPIRUN_ENV_ALL || !strncmp(var, "PMIX_", 5))
+        return 1;
+    if (mode == RD_MPIRUN_ENV_NONE || !list)
+        return 0;
+    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+        if (strcspn(p, ",") == len && !strncmp(p, var, len))
+            return 1;
+    return 0;
+}
+
+/* An object of the topology as --map-by and ppr name it. */
+static int parse_obj(const char *s, rd_mpirun_obj_t *t)
+{
+    static const struct { const char *name; rd_mpirun_obj_t t; } objs[] = {
+        { "core", RD_MPIRUN_OBJ_CORE }, { "socket", RD_MPIRUN_OBJ_SOCKET },
+        { "package", RD_MPIRUN_OBJ_SOCKET }, { "numa", RD_MPIRUN_OBJ_NUMA },
+        { "hwthread", RD_MPIRUN_OBJ_HWTHREAD }, { "node", RD_MPIRUN_OBJ_NODE },
+    };
+    for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++)
+        if (!strcmp(s, objs[k].name)) {
+            *t = objs[k].t;
+            return 0;
+        }
+    return -1;
+}
+
+/* --map-by slot|node (across hosts), core|socket|numa (within a host), or
+ * ppr:N:resource (N ranks on each resource of every host). */
+static int opt_map_by(rd_mpirun_opts_t *o, const char *val)
+{
+    rd_mpirun_obj_t t;
+    long v;
+
+    if (!strcmp(val, "slot")) {
+        o->map_by_node = 0;
+    } else if (!strcmp(val, "node")) {
+        o->map_by_node = 1;
+    } else if (!strncmp(val, "ppr:", 4)) {
+        char num[16];
+        const char *colon = strchr(val + 4, ':');
+        size_t len = colon ? (size_t)(colon - val - 4) : 0;
+        if (!colon || len == 0 || len >= sizeof(num))
+            return usage_error("bad --map-by '%s' (expected ppr:N:resource, resource one of "
+                               "node, socket, numa, core, hwthread)", val);
+        memcpy(num, val + 4, len);
+        num[len] = '\0';
+        if (parse_long(num, 1, RD_MPIRUN_NP_MAX, &v) || parse_obj(colon + 1, &t))
+            return usage_error("bad --map-by '%s' (expected ppr:N:resource, N from 1 to 65535, "
+                               "resource one of node, socket, numa, core, hwthread)", val);
+        o->ppr = (int)v;
+        o->map_obj = t;
+        o->map_given = 1;
+    } else if (parse_obj(val, &t) == 0 && t != RD_MPIRUN_OBJ_HWTHREAD && t != RD_MPIRUN_OBJ_NODE) {
+        o->ppr = 0;
+        o->map_obj = t;
+        o->map_given = 1;
+    } else {
+        return usage_error("bad --map-by '%s' (expected slot, node, core, socket, numa or "
+                           "ppr:N:resource)", val);
+    }
+    return 0;
+}
+
 /*
  * One program block after a ':' or one line of a -configfile/--app file:
  * its own options (-n, -env, -x), then the program and its arguments;
@@ -274,9 +423,12 @@ static int parse_block(rd_mpirun_opts_t *o, char **w, int n, int own, const char
         else if ((m = match_valued(n, w, &k, NAMES("-x"), &val)) != 0)
             rc = m < 0 ? usage_error("option '%s' needs a variable name", a)
                        : opt_export(&app->env, &app->nenv, val);
+        else if (is_local_env_mode(a))
+            rc = opt_env_mode(&app->env_mode, &app->env_list, n, w, &k);
         else {
-            snprintf(msg, sizeof(msg), "option '%s' %s: a program's own options are -n, -env "
-                     "and -x; the others go before the first program", a, where);
+            snprintf(msg, sizeof(msg), "option '%s' %s: a program's own options are -n, -env, "
+                     "-x, -envall, -envnone and -envlist; the others go before the first "
+                     "program", a, where);
             return usage_error("%s", msg);
         }
         if (rc != 0)
@@ -415,8 +567,33 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
             argv[i] = (char *)"rdmpi_info";   /* its argv: the words after --info */
             return run_info(argv + i);
         }
-        if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output")) {
+        if (!strcmp(a, "--tag-output") || !strcmp(a, "-tag-output") || !strcmp(a, "-l")) {
             o->tag_output = 1;
+            continue;
+        }
+        /* Open MPI's; rdmpi never refuses either case. */
+        if (!strcmp(a, "--oversubscribe") || !strcmp(a, "-oversubscribe") ||
+            !strcmp(a, "--allow-run-as-root") || !strcmp(a, "-allow-run-as-root"))
+            continue;
+        if (is_local_env_mode(a) || is_global_env_mode(a)) {
+            if (is_global_env_mode(a))
+                rc = opt_env_mode(&o->env_mode, &o->env_list, argc, argv, &i);
+            else
+                rc = opt_env_mode(&o->apps[0].env_mode, &o->apps[0].env_list, argc, argv, &i);
+            if (rc != 0)
+                return rc;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("-wdir", "--wdir", "-wd", "--wd"), &val)) != 0) {
+            if (m < 0 || !*val)
+                return usage_error("option '%s' needs a directory", a);
+            o->wdir = val;
+            continue;
+        }
+        if ((m = match_valued(argc, argv, &i, NAMES("--output-filename", "-output-filename"), &val)) != 0) {
+            if (m < 0 || !*val)
+                return usage_error("option '%s' needs a directory", a);
+            o->output_dir = val;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("-n", "-np", "--np", "--n"), &val)) != 0) {
@@ -449,13 +626,28 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--bind-to", "-bind-to"), &val)) != 0) {
             if (m < 0)
-                return usage_error("option '%s' needs core or none", a);
+                return usage_error("option '%s' needs core, socket, numa, hwthread or none", a);
             if (!strcmp(val, "core"))
                 o->bind = RD_MPIRUN_BIND_CORE;
             else if (!strcmp(val, "none"))
                 o->bind = RD_MPIRUN_BIND_NONE;
+            else if (!strcmp(val, "socket") || !strcmp(val, "package"))
+                o->bind = RD_MPIRUN_BIND_SOCKET;
+            else if (!strcmp(val, "numa"))
+                o->bind = RD_MPIRUN_BIND_NUMA;
+            else if (!strcmp(val, "hwthread"))
+                o->bind = RD_MPIRUN_BIND_HWTHREAD;
             else
-                return usage_error("bad --bind-to '%s' (expected core or none)", val);
+                return usage_error("bad --bind-to '%s' (expected core, socket, numa, hwthread "
+                                   "or none)", val);
+            continue;
+        }
+        if (!strcmp(a, "--report-bindings") || !strcmp(a, "-report-bindings")) {
+            o->report_bindings = 1;
+            continue;
+        }
+        if (!strcmp(a, "--display-map") || !strcmp(a, "-display-map")) {
+            o->display_map = 1;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("-x"), &val)) != 0) {
@@ -465,7 +657,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
                 return rc;
             continue;
         }
-        if ((m = match_valued(argc, argv, &i, NAMES("-hosts", "--hosts", "-host", "--host"), &val)) != 0) {
+        if ((m = match_valued(argc, argv, &i, NAMES("-hosts", "--hosts", "-host", "--host", "-H"), &val)) != 0) {
             if (m < 0)
                 return usage_error("option '%s' needs a list of hosts", a);
             if ((rc = rd_mpirun_hosts_parse_list(val, &o->hosts, &o->slots, &o->nhosts)) != 0)
@@ -479,7 +671,7 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
                 return rc;
             continue;
         }
-        if ((m = match_valued(argc, argv, &i, NAMES("-ppn", "--ppn"), &val)) != 0) {
+        if ((m = match_valued(argc, argv, &i, NAMES("-ppn", "--ppn", "--npernode", "-npernode"), &val)) != 0) {
             if (m < 0)
                 return usage_error("option '%s' needs a number of ranks per host", a);
             if (parse_long(val, 1, RD_MPIRUN_NP_MAX, &v))
@@ -489,13 +681,10 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--map-by", "-map-by"), &val)) != 0) {
             if (m < 0)
-                return usage_error("option '%s' needs slot or node", a);
-            if (!strcmp(val, "slot"))
-                o->map_by_node = 0;
-            else if (!strcmp(val, "node"))
-                o->map_by_node = 1;
-            else
-                return usage_error("bad --map-by '%s' (expected slot or node)", val);
+                return usage_error("option '%s' needs slot, node, core, socket, numa or "
+                                   "ppr:N:resource", a);
+            if ((rc = opt_map_by(o, val)) != 0)
+                return rc;
             continue;
         }
         if ((m = match_valued(argc, argv, &i, NAMES("--launch-agent", "-launch-agent", "-launcher-exec", "--launcher-exec"), &val)) != 0) {
@@ -519,8 +708,9 @@ int rd_mpirun_opts_parse(int argc, char **argv, rd_mpirun_opts_t *o)
         if (i < argc)
             return usage_error("%s: give the programs either in the file or on the command "
                                "line", app_file);
-        if (o->apps[0].np_given || o->apps[0].nenv)
-            return usage_error("%s: -n and -env belong in the file's lines", app_file);
+        if (o->apps[0].np_given || o->apps[0].nenv || o->apps[0].env_mode)
+            return usage_error("%s: -n, -env and -envall/-envnone/-envlist belong in the "
+                               "file's lines", app_file);
         free(o->apps[0].env);
         memmove(o->apps, o->apps + 1, (size_t)--o->napps * sizeof(*o->apps));
     } else if (i >= argc) {
@@ -568,6 +758,7 @@ void rd_mpirun_opts_free(rd_mpirun_opts_t *o)
         if (app->own & RD_MPIRUN_APP_OWN_ARRAY)
             free(app->argv);
         free(app->path);
+        free(app->env_list);
     }
     free(o->apps);
     o->apps = NULL;
@@ -577,6 +768,8 @@ void rd_mpirun_opts_free(rd_mpirun_opts_t *o)
     free(o->env);
     o->env = NULL;
     o->nenv = 0;
+    free(o->env_list);
+    o->env_list = NULL;
     for (int h = 0; h < o->nhosts; h++)
         free(o->hosts[h]);
     free(o->hosts);

@@ -10,10 +10,33 @@
 
 /* Process binding requested with --bind-to. */
 typedef enum rd_mpirun_bind {
-    RD_MPIRUN_BIND_AUTO,    /* not given: core when there are enough cores */
+    RD_MPIRUN_BIND_AUTO,    /* not given: core when there are enough cores
+                             * (or the --map-by object when one is given) */
     RD_MPIRUN_BIND_CORE,
     RD_MPIRUN_BIND_NONE,
+    RD_MPIRUN_BIND_SOCKET,
+    RD_MPIRUN_BIND_NUMA,
+    RD_MPIRUN_BIND_HWTHREAD,
 } rd_mpirun_bind_t;
+
+/* What the ranks of a host are spread over (--map-by core|socket|numa,
+ * ppr:N:resource). */
+typedef enum rd_mpirun_obj {
+    RD_MPIRUN_OBJ_CORE,
+    RD_MPIRUN_OBJ_SOCKET,
+    RD_MPIRUN_OBJ_NUMA,
+    RD_MPIRUN_OBJ_HWTHREAD,
+    RD_MPIRUN_OBJ_NODE,
+} rd_mpirun_obj_t;
+
+/* Which of mpirun's environment a rank inherits (MPICH's -envall,
+ * -envnone, -envlist; -genv... for every program). */
+typedef enum rd_mpirun_envmode {
+    RD_MPIRUN_ENV_UNSET,    /* not given: the program follows the job's */
+    RD_MPIRUN_ENV_ALL,      /* all of it (the default) */
+    RD_MPIRUN_ENV_NONE,     /* none of it */
+    RD_MPIRUN_ENV_LIST,     /* only the variables of the list */
+} rd_mpirun_envmode_t;
 
 /* What an app owns (rd_mpirun_opts_free frees it). */
 #define RD_MPIRUN_APP_OWN_ARRAY 1   /* the argv array */
@@ -30,19 +53,30 @@ typedef struct rd_mpirun_app {
     char **env;             /* "VAR=VALUE" for its ranks only (-env, or -x after ':') */
     int nenv;
     char *path;             /* the program found (malloc'ed), set by the caller */
+    rd_mpirun_envmode_t env_mode;   /* -envall, -envnone, -envlist */
+    char *env_list;         /* -envlist's "A,B" (malloc'ed) */
 } rd_mpirun_app_t;
 
 typedef struct rd_mpirun_opts {
     int np;                 /* ranks of all the programs */
     char **env;             /* "VAR=VALUE" set in every rank (-x, -genv), in order */
     int nenv;
-    int tag_output;         /* --tag-output */
+    int tag_output;         /* --tag-output, -l */
+    rd_mpirun_envmode_t env_mode;   /* -genvall, -genvnone, -genvlist */
+    char *env_list;         /* -genvlist's "A,B" (malloc'ed) */
+    const char *wdir;       /* -wdir: where the ranks start */
+    const char *output_dir; /* --output-filename: a file per rank and stream */
     long timeout;           /* --timeout seconds, 0 = none */
     rd_mpirun_bind_t bind;  /* --bind-to */
+    rd_mpirun_obj_t map_obj;    /* --map-by core|socket|numa|ppr:N:obj */
+    int map_given;          /* --map-by named an object (else core, by default) */
+    int ppr;                /* ppr:N:obj: N ranks per object, 0 = round-robin */
+    int report_bindings;    /* --report-bindings */
+    int display_map;        /* --display-map */
     char **hosts;           /* -hosts / -hostfile entries, in order */
     int *slots;             /* slots of each entry */
     int nhosts;
-    int ppn;                /* -ppn, 0 = per-host slots */
+    int ppn;                /* -ppn, --npernode, 0 = per-host slots */
     int map_by_node;        /* --map-by node (else slot) */
     const char *agent;      /* --launch-agent, default "ssh" */
     rd_mpirun_app_t *apps;  /* the programs, in rank order */
@@ -71,6 +105,12 @@ rd_mpirun_app_t *rd_mpirun_opts_add_app(rd_mpirun_opts_t *o);
 /* Appends "name=value" to *env (a NULL-terminated list of *n entries).
  * Returns 0, or -1 when out of memory. */
 int rd_mpirun_env_add(char ***env, int *n, const char *name, size_t namelen, const char *value);
+
+/* 1 when the variable "name=..." of mpirun's environment goes to the
+ * ranks of app under the -envall/-envnone/-envlist rules (the program's
+ * own, else the job's -genv... ones). PMIx's own variables always do. */
+int rd_mpirun_env_inherited(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app,
+                            const char *var);
 
 void rd_mpirun_opts_free(rd_mpirun_opts_t *o);
 

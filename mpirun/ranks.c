@@ -14,19 +14,48 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "binding.h"
 #include "fence.h"
 #include "guard.h"
 #include "iof.h"
 #include "uplink.h"
 #include "util/clock.h"
 
-/* The rank's environment: mpirun's, then -x/-genv, then its program's
- * -env (and -x after ':'), then PMIx's. */
-static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app)
+/* Variables naming the rank in MPICH's (Hydra's) and Open MPI's terms,
+ * which GPU- and NIC-selection wrapper scripts read. PMI_RANK and PMI_SIZE
+ * alone (without PMI_FD or PMI_PORT) announce no PMI-1 server. */
+#define RD_MPIRUN_RANK_IDS 8
+
+/* Fills ids (RD_MPIRUN_RANK_IDS strings of "VAR=VALUE", malloc'ed) for
+ * rank. Returns 0, or -1 when out of memory. */
+static int rank_ids(const rd_mpirun_plan_t *plan, int rank, char **ids)
+{
+    int local = plan->local_rank[rank];
+    int nlocal = plan->hosts[plan->host_of[rank]].nranks;
+    int v[RD_MPIRUN_RANK_IDS] = { rank, plan->np, local, nlocal, rank, plan->np, local, nlocal };
+    static const char *const names[RD_MPIRUN_RANK_IDS] = {
+        "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+        "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+        "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
+    };
+
+    for (int i = 0; i < RD_MPIRUN_RANK_IDS; i++)
+        if (asprintf(&ids[i], "%s=%d", names[i], v[i]) < 0) {
+            while (i-- > 0)
+                free(ids[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* The rank's environment: mpirun's (all of it, or what -envnone/-envlist
+ * keep), then -x/-genv, then its program's
+ * -env (and -x after ':'), then the rank's ids, then PMIx's. */
+static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app, char **ids)
 {
     extern char **environ;
     size_t n = 0, k = 0;
-    int nset = o->nenv + app->nenv;
+    int nset = o->nenv + app->nenv + RD_MPIRUN_RANK_IDS;
     char **env, **set = calloc((size_t)nset + 1, sizeof(*set));
 
     if (!set)
@@ -35,6 +64,8 @@ static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app)
         set[e] = o->env[e];
     for (int e = 0; e < app->nenv; e++)
         set[o->nenv + e] = app->env[e];
+    for (int e = 0; e < RD_MPIRUN_RANK_IDS; e++)
+        set[o->nenv + app->nenv + e] = ids[e];
     while (environ[n])
         n++;
     env = calloc(n + (size_t)nset + 1, sizeof(*env));
@@ -46,7 +77,7 @@ static char **rank_env(const rd_mpirun_opts_t *o, const rd_mpirun_app_t *app)
         /* Drop what the options override, so every name appears once. */
         const char *eq = strchr(environ[i], '=');
         size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
-        int overridden = 0;
+        int overridden = !rd_mpirun_env_inherited(o, app, environ[i]);
         for (int e = 0; e < nset && !overridden; e++)
             overridden = !strncmp(set[e], environ[i], len) && set[e][len] == '=';
         if (!overridden && !(env[k++] = strdup(environ[i])))
@@ -82,9 +113,14 @@ static int start_rank(rd_mpirun_job_t *j, int rank)
 {
     rd_mpirun_proc_t *p = &j->procs[rank];
     const rd_mpirun_app_t *app = &j->opts->apps[j->plan->app_of[rank]];
-    char **env = rank_env(j->opts, app);
+    char *ids[RD_MPIRUN_RANK_IDS], **env = NULL;
     int fds[3], rc = -1;
 
+    if (rank_ids(j->plan, rank, ids) == 0) {
+        env = rank_env(j->opts, app, ids);
+        for (int i = 0; i < RD_MPIRUN_RANK_IDS; i++)
+            free(ids[i]);
+    }
     if (!env) {
         fprintf(stderr, "mpirun: out of memory\n");
         return -1;
@@ -94,6 +130,10 @@ static int start_rank(rd_mpirun_job_t *j, int rank)
         rd_mpirun_iof_setup_rank(rank, fds) == 0) {
         rc = rd_mpirun_proc_spawn(p, app->path, app->argv, env, fds);
         rd_mpirun_iof_forked(rank);
+        if (rc == 0 && j->opts->report_bindings)
+            fprintf(stderr, "mpirun: rank %d (pid %ld) on host %s: %s\n", rank, (long)p->pid,
+                    j->plan->hosts[j->plan->self].name,
+                    rd_mpirun_binding_describe(p->local_rank));
         if (rc == 0) {
             j->alive++;
             if (j->is_daemon)

@@ -86,8 +86,19 @@ static int init(int required, int *provided, const char *fn)
                 rd_status_str(rc), *detail ? ": " : "", detail);
         exit(1);
     }
-    if ((rc = rd_api_tunables_check()) != RD_OK ||
-        (rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
+    if ((rc = rd_api_tunables_check()) != RD_OK) {
+        /* Every rank has the same environment (mpirun refuses such a job
+         * before it starts; other launchers do not): rank 0 says it, the
+         * others end without repeating it. */
+        char msg[256 + RD_ERR_DETAIL_MAX];
+        rd_err_detail_take(detail, sizeof(detail));
+        snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
+                 rd_status_str(rc), *detail ? ": " : "", detail);
+        if (rd_api.boot.rank == 0)
+            fprintf(stderr, "%s\n", msg);
+        rd_boot_abort(1, msg);
+    }
+    if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
         (rc = rd_rma_init(&rd_api.boot)) != RD_OK || (rc = make_predefined_comms()) != RD_OK) {

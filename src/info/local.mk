@@ -2,14 +2,19 @@
 # tunable. It compiles the tables and the GID choice itself: libmpi exports
 # only MPI_* names.
 bin_PROGRAMS += src/info/rdmpi_info
-src_info_rdmpi_info_SOURCES = src/info/rdmpi_info.c src/info/probe.c src/info/probe.h \
-	src/util/tunable.c src/util/tunable.h src/util/errdetail.c src/util/errdetail.h \
+# Every tunable table and what reads them (mpirun links them too, to check
+# the environment of a job).
+RD_ALL_TUNABLES_SOURCES = src/info/all_tunables.c src/info/all_tunables.h \
+	src/util/tunable.c src/util/tunable.h src/util/tunable_check.c src/util/tunable_check.h \
+	src/util/errdetail.c src/util/errdetail.h \
 	src/util/env.c src/util/env.h src/api/api_tunables.c src/api/api_tunables.h \
 	src/coll/coll_tunables.c src/p2p/p2p_tunables.c src/util/util_tunables.c \
 	src/transport/shm/shm_tunables.c src/transport/tcp/tcp_tunables.c \
 	src/transport/verbs/common/verbs_tunables.c src/transport/verbs/rc/rc_tunables.c \
 	src/transport/verbs/ud/ud_tunables.c mpirun/mpirun_tunables.c \
 	src/wrappers/wrapper_tunables.c src/wrappers/wrapper_tunables.h
+src_info_rdmpi_info_SOURCES = src/info/rdmpi_info.c src/info/probe.c src/info/probe.h \
+	$(RD_ALL_TUNABLES_SOURCES)
 nodist_src_info_rdmpi_info_SOURCES = src/info/info_config.h
 src_info_rdmpi_info_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -I$(top_builddir)/src
 src_info_rdmpi_info_LDADD =

@@ -19,14 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api_tunables.h"
+#include "info/all_tunables.h"
 #include "info/info_config.h"
 #include "info/probe.h"
-#include "mpirun/mpirun_tunables.h"
 #include "util/errdetail.h"
 #include "util/status.h"
 #include "util/tunable.h"
-#include "wrappers/wrapper_tunables.h"
 
 #include <mpi.h>
 
@@ -36,11 +34,6 @@ typedef struct opts {
     int all, json;
 } opts_t;
 
-/* The tables beyond the library's (rd_api_all_tunables): the launcher's and
- * the wrappers'. */
-static const rd_tunable_table_t *const tool_tables[] = {
-    &rd_mpirun_tunables_table, &rd_wrapper_tunables_table, NULL,
-};
 
 static void json_str(const char *s)
 {
@@ -89,9 +82,9 @@ static int shown(const opts_t *o, const rd_tunable_t *t)
 static int each_tunable(const opts_t *o, void (*fn)(const opts_t *, const tun_view_t *, int),
                         int *first)
 {
-    const rd_tunable_table_t *const *lists[] = { rd_api_all_tunables, tool_tables };
+    const rd_tunable_list_t *lists = rd_all_tunables;
     int bad = 0;
-    for (size_t l = 0; l < 2; l++)
+    for (size_t l = 0; lists[l]; l++)
         for (size_t i = 0; lists[l][i]; i++)
             for (size_t k = 0; k < lists[l][i]->n; k++) {
                 tun_view_t v;
@@ -105,25 +98,12 @@ static int each_tunable(const opts_t *o, void (*fn)(const opts_t *, const tun_vi
     return bad;
 }
 
-/* An RDMPI_* variable in the environment that no table declares. */
-static int declared(const char *name, size_t len)
-{
-    const rd_tunable_table_t *const *lists[] = { rd_api_all_tunables, tool_tables };
-    for (size_t l = 0; l < 2; l++)
-        for (size_t i = 0; lists[l][i]; i++)
-            for (size_t k = 0; k < lists[l][i]->n; k++)
-                if (strlen(lists[l][i]->t[k].name) == len &&
-                    !strncmp(lists[l][i]->t[k].name, name, len))
-                    return 1;
-    return 0;
-}
-
 static int unknown_vars(const char **out, int max)
 {
     int n = 0;
     for (char **e = environ; *e && n < max; e++) {
         const char *eq = strchr(*e, '=');
-        if (strncmp(*e, "RDMPI_", 6) == 0 && eq && !declared(*e, (size_t)(eq - *e)))
+        if (strncmp(*e, "RDMPI_", 6) == 0 && eq && !rd_tunable_lookup(rd_all_tunables, *e, (size_t)(eq - *e)))
             out[n++] = *e;
     }
     return n;
@@ -171,8 +151,11 @@ static void text_report(const opts_t *o, const rd_info_tp_t *tp, int ntp,
         }
     int first = 1;
     *bad = each_tunable(o, text_tunable, &first);
-    for (int i = 0; i < nunknown; i++)
-        printf("%sunknown: %s (no table declares it; a typo?)\n", i ? "" : "\n", unknown[i]);
+    for (int i = 0; i < nunknown; i++) {
+        const char *near = rd_tunable_closest(rd_all_tunables, unknown[i], strcspn(unknown[i], "="));
+        printf("%sunknown: %s (no table declares it; did you mean %s?)\n", i ? "" : "\n",
+               unknown[i], near ? near : "another name");
+    }
 }
 
 /* ---- JSON ---- */

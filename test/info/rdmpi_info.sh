@@ -65,7 +65,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=[t for t in d["tu
 # An RDMPI_* variable no table declares (a typo).
 clean RDMPI_SHM_EAGERMAX=8K "$INFO" >"$T/unk" 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q '^unknown: RDMPI_SHM_EAGERMAX=8K' "$T/unk" \
+[ $rc -eq 1 ] && grep -q '^unknown: RDMPI_SHM_EAGERMAX=8K .*did you mean RDMPI_SHM_EAGER_MAX?' "$T/unk" \
     && pass "unknown variable reported" || fail "unknown variable: exit $rc"
 
 # mpirun --info is rdmpi_info, options passed on.

@@ -21,9 +21,13 @@ LAUNCHER_TESTS = \
 	test/launcher/failures.sh \
 	test/launcher/signals.sh \
 	test/launcher/mpmd.sh \
+	test/launcher/rankenv.sh \
+	test/launcher/habits.sh \
+	test/launcher/envcheck.sh \
 	test/launcher/wrappers.sh \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
+	test/launcher/mapping.sh \
 	test/launcher/spin.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh $(LAUNCHER_TESTS)

@@ -28,7 +28,7 @@ usage_error --timeout=soon "$CLIENT"
 usage_error --timeout
 MPIEXEC_TIMEOUT=soon usage_error "$CLIENT"
 MPIEXEC_TIMEOUT=0 usage_error "$CLIENT"
-usage_error --bind-to socket "$CLIENT"
+usage_error --bind-to board "$CLIENT"
 usage_error --bind-to
 usage_error -x 1BAD "$CLIENT"
 usage_error -x

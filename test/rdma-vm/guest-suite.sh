@@ -101,8 +101,8 @@ out=$(mktemp "${TMPDIR:-/tmp}/rdma-vm-suite.XXXXXX")
 
 # rdmpi_info sees the device: rc and ud usable, port 1 active with a RoCE v2
 # GID of the guest's IPv4 address chosen, and no tunable of this
-# environment refused (its exit status also counts RDMPI_VM_DROP, which is
-# the harness's, not a tunable).
+# environment refused (RDMPI_VM_DROP, the harness's, is declared too, as
+# a test-only variable).
 echo "== rdma-vm ($where): rdmpi_info"
 ./src/info/rdmpi_info >"$out" 2>&1
 dev=${RXE_DEV:-rxe0}

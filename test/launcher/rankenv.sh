@@ -1,0 +1,32 @@
+#!/bin/bash
+# What a rank learns from its environment, in MPICH's (PMI_RANK, PMI_SIZE,
+# MPI_LOCALRANKID, MPI_LOCALNRANKS) and Open MPI's (OMPI_COMM_WORLD_*)
+# terms, on mpirun's host and on another one; values inherited from
+# mpirun's own environment are replaced.
+. "${srcdir:-.}/test/launcher/lib.sh"
+
+show='echo "$PMI_RANK/$PMI_SIZE $MPI_LOCALRANKID/$MPI_LOCALNRANKS'
+show="$show"' $OMPI_COMM_WORLD_RANK/$OMPI_COMM_WORLD_SIZE'
+show="$show"' $OMPI_COMM_WORLD_LOCAL_RANK/$OMPI_COMM_WORLD_LOCAL_SIZE"'
+
+PMI_RANK=7 OMPI_COMM_WORLD_SIZE=99 run_mpirun -n 3 sh -c "$show" $MARK
+expect_rc "rank variables, one host" 0
+expect_out_sorted "rank variables, one host" \
+    "0/3 0/3 0/3 0/3" "1/3 1/3 1/3 1/3" "2/3 2/3 2/3 2/3"
+
+# Ranks 1 and 2 on a second "host" whose daemon the agent starts here:
+# local ranks and sizes are per host.
+printf '#!/bin/sh\nshift\nexec "$@"\n' >"$T/agent"
+chmod +x "$T/agent"
+run_mpirun -hosts localhost:1,lt-other-host:2 --launch-agent "$T/agent" -n 3 \
+    sh -c "$show" $MARK
+expect_rc "rank variables, two hosts" 0
+expect_out_sorted "rank variables, two hosts" \
+    "0/3 0/1 0/3 0/1" "1/3 0/2 1/3 0/2" "2/3 1/2 2/3 1/2"
+
+# A rank built on rdmpi's bootstrap still finds mpirun's PMIx server.
+run_mpirun -n 2 "$CLIENT" mark=$MARK echo
+expect_rc "bootstrap with PMI_RANK set" 0
+expect_out_sorted "bootstrap with PMI_RANK set" "out 0" "out 1"
+
+finish
