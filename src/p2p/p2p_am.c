@@ -42,7 +42,7 @@ int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *p
         return RD_EPEER;
     if (p->failed)
         return p->failed;
-    if (len > p->tp->msg.eager_max)
+    if (len > frag_max(p->tp))
         return RD_EINVAL;
     int rc = rd_p2p_post(peer_world, hdr, hdrlen, payload, len, NULL);
     if (rc == RD_EAGAIN) {
@@ -57,5 +57,5 @@ size_t rd_p2p_am_max(int peer_world)
 {
     if (peer_world < 0 || peer_world >= rd_p2p.size || !rd_p2p.peers[peer_world].tp)
         return 0;
-    return rd_p2p.peers[peer_world].tp->msg.eager_max;
+    return frag_max(rd_p2p.peers[peer_world].tp);
 }
