@@ -99,19 +99,20 @@ static void local_copy(void *dst, size_t dcount, const rd_datatype_t *ddt, const
 
 /* ---- RDMA ---- */
 
-/* Whether bytes of (ocount, odt) go by RDMA. Through the node's
- * shared-memory transport (the one with node signals) RDMA is CMA, a
- * system call per transfer: up to the transport's eager size one active
- * message through the rings costs less (the crossover point-to-point's
- * eager limit was set by), so only larger transfers take CMA. */
+/* Whether bytes of (ocount, odt) go by RDMA. Not through the node's
+ * shared-memory transport (the one with node signals): there RDMA is
+ * CMA, a system call that checks the target process and takes each of
+ * its pages, which costs several times two memcpys of the same bytes at
+ * every size (doc/rma-operations.md). Put and Get to node peers go
+ * through the rings as active messages instead, the origin copying in
+ * and the target copying out in a pipeline. */
 static int rdma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t ocount,
-                     const rd_datatype_t *odt, unsigned need, size_t bytes)
+                     const rd_datatype_t *odt, unsigned need)
 {
     const rd_rma_peer_t *pe = &w->rma->peers[op->target];
     return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_RDMA && pe->keylen &&
            rd_dt_is_contig(odt, ocount) && rd_dt_is_contig(op->tdt, op->tcount) &&
-           (rd_p2p_rdma_ops(pe->world) & need) &&
-           (bytes > rd_p2p_am_max(pe->world) || !rd_p2p_signals(pe->world));
+           (rd_p2p_rdma_ops(pe->world) & need) && !rd_p2p_signals(pe->world);
 }
 
 /* One get or put of bytes between local and the target's tdata, cut at
@@ -289,7 +290,7 @@ int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via
         done_now(r, RD_OK);
         return RD_OK;
     }
-    if (rdma_fits(w, op, op->ocount, op->odt, RD_P2P_RDMA_PUT, bytes)) {
+    if (rdma_fits(w, op, op->ocount, op->odt, RD_P2P_RDMA_PUT)) {
         rc = rdma_xfer(w, t, 1, rd_dt_contig_ptr(op->obuf, op->odt), tdata, bytes, r);
         if (rc != RD_ENOTSUP) {
             *via = RD_RMA_VIA_RDMA;
@@ -333,7 +334,7 @@ int rd_rma_get(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
         done_now(r, RD_OK);
         return RD_OK;
     }
-    if (rdma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET, bytes)) {
+    if (rdma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET)) {
         rc = rdma_xfer(w, t, 0, rd_dt_contig_ptr(op->rbuf, op->rdt), tdata, bytes, r);
         if (rc != RD_ENOTSUP)
             return rc;
