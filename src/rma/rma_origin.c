@@ -6,11 +6,13 @@
  *    own window): memcpy or the pack engine straight into or out of it;
  *    accumulates of lock-free kinds with rma_acc.c's atomics;
  *  - RDMA: contiguous origin and target data on a window the target
- *    registered: one transport get/put from and to user memory, without a
- *    completion of its own (rd_rma_ops_complete flushes);
- *  - active messages: everything else, the data cut into messages of at
- *    most the transport's eager size, a derived target datatype shipped
- *    as the runs each message covers (rma_dtype.h).
+ *    registered, off the node (rc): one transport get/put from and to
+ *    user memory, without a completion of its own (rd_rma_ops_complete
+ *    flushes);
+ *  - active messages: everything else, Win_create windows of node peers
+ *    included, the data cut into messages of at most the transport's
+ *    largest (rd_p2p_am_max), a derived target datatype shipped as the
+ *    runs each message covers (rma_dtype.h).
  */
 #include "rma/rma_origin.h"
 
@@ -99,20 +101,15 @@ static void local_copy(void *dst, size_t dcount, const rd_datatype_t *ddt, const
 
 /* ---- RDMA ---- */
 
-/* Whether bytes of (ocount, odt) go by RDMA. Not through the node's
- * shared-memory transport (the one with node signals): there RDMA is
- * CMA, a system call that checks the target process and takes each of
- * its pages, which costs several times two memcpys of the same bytes at
- * every size (doc/rma-operations.md). Put and Get to node peers go
- * through the rings as active messages instead, the origin copying in
- * and the target copying out in a pipeline. */
+/* Whether (ocount, odt) goes by RDMA: contiguous data on both sides to a
+ * target reached by RDMA (never a node peer: rma_win.c). */
 static int rdma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t ocount,
                      const rd_datatype_t *odt, unsigned need)
 {
     const rd_rma_peer_t *pe = &w->rma->peers[op->target];
     return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_RDMA && pe->keylen &&
            rd_dt_is_contig(odt, ocount) && rd_dt_is_contig(op->tdt, op->tcount) &&
-           (rd_p2p_rdma_ops(pe->world) & need) && !rd_p2p_signals(pe->world);
+           (rd_p2p_rdma_ops(pe->world) & need);
 }
 
 /* One get or put of bytes between local and the target's tdata, cut at

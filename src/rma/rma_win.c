@@ -473,7 +473,10 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
         }
         const void *key;
         size_t kl;
+        /* Node peers are not reached by RDMA: there it is CMA, slower than
+         * active messages through the rings (doc/rma-operations.md). */
         if (p->path == RD_RMA_PATH_AM && w->flavor != RD_WIN_DYNAMIC && r != me &&
+            !rd_p2p_signals(p->world) &&
             (rd_p2p_rdma_ops(p->world) & (RD_P2P_RDMA_GET | RD_P2P_RDMA_PUT)) ==
                 (RD_P2P_RDMA_GET | RD_P2P_RDMA_PUT) &&
             d->keylen <= RD_P2P_KEYS_MAX &&
