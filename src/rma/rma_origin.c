@@ -23,6 +23,7 @@
 #include "rma/rma_dtype.h"
 #include "rma/rma_ops.h"
 #include "rma/rma_wire.h"
+#include "util/clock.h"
 #include "util/errdetail.h"
 #include "util/status.h"
 
@@ -112,6 +113,16 @@ static int rdma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t ocount,
            (rd_p2p_rdma_ops(pe->world) & need);
 }
 
+/* Whether a put goes by put_ring: contiguous data on both sides, to a
+ * node peer whose window key we have (CMA works between us). */
+static int ring_fits(rd_win_t *w, const rd_rma_op_t *op)
+{
+    const rd_rma_peer_t *pe = &w->rma->peers[op->target];
+    return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_AM && pe->keylen &&
+           rd_p2p_signals(pe->world) && (rd_p2p_rdma_ops(pe->world) & RD_P2P_RDMA_PUT) &&
+           rd_dt_is_contig(op->odt, op->ocount) && rd_dt_is_contig(op->tdt, op->tcount);
+}
+
 /* One get or put of bytes between local and the target's tdata, cut at
  * the transport's largest length. RD_ENOTSUP (nothing issued) sends the
  * caller to active messages. r completes after a flush of its own. */
@@ -138,6 +149,56 @@ static int rdma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tda
         int rc = rd_p2p_rdma_flush(pe->world, rd_rma_req_done, r);
         if (rc < 0)
             rd_req_complete(r, rc);
+    }
+    return RD_OK;
+}
+
+/* ---- node peers: the rings, CMA when they stay full ---- */
+
+/* How long a put to a node peer waits for room in a full ring before it
+ * moves the rest itself by CMA. A target that drains frees a record's
+ * room in well under this; one that computes outside MPI, or is not
+ * running on a loaded node, does not, and the origin's own copy, slow as
+ * CMA is, beats waiting for it. */
+#define RING_WAIT_NS 20000
+
+/* A contiguous put of bytes from src to a node peer whose window key we
+ * have (rma_win.c): records through the ring, each handed to the
+ * transport at once, while the target keeps up; once the ring has stayed
+ * full for RING_WAIT_NS, the rest in one CMA transfer. *cma says whether
+ * that happened (the data then needs a flush, not the target's
+ * progress). */
+static int put_ring(rd_win_t *w, int target, const char *src, uint64_t tdata, size_t bytes,
+                    int *cma)
+{
+    rd_rma_peer_t *pe = &w->rma->peers[target];
+    size_t step = rd_p2p_am_max(pe->world);
+    rd_rma_op_msg_t m = {
+        .h = { .type = RD_RMA_AM_PUT }, .basic = 0xff, .esize = 1,
+        .src = (uint32_t)w->comm->rank,
+    };
+    *cma = 0;
+    int64_t since = 0;
+    for (size_t off = 0, n; off < bytes; off += n) {
+        n = bytes - off < step ? bytes - off : step;
+        m.addr = tdata + off;
+        m.len = n;
+        m.roff = off;
+        int rc;
+        while ((rc = rd_rma_send_now(w, target, &m, sizeof(m), src + off, n)) == RD_EAGAIN) {
+            int64_t now = rd_clock_ns();
+            if (!since) {
+                since = now;
+            } else if (now - since > RING_WAIT_NS) {
+                *cma = 1;
+                return rdma_xfer(w, target, 1, (char *)src + off, tdata + off, bytes - off,
+                                 NULL);
+            }
+            rd_progress();
+        }
+        if (rc != RD_OK)
+            return rc;
+        since = 0;
     }
     return RD_OK;
 }
@@ -293,6 +354,12 @@ int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via
             *via = RD_RMA_VIA_RDMA;
             return rc;
         }
+    }
+    if (!r && ring_fits(w, op)) {
+        int cma;
+        rc = put_ring(w, t, rd_dt_contig_ptr(op->obuf, op->odt), tdata, bytes, &cma);
+        *via = cma ? RD_RMA_VIA_RDMA : RD_RMA_VIA_AM;
+        return rc;
     }
     rd_rma_pend_t *p = NULL;
     if (r && !(p = rd_rma_pend_new(w, t, r)))

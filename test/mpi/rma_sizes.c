@@ -9,7 +9,8 @@
  * fence and with request-based Rput/Rget; the bytes around each block are
  * guards that must not change, and every byte is checked. A Get into a
  * strided origin datatype checks the unpacking of each answer at its
- * offset. Takes any number of ranks; every transport.
+ * offset. Last, rank 0 puts 1 MiB + 3 into rank 1 while rank 1 computes
+ * outside MPI for 0.3 s. Takes any number of ranks; every transport.
  */
 #include "mtest.h"
 
@@ -155,6 +156,45 @@ static void strided_get(MPI_Win win, unsigned char *wbuf, size_t winlen, unsigne
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Spins for ms milliseconds without calling MPI. */
+static void busy(double ms)
+{
+    double t0 = MPI_Wtime();
+    volatile unsigned long x = 0;
+    while ((MPI_Wtime() - t0) * 1e3 < ms)
+        x++;
+}
+
+/* Rank 0 puts len bytes into rank 1 while rank 1 computes outside MPI:
+ * more than the rings between them hold, so the rest has to go without
+ * rank 1's help (rdmpi: by CMA, counted as one-sided RDMA puts). */
+static void busy_target(MPI_Win win, unsigned char *wbuf, size_t winlen, unsigned char *src,
+                        size_t len, int rank)
+{
+    MT_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+    reset(wbuf, winlen);
+    MT_OK(MPI_Win_unlock(rank, win));
+    MTest_Fill(src, len, seed_of(rank, len, 7));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1) {
+        busy(300);
+    } else if (rank == 0) {
+        MT_OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win));
+        MT_OK(MPI_Put(src, (int)len, MPI_BYTE, 1, GUARD + OFF, (int)len, MPI_BYTE, win));
+        MT_OK(MPI_Win_unlock(1, win));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1) {
+        char what[96];
+        MT_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+        snprintf(what, sizeof what, "put of %zu bytes to a busy target", len);
+        MTest_Verify(wbuf + GUARD + OFF, len, seed_of(0, len, 7), what);
+        check_guards(wbuf, len, winlen, what);
+        MT_OK(MPI_Win_unlock(rank, win));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
@@ -174,6 +214,8 @@ int main(int argc, char **argv)
             one_size(win, wbuf, winlen, src, dst, len, rank, size);
     strided_get(win, wbuf, winlen, dst, 16384 + 1, rank, size);
     strided_get(win, wbuf, winlen, dst, 131072 + 5, rank, size);
+    if (size > 1)
+        busy_target(win, wbuf, winlen, src, maxlen, rank);
     MT_OK(MPI_Win_free(&win));
     free(wbuf);
     free(src);
