@@ -210,7 +210,8 @@ typedef struct xfer {
     int type;                    /* RD_RMA_AM_* */
     int op, basic;               /* accumulates */
     size_t elem;                 /* cut only between elements of this size */
-    const void *obuf;            /* origin data, or NULL (GET, NO_OP) */
+    int data;                    /* origin data travels (not GET, NO_OP) */
+    const void *obuf;            /* origin data (NULL is MPI_BOTTOM) */
     size_t ocount;
     const rd_datatype_t *odt;
     size_t tcount;
@@ -229,7 +230,7 @@ static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
         .basic = x->basic < 0 ? 0xff : (uint8_t)x->basic, .esize = (uint16_t)x->elem,
         .src = (uint32_t)w->comm->rank,
     };
-    int ocontig = x->obuf && rd_dt_is_contig(x->odt, x->ocount);
+    int ocontig = x->data && rd_dt_is_contig(x->odt, x->ocount);
     int rc = RD_OK;
     if (rd_dt_is_contig(x->tdt, x->tcount)) {
         size_t step = budget / x->elem * x->elem;
@@ -242,13 +243,13 @@ static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
             void *own = NULL;
             if (ocontig) {
                 pl = (const char *)rd_dt_contig_ptr(x->obuf, x->odt) + off;
-            } else if (x->obuf) {
+            } else if (x->data) {
                 if (!(own = malloc(n)))
                     return RD_ENOMEM;
                 rd_dt_pack(x->obuf, x->ocount, x->odt, off, own, n);
                 pl = own;
             }
-            rc = rd_rma_send(w, target, p, &m, sizeof(m), pl, pl ? n : 0, own);
+            rc = rd_rma_send(w, target, p, &m, sizeof(m), pl, x->data ? n : 0, own);
         }
         return rc;
     }
@@ -270,13 +271,13 @@ static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
             break;
         }
         size_t meta = nb * sizeof(rd_rma_block_t);
-        if (x->obuf)
+        if (x->data)
             rd_dt_pack(x->obuf, x->ocount, x->odt, off, buf + meta, got);
         m.addr = x->tdata;
         m.nblocks = (uint32_t)nb;
         m.len = got;
         m.roff = off;
-        rc = rd_rma_send(w, target, p, &m, sizeof(m), buf, meta + (x->obuf ? got : 0), buf);
+        rc = rd_rma_send(w, target, p, &m, sizeof(m), buf, meta + (x->data ? got : 0), buf);
     }
     rd_rma_flat_free(&f);
     return rc;
@@ -364,7 +365,7 @@ int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via
     rd_rma_pend_t *p = NULL;
     if (r && !(p = rd_rma_pend_new(w, t, r)))
         return RD_ENOMEM;
-    xfer_t x = { .type = RD_RMA_AM_PUT, .basic = -1, .elem = 1, .obuf = op->obuf,
+    xfer_t x = { .type = RD_RMA_AM_PUT, .basic = -1, .elem = 1, .data = 1, .obuf = op->obuf,
                  .ocount = op->ocount, .odt = op->odt, .tcount = op->tcount, .tdt = op->tdt,
                  .tdata = tdata, .bytes = bytes };
     *via = RD_RMA_VIA_AM;
@@ -488,7 +489,7 @@ static int acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get)
     if ((get || r) && !p)
         return RD_ENOMEM;
     xfer_t x = { .type = get ? RD_RMA_AM_GET_ACC : RD_RMA_AM_ACC, .op = kind, .basic = k,
-                 .elem = rd_rma_basic_size(k), .obuf = noop ? NULL : op->obuf,
+                 .elem = rd_rma_basic_size(k), .data = !noop, .obuf = op->obuf,
                  .ocount = op->ocount, .odt = op->odt, .tcount = op->tcount, .tdt = op->tdt,
                  .tdata = tdata, .bytes = bytes };
     return finish(p, am_xfer(w, t, &x, p));
@@ -526,7 +527,7 @@ int rd_rma_fetch_op(rd_win_t *w, const rd_rma_op_t *op)
     if (!p)
         return RD_ENOMEM;
     xfer_t x = { .type = RD_RMA_AM_FOP, .op = kind, .basic = k, .elem = bytes,
-                 .obuf = kind == RD_OP_NO_OP ? NULL : op->obuf, .ocount = 1, .odt = op->odt,
+                 .data = kind != RD_OP_NO_OP, .obuf = op->obuf, .ocount = 1, .odt = op->odt,
                  .tcount = 1, .tdt = op->tdt, .tdata = tdata, .bytes = bytes };
     return finish(p, am_xfer(w, t, &x, p));
 }
