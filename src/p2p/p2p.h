@@ -146,8 +146,16 @@ typedef void (*rd_p2p_am_done_fn)(void *ctx, int status);
  * The transport may hold a sent message until the next rd_progress. */
 int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *payload,
                    size_t len, rd_p2p_am_done_fn done, void *ctx);
-/* The largest payload rd_p2p_am_send takes for peer_world (its transport's
- * eager limit); 0 when peer_world is unreachable. */
+/* rd_p2p_am_send that sends at once or not at all: RD_EAGAIN (nothing
+ * queued, done never called) when the transport is full or earlier
+ * messages to peer_world wait; otherwise as rd_p2p_am_send's RD_OK or
+ * error. For a caller that has another way to move the data. */
+int rd_p2p_am_send_now(int peer_world, const void *hdr, size_t hdrlen, const void *payload,
+                       size_t len);
+/* The largest payload rd_p2p_am_send takes for peer_world: its
+ * transport's eager limit, or its larger fragment limit where it has one
+ * (transport.h, frag_max: fewer messages per byte of bulk data); 0 when
+ * peer_world is unreachable. */
 size_t rd_p2p_am_max(int peer_world);
 
 /* Polls every transport and pushes queued sends, then runs the active

@@ -42,7 +42,7 @@ int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *p
         return RD_EPEER;
     if (p->failed)
         return p->failed;
-    if (len > p->tp->msg.eager_max)
+    if (len > frag_max(p->tp))
         return RD_EINVAL;
     int rc = rd_p2p_post(peer_world, hdr, hdrlen, payload, len, NULL);
     if (rc == RD_EAGAIN) {
@@ -53,9 +53,26 @@ int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *p
     return rc;
 }
 
+int rd_p2p_am_send_now(int peer_world, const void *hdr, size_t hdrlen, const void *payload,
+                       size_t len)
+{
+    if (peer_world < 0 || peer_world >= rd_p2p.size || hdrlen < 1 || hdrlen > RD_P2P_AM_HDR_MAX)
+        return RD_EINVAL;
+    peer_t *p = &rd_p2p.peers[peer_world];
+    if (!p->tp)
+        return RD_EPEER;
+    if (p->failed)
+        return p->failed;
+    if (len > frag_max(p->tp))
+        return RD_EINVAL;
+    if (!rd_list_empty(&p->sendq))
+        return RD_EAGAIN;   /* non-overtaking: behind what waits */
+    return p->tp->send(peer_world, hdr, hdrlen, payload, len);
+}
+
 size_t rd_p2p_am_max(int peer_world)
 {
     if (peer_world < 0 || peer_world >= rd_p2p.size || !rd_p2p.peers[peer_world].tp)
         return 0;
-    return rd_p2p.peers[peer_world].tp->msg.eager_max;
+    return frag_max(rd_p2p.peers[peer_world].tp);
 }

@@ -114,9 +114,10 @@ void rd_p2p_report_final(char *buf, size_t len)
 {
     snprintf(buf, len,
              "rdmpi: rank %d: rendezvous received by direct read: %lu whole, %lu split\n"
-             "rdmpi: rank %d: rendezvous received otherwise: %lu written by the sender, %lu streamed",
+             "rdmpi: rank %d: rendezvous received otherwise: %lu written by the sender, %lu streamed\n"
+             "rdmpi: rank %d: one-sided RDMA: %lu puts, %lu gets",
              rd_p2p.rank, rd_p2p.reads_whole, rd_p2p.reads_split, rd_p2p.rank, rd_p2p.puts_whole,
-             rd_p2p.streamed);
+             rd_p2p.streamed, rd_p2p.rank, rd_p2p.rdma_puts, rd_p2p.rdma_gets);
 }
 
 int rd_p2p_init(const rd_boot_info_t *boot)

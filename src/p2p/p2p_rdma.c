@@ -133,6 +133,7 @@ int rd_p2p_rdma_get(int peer, void *local, rd_p2p_mem_t *lmem, uint64_t raddr, c
     const rd_transport_t *tp = peer_tp(peer);
     if (!tp || !(tp->rdma.ops & RD_TP_RDMA_GET))
         return RD_ENOTSUP;
+    rd_p2p.rdma_gets++;
     return tp->get(peer, local, lreg(lmem, tp), raddr, key, keylen, len, done, ctx);
 }
 
@@ -142,6 +143,7 @@ int rd_p2p_rdma_put(int peer, const void *local, rd_p2p_mem_t *lmem, uint64_t ra
     const rd_transport_t *tp = peer_tp(peer);
     if (!tp || !(tp->rdma.ops & RD_TP_RDMA_PUT))
         return RD_ENOTSUP;
+    rd_p2p.rdma_puts++;
     return tp->put(peer, local, lreg(lmem, tp), raddr, key, keylen, len, done, ctx);
 }
 

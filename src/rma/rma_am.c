@@ -32,16 +32,23 @@ int rd_rma_am_local(rd_win_t *w, uint64_t addr, uint64_t len, char **p)
     return 1;
 }
 
-/* Answers message m from job rank peer: status, and for RESP the data. */
-static void answer(int peer, const rd_rma_op_msg_t *m, const rd_win_t *w, int type, int status,
-                   void *data, size_t len)
+/* Answers message m from job rank peer: status, and for RESP the data
+ * (freed once sent when own). */
+static void answer_data(int peer, const rd_rma_op_msg_t *m, const rd_win_t *w, int type,
+                        int status, const void *data, size_t len, void *own)
 {
     rd_rma_ack_msg_t a = {
         .h = { .type = (uint8_t)type, .win = m->h.win }, .opid = m->opid, .status = status,
         .count = 1, .from = w ? (uint32_t)w->comm->rank : UINT32_MAX, .roff = m->roff,
     };
     /* A failed answer means the origin is gone: nobody waits for it. */
-    (void)rd_rma_send_plain(peer, &a, sizeof(a), data, len, data);
+    (void)rd_rma_send_plain(peer, &a, sizeof(a), data, len, own);
+}
+
+static void answer(int peer, const rd_rma_op_msg_t *m, const rd_win_t *w, int type, int status,
+                   void *data, size_t len)
+{
+    answer_data(peer, m, w, type, status, data, len, data);
 }
 
 /* ---- coalesced acknowledgements ----
@@ -202,6 +209,13 @@ static void on_op(int peer, const void *hdr, size_t hdrlen, const void *payload,
     char *t = target_bytes(w, &m, b, nb);
     if (!t) {
         answer(peer, &m, w, reply, RD_ERANGE, NULL, 0);
+        return;
+    }
+    /* A GET of one run is answered from the window itself, one copy less:
+     * until the origin has the answer, nothing may change those bytes (a
+     * conflicting access in the same epoch is erroneous). */
+    if (type == RD_RMA_AM_GET && !nb) {
+        answer_data(peer, &m, w, reply, RD_OK, t, m.len, NULL);
         return;
     }
     char *out = NULL;

@@ -51,7 +51,7 @@ typedef struct rd_rma_peer {
     size_t size;
     int disp_unit;
     void *mapped;                /* PATH_SHM: the target's window memory, mapped here */
-    size_t keylen;               /* PATH_RDMA: key of the target's window */
+    size_t keylen;               /* key of the target's window (PATH_RDMA, node peers) */
     uint8_t key[RD_P2P_KEY_MAX];
     /* windows & sync half */
     int lock;                    /* RD_LOCK_* held at this target by this rank, 0 */

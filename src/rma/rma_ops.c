@@ -178,6 +178,19 @@ int rd_rma_send(rd_win_t *w, int target, rd_rma_pend_t *p, void *hdr, size_t hdr
     return rc;
 }
 
+int rd_rma_send_now(rd_win_t *w, int target, void *hdr, size_t hdrlen, const void *payload,
+                    size_t len)
+{
+    rd_rma_peer_t *pe = &w->rma->peers[target];
+    rd_rma_hdr_t *h = hdr;
+    h->win = w->rma->id;
+    pe->am_sent++;
+    int rc = rd_p2p_am_send_now(pe->world, hdr, hdrlen, payload, len);
+    if (rc != RD_OK)
+        pe->am_sent--;
+    return rc;
+}
+
 int rd_rma_send_plain(int world, void *hdr, size_t hdrlen, const void *payload, size_t len,
                       void *own)
 {

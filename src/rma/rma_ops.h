@@ -59,6 +59,11 @@ void rd_rma_pend_answered(rd_rma_pend_t *p, int status);
  * the transport's error (then nothing was counted and own freed). */
 int rd_rma_send(rd_win_t *w, int target, rd_rma_pend_t *p, void *hdr, size_t hdrlen,
                 const void *payload, size_t len, void *own);
+/* rd_rma_send without a record that sends at once or not at all:
+ * RD_EAGAIN (nothing counted or queued) when the transport cannot take it
+ * now (rd_p2p_am_send_now). */
+int rd_rma_send_now(rd_win_t *w, int target, void *hdr, size_t hdrlen, const void *payload,
+                    size_t len);
 /* Sends a message that no answer follows (ACK, RESP, NOTIFY) to job rank
  * world; payload as rd_rma_send. */
 int rd_rma_send_plain(int world, void *hdr, size_t hdrlen, const void *payload, size_t len,

@@ -6,11 +6,13 @@
  *    own window): memcpy or the pack engine straight into or out of it;
  *    accumulates of lock-free kinds with rma_acc.c's atomics;
  *  - RDMA: contiguous origin and target data on a window the target
- *    registered: one transport get/put from and to user memory, without a
- *    completion of its own (rd_rma_ops_complete flushes);
- *  - active messages: everything else, the data cut into messages of at
- *    most the transport's eager size, a derived target datatype shipped
- *    as the runs each message covers (rma_dtype.h).
+ *    registered, off the node (rc): one transport get/put from and to
+ *    user memory, without a completion of its own (rd_rma_ops_complete
+ *    flushes);
+ *  - active messages: everything else, Win_create windows of node peers
+ *    included, the data cut into messages of at most the transport's
+ *    largest (rd_p2p_am_max), a derived target datatype shipped as the
+ *    runs each message covers (rma_dtype.h).
  */
 #include "rma/rma_origin.h"
 
@@ -21,6 +23,7 @@
 #include "rma/rma_dtype.h"
 #include "rma/rma_ops.h"
 #include "rma/rma_wire.h"
+#include "util/clock.h"
 #include "util/errdetail.h"
 #include "util/status.h"
 
@@ -99,19 +102,25 @@ static void local_copy(void *dst, size_t dcount, const rd_datatype_t *ddt, const
 
 /* ---- RDMA ---- */
 
-/* Whether bytes of (ocount, odt) go by RDMA. Through the node's
- * shared-memory transport (the one with node signals) RDMA is CMA, a
- * system call per transfer: up to the transport's eager size one active
- * message through the rings costs less (the crossover point-to-point's
- * eager limit was set by), so only larger transfers take CMA. */
+/* Whether (ocount, odt) goes by RDMA: contiguous data on both sides to a
+ * target reached by RDMA (never a node peer: rma_win.c). */
 static int rdma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t ocount,
-                     const rd_datatype_t *odt, unsigned need, size_t bytes)
+                     const rd_datatype_t *odt, unsigned need)
 {
     const rd_rma_peer_t *pe = &w->rma->peers[op->target];
     return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_RDMA && pe->keylen &&
            rd_dt_is_contig(odt, ocount) && rd_dt_is_contig(op->tdt, op->tcount) &&
-           (rd_p2p_rdma_ops(pe->world) & need) &&
-           (bytes > rd_p2p_am_max(pe->world) || !rd_p2p_signals(pe->world));
+           (rd_p2p_rdma_ops(pe->world) & need);
+}
+
+/* Whether a put goes by put_ring: contiguous data on both sides, to a
+ * node peer whose window key we have (CMA works between us). */
+static int ring_fits(rd_win_t *w, const rd_rma_op_t *op)
+{
+    const rd_rma_peer_t *pe = &w->rma->peers[op->target];
+    return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_AM && pe->keylen &&
+           rd_p2p_signals(pe->world) && (rd_p2p_rdma_ops(pe->world) & RD_P2P_RDMA_PUT) &&
+           rd_dt_is_contig(op->odt, op->ocount) && rd_dt_is_contig(op->tdt, op->tcount);
 }
 
 /* One get or put of bytes between local and the target's tdata, cut at
@@ -144,6 +153,56 @@ static int rdma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tda
     return RD_OK;
 }
 
+/* ---- node peers: the rings, CMA when they stay full ---- */
+
+/* How long a put to a node peer waits for room in a full ring before it
+ * moves the rest itself by CMA. A target that drains frees a record's
+ * room in well under this; one that computes outside MPI, or is not
+ * running on a loaded node, does not, and the origin's own copy, slow as
+ * CMA is, beats waiting for it. */
+#define RING_WAIT_NS 20000
+
+/* A contiguous put of bytes from src to a node peer whose window key we
+ * have (rma_win.c): records through the ring, each handed to the
+ * transport at once, while the target keeps up; once the ring has stayed
+ * full for RING_WAIT_NS, the rest in one CMA transfer. *cma says whether
+ * that happened (the data then needs a flush, not the target's
+ * progress). */
+static int put_ring(rd_win_t *w, int target, const char *src, uint64_t tdata, size_t bytes,
+                    int *cma)
+{
+    rd_rma_peer_t *pe = &w->rma->peers[target];
+    size_t step = rd_p2p_am_max(pe->world);
+    rd_rma_op_msg_t m = {
+        .h = { .type = RD_RMA_AM_PUT }, .basic = 0xff, .esize = 1,
+        .src = (uint32_t)w->comm->rank,
+    };
+    *cma = 0;
+    int64_t since = 0;
+    for (size_t off = 0, n; off < bytes; off += n) {
+        n = bytes - off < step ? bytes - off : step;
+        m.addr = tdata + off;
+        m.len = n;
+        m.roff = off;
+        int rc;
+        while ((rc = rd_rma_send_now(w, target, &m, sizeof(m), src + off, n)) == RD_EAGAIN) {
+            int64_t now = rd_clock_ns();
+            if (!since) {
+                since = now;
+            } else if (now - since > RING_WAIT_NS) {
+                *cma = 1;
+                return rdma_xfer(w, target, 1, (char *)src + off, tdata + off, bytes - off,
+                                 NULL);
+            }
+            rd_progress();
+        }
+        if (rc != RD_OK)
+            return rc;
+        since = 0;
+    }
+    return RD_OK;
+}
+
 /* ---- active messages ---- */
 
 /* What one operation sends. */
@@ -151,7 +210,8 @@ typedef struct xfer {
     int type;                    /* RD_RMA_AM_* */
     int op, basic;               /* accumulates */
     size_t elem;                 /* cut only between elements of this size */
-    const void *obuf;            /* origin data, or NULL (GET, NO_OP) */
+    int data;                    /* origin data travels (not GET, NO_OP) */
+    const void *obuf;            /* origin data (NULL is MPI_BOTTOM) */
     size_t ocount;
     const rd_datatype_t *odt;
     size_t tcount;
@@ -170,7 +230,7 @@ static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
         .basic = x->basic < 0 ? 0xff : (uint8_t)x->basic, .esize = (uint16_t)x->elem,
         .src = (uint32_t)w->comm->rank,
     };
-    int ocontig = x->obuf && rd_dt_is_contig(x->odt, x->ocount);
+    int ocontig = x->data && rd_dt_is_contig(x->odt, x->ocount);
     int rc = RD_OK;
     if (rd_dt_is_contig(x->tdt, x->tcount)) {
         size_t step = budget / x->elem * x->elem;
@@ -183,13 +243,13 @@ static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
             void *own = NULL;
             if (ocontig) {
                 pl = (const char *)rd_dt_contig_ptr(x->obuf, x->odt) + off;
-            } else if (x->obuf) {
+            } else if (x->data) {
                 if (!(own = malloc(n)))
                     return RD_ENOMEM;
                 rd_dt_pack(x->obuf, x->ocount, x->odt, off, own, n);
                 pl = own;
             }
-            rc = rd_rma_send(w, target, p, &m, sizeof(m), pl, pl ? n : 0, own);
+            rc = rd_rma_send(w, target, p, &m, sizeof(m), pl, x->data ? n : 0, own);
         }
         return rc;
     }
@@ -211,13 +271,13 @@ static int am_xfer(rd_win_t *w, int target, const xfer_t *x, rd_rma_pend_t *p)
             break;
         }
         size_t meta = nb * sizeof(rd_rma_block_t);
-        if (x->obuf)
+        if (x->data)
             rd_dt_pack(x->obuf, x->ocount, x->odt, off, buf + meta, got);
         m.addr = x->tdata;
         m.nblocks = (uint32_t)nb;
         m.len = got;
         m.roff = off;
-        rc = rd_rma_send(w, target, p, &m, sizeof(m), buf, meta + (x->obuf ? got : 0), buf);
+        rc = rd_rma_send(w, target, p, &m, sizeof(m), buf, meta + (x->data ? got : 0), buf);
     }
     rd_rma_flat_free(&f);
     return rc;
@@ -289,17 +349,23 @@ int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via
         done_now(r, RD_OK);
         return RD_OK;
     }
-    if (rdma_fits(w, op, op->ocount, op->odt, RD_P2P_RDMA_PUT, bytes)) {
+    if (rdma_fits(w, op, op->ocount, op->odt, RD_P2P_RDMA_PUT)) {
         rc = rdma_xfer(w, t, 1, rd_dt_contig_ptr(op->obuf, op->odt), tdata, bytes, r);
         if (rc != RD_ENOTSUP) {
             *via = RD_RMA_VIA_RDMA;
             return rc;
         }
     }
+    if (!r && ring_fits(w, op)) {
+        int cma;
+        rc = put_ring(w, t, rd_dt_contig_ptr(op->obuf, op->odt), tdata, bytes, &cma);
+        *via = cma ? RD_RMA_VIA_RDMA : RD_RMA_VIA_AM;
+        return rc;
+    }
     rd_rma_pend_t *p = NULL;
     if (r && !(p = rd_rma_pend_new(w, t, r)))
         return RD_ENOMEM;
-    xfer_t x = { .type = RD_RMA_AM_PUT, .basic = -1, .elem = 1, .obuf = op->obuf,
+    xfer_t x = { .type = RD_RMA_AM_PUT, .basic = -1, .elem = 1, .data = 1, .obuf = op->obuf,
                  .ocount = op->ocount, .odt = op->odt, .tcount = op->tcount, .tdt = op->tdt,
                  .tdata = tdata, .bytes = bytes };
     *via = RD_RMA_VIA_AM;
@@ -333,7 +399,7 @@ int rd_rma_get(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
         done_now(r, RD_OK);
         return RD_OK;
     }
-    if (rdma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET, bytes)) {
+    if (rdma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET)) {
         rc = rdma_xfer(w, t, 0, rd_dt_contig_ptr(op->rbuf, op->rdt), tdata, bytes, r);
         if (rc != RD_ENOTSUP)
             return rc;
@@ -423,7 +489,7 @@ static int acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get)
     if ((get || r) && !p)
         return RD_ENOMEM;
     xfer_t x = { .type = get ? RD_RMA_AM_GET_ACC : RD_RMA_AM_ACC, .op = kind, .basic = k,
-                 .elem = rd_rma_basic_size(k), .obuf = noop ? NULL : op->obuf,
+                 .elem = rd_rma_basic_size(k), .data = !noop, .obuf = op->obuf,
                  .ocount = op->ocount, .odt = op->odt, .tcount = op->tcount, .tdt = op->tdt,
                  .tdata = tdata, .bytes = bytes };
     return finish(p, am_xfer(w, t, &x, p));
@@ -461,7 +527,7 @@ int rd_rma_fetch_op(rd_win_t *w, const rd_rma_op_t *op)
     if (!p)
         return RD_ENOMEM;
     xfer_t x = { .type = RD_RMA_AM_FOP, .op = kind, .basic = k, .elem = bytes,
-                 .obuf = kind == RD_OP_NO_OP ? NULL : op->obuf, .ocount = 1, .odt = op->odt,
+                 .data = kind != RD_OP_NO_OP, .obuf = op->obuf, .ocount = 1, .odt = op->odt,
                  .tcount = 1, .tdt = op->tdt, .tdata = tdata, .bytes = bytes };
     return finish(p, am_xfer(w, t, &x, p));
 }

@@ -488,9 +488,13 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
                 (RD_P2P_RDMA_GET | RD_P2P_RDMA_PUT) &&
             d->keylen <= RD_P2P_KEYS_MAX &&
             rd_p2p_mem_key_for(p->world, d->keys, d->keylen, &key, &kl) && kl <= RD_P2P_KEY_MAX) {
-            p->path = RD_RMA_PATH_RDMA;
             memcpy(p->key, key, kl);
             p->keylen = kl;
+            /* Node peers are reached through the rings: RDMA there is CMA,
+             * slower than two copies, and serves only when the rings stay
+             * full (rma_origin.c). */
+            if (!rd_p2p_signals(p->world))
+                p->path = RD_RMA_PATH_RDMA;
         }
         if (r != me && p->path != RD_RMA_PATH_SHM)
             s->poke = 1;

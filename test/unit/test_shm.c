@@ -282,7 +282,9 @@ static void test_layouts(void)
 
 static const size_t hdr_sizes[] = { 0, 1, 8, 13, 40, 56, RD_SHM_HDR_MAX };
 
-static size_t n_sizes(size_t eager, size_t *out)
+/* The sizes sent: fixed ones up to the eager limit, the limit itself and
+ * one under, and the same for the bulk limit (frag_max) when larger. */
+static size_t n_sizes(size_t eager, size_t bulk, size_t *out)
 {
     size_t n = 0;
     static const size_t fixed[] = { 0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48,
@@ -293,6 +295,10 @@ static size_t n_sizes(size_t eager, size_t *out)
             out[n++] = fixed[i];
     out[n++] = eager - 1;
     out[n++] = eager;
+    if (bulk > eager) {
+        out[n++] = bulk - 1;
+        out[n++] = bulk;
+    }
     return n;
 }
 
@@ -304,14 +310,15 @@ static void rank_sizes(int rank)
     init_tp();
     size_t eager = tp->msg.eager_max;
     CHK(!sizes_expect_eager || eager == sizes_expect_eager);
-    ns = n_sizes(eager, sizes);
+    size_t max = tp->msg.frag_max > eager ? tp->msg.frag_max : eager;
+    ns = n_sizes(eager, max, sizes);
     size_t nh = sizeof(hdr_sizes) / sizeof(hdr_sizes[0]);
     if (rank == 0) {
-        unsigned char *pay = malloc(eager), hdr[RD_SHM_HDR_MAX];
+        unsigned char *pay = malloc(max + 1), hdr[RD_SHM_HDR_MAX];
         CHK(pay);
         /* Too long: refused, nothing taken. */
         CHK(tp->send(1, hdr, RD_SHM_HDR_MAX + 1, pay, 0) == RD_EINVAL);
-        CHK(tp->send(1, hdr, 0, pay, eager + 1) == RD_EINVAL);
+        CHK(tp->send(1, hdr, 0, pay, max + 1) == RD_EINVAL);
         unsigned seq = 0;
         for (int rep = 0; rep < 3; rep++)         /* several laps of the ring */
             for (size_t h = 0; h < nh; h++)
@@ -752,7 +759,7 @@ int main(void)
 {
     static const rd_unit_test_t tests[] = {
         { "init on node layouts, same fences everywhere", test_layouts },
-        { "sizes 0..eager_max, headers 0..hdr_max, in order", test_sizes },
+        { "sizes 0..frag_max, headers 0..hdr_max, in order", test_sizes },
         { "small eager limit and ring, set on local rank 0", test_sizes_small_ring },
         { "ring full: EAGAIN, nothing taken or lost", test_ring_full },
         { "stress: random sizes, content and order", test_stress },

@@ -414,6 +414,12 @@ static int shm_init(const rd_tp_env_t *env)
     if (active && !err) {
         const rd_shm_seg_hdr_t *h = (const rd_shm_seg_hdr_t *)shm.seg;
         rd_shm_transport.msg.eager_max = h->eager_max;
+        /* Bulk messages (rendezvous DATA, one-sided data) take records of
+         * up to an eighth of the ring (four fit with room to spare, as
+         * choose_params wants for the largest): per byte, a record's
+         * bookkeeping then weighs little against its two copies. */
+        size_t bulk = (size_t)(h->ring_bytes / 8);
+        rd_shm_transport.msg.frag_max = bulk > h->eager_max ? bulk : 0;
         rd_shm_transport.node.cpus = node_cpus();
         if (atomic_load(&h->cma_ok)) {
             /* The probe read a peer; writes need the same permission. */
@@ -539,7 +545,8 @@ static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payloa
 {
     /* shm.size is 0 before init, so an uninitialized transport fails here. */
     if (RD_SHM_UNLIKELY((unsigned)peer >= (unsigned)shm.size || hdrlen > RD_SHM_HDR_MAX ||
-                        len > rd_shm_transport.msg.eager_max))
+                        (len > rd_shm_transport.msg.eager_max &&
+                         len > rd_shm_transport.msg.frag_max)))
         return RD_EINVAL;
     int li = shm.local_of[peer];
     if (RD_SHM_UNLIKELY(li < 0 || li == shm.me || !shm.seg))
