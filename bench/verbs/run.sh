@@ -36,11 +36,15 @@
 #   verbs) and bandwidth rows "size rdmpi_MBps ib_write_bw_MBps rdmpi/raw"
 #   (higher = better), MB = 1e6 bytes; latencies are means (perftest t_avg,
 #   osu_latency's mean half round trip). One-sided rows: "size put_us
-#   ib_write_lat_us put/write get_us ib_read_lat_us get/read" (put and get
-#   each completed by MPI_Win_flush: osu_put_latency's mean per operation)
-#   and "size put_bw_MBps ib_write_bw_MBps put/raw retransmissions", the
-#   last the device's retransmissions during each round's put_bw and
-#   ib_write_bw (rdma statistic: completer_retry_err).
+#   write_avg write_typ put/avg put/typ get_us read_avg read_typ get/avg
+#   get/typ read_busy get/busy" (put and get each completed by MPI_Win_flush:
+#   osu_put_latency's mean per operation; ib_write_lat and ib_read_lat t_avg
+#   and t_typical; read_busy: ib_read_lat's t_avg with a busy loop beside it,
+#   see busy() below)
+#   and "size put_bw_MBps ib_write_bw_MBps put/raw busy_MBps put/busy
+#   retransmissions" (busy: ib_write_bw with a busy loop beside it), the
+#   last the device's retransmissions during each round's put_bw,
+#   ib_write_bw and busy ib_write_bw (rdma statistic: completer_retry_err).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -124,6 +128,23 @@ perf() {  # tool size iters [extra option]
 }
 raw_lat() {  # tool size -> mean latency in us
     perf "$1" "$2" "$iters" | awk '{ print $6 }'
+}
+raw_lat2() {  # tool size -> mean and typical (median) latency in us
+    perf "$1" "$2" "$iters" | awk '{ print $6, $5 }'
+}
+# CMD... with a busy loop beside it. The one-sided benchmarks' target rank
+# polls in MPI_Barrier all along, where perftest's server sleeps; under
+# emulation a busy vCPU slows the device's work (rxe runs in the guest's
+# kernel), so perftest is also run with one process spinning, as a control.
+busy() {
+    local spin rc
+    sh -c 'while :; do :; done' &
+    spin=$!
+    "$@"
+    rc=$?
+    kill "$spin"
+    wait "$spin" 2>/dev/null
+    return $rc
 }
 raw_bw() {  # size -> MB/s (1e6)
     perf ib_write_bw "$1" $((bw_iters * window)) --report_gbits | awk '{ printf "%.2f\n", $4 * 1000 / 8 }'
@@ -210,34 +231,48 @@ for cfg in "${cfgs[@]}"; do
     *"rdma 1"*) ;;
     *) echo "   warning: the peer is not reached by RDMA, the rows below do not measure the transport's RDMA path" ;;
     esac
-    printf '%-9s %10s %13s %10s %10s %12s %9s\n' size put_us ib_write_lat put/write get_us ib_read_lat get/read
+    # perftest's mean and typical (median) latency: on a loaded machine a
+    # few descheduled iterations can move the mean far more than the median.
+    printf '%-9s %9s %11s %11s %8s %8s %9s %11s %11s %8s %8s %10s %9s\n' size put_us write_avg \
+        write_typ put/avg put/typ get_us read_avg read_typ get/avg get/typ read_busy get/busy
     for size in $rma_lat_sizes; do
-        p=() g=() w=() rd=()
+        p=() g=() wa=() wt=() ra=() rt=() rb=()
         for ((r = 0; r < rounds; r++)); do
-            w+=("$(raw_lat ib_write_lat "$size")")
+            read -r a t <<<"$(raw_lat2 ib_write_lat "$size")"
+            wa+=("${a:-}") wt+=("${t:-}")
             p+=("$(rma "$vars" osu_put_latency "$size" "$iters")")
             [ -n "${p[-1]}" ] || { echo "   osu_put_latency failed:"; tail -n 5 "$tmp/osu.err" | sed 's/^/   /'; }
-            rd+=("$(raw_lat ib_read_lat "$size")")
+            read -r a t <<<"$(raw_lat2 ib_read_lat "$size")"
+            ra+=("${a:-}") rt+=("${t:-}")
+            read -r a t <<<"$(busy raw_lat2 ib_read_lat "$size")"
+            rb+=("${a:-}")
             g+=("$(rma "$vars" osu_get_latency "$size" "$iters")")
             [ -n "${g[-1]}" ] || { echo "   osu_get_latency failed:"; tail -n 5 "$tmp/osu.err" | sed 's/^/   /'; }
         done
-        P=$(best min "${p[@]}") W=$(best min "${w[@]}") G=$(best min "${g[@]}") R=$(best min "${rd[@]}")
-        printf '%-9s %10s %13s %10s %10s %12s %9s\n' "$size" "${P:--}" "${W:--}" "$(ratio "$P" "$W")" \
-            "${G:--}" "${R:--}" "$(ratio "$G" "$R")"
+        P=$(best min "${p[@]}") G=$(best min "${g[@]}")
+        WA=$(best min "${wa[@]}") WT=$(best min "${wt[@]}") RA=$(best min "${ra[@]}") RT=$(best min "${rt[@]}")
+        RB=$(best min "${rb[@]}")
+        printf '%-9s %9s %11s %11s %8s %8s %9s %11s %11s %8s %8s %10s %9s\n' "$size" "${P:--}" \
+            "${WA:--}" "${WT:--}" "$(ratio "$P" "$WA")" "$(ratio "$P" "$WT")" "${G:--}" "${RA:--}" \
+            "${RT:--}" "$(ratio "$G" "$RA")" "$(ratio "$G" "$RT")" "${RB:--}" "$(ratio "$G" "$RB")"
     done
-    printf '%-9s %10s %12s %10s   %s\n' size put_bw ib_write_bw put/raw "retransmissions per round (put_bw / ib_write_bw)"
+    printf '%-9s %9s %11s %8s %10s %9s   %s\n' size put_bw ib_write_bw put/raw raw_busy put/busy \
+        "retransmissions per round (put_bw / ib_write_bw / busy)"
     for size in $rma_bw_sizes; do
-        m=() b=() rt=
+        m=() b=() bb=() rx=
         for ((r = 0; r < rounds; r++)); do
             r0=$(retries)
             b+=("$(raw_bw "$size")")
             r1=$(retries)
-            m+=("$(rma "$vars" osu_put_bw "$size" "$bw_iters")")
+            bb+=("$(busy raw_bw "$size")")
             r2=$(retries)
+            m+=("$(rma "$vars" osu_put_bw "$size" "$bw_iters")")
+            r3=$(retries)
             [ -n "${m[-1]}" ] || { echo "   osu_put_bw failed:"; tail -n 5 "$tmp/osu.err" | sed 's/^/   /'; }
-            [ -n "$r0" ] && rt="$rt $((r2 - r1))/$((r1 - r0))"
+            [ -n "$r0" ] && rx="$rx $((r3 - r2))/$((r1 - r0))/$((r2 - r1))"
         done
-        M=$(best max "${m[@]}") B=$(best max "${b[@]}")
-        printf '%-9s %10s %12s %10s  %s\n' "$size" "${M:--}" "${B:--}" "$(ratio "$M" "$B")" "${rt:- -}"
+        M=$(best max "${m[@]}") B=$(best max "${b[@]}") BB=$(best max "${bb[@]}")
+        printf '%-9s %9s %11s %8s %10s %9s   %s\n' "$size" "${M:--}" "${B:--}" "$(ratio "$M" "$B")" \
+            "${BB:--}" "$(ratio "$M" "$BB")" "${rx:- -}"
     done
 done
