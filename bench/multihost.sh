@@ -23,8 +23,8 @@ Usage: bench/multihost.sh [options]          (as root)
                    (default: _install of this checkout)
   --only LIST      libraries, comma separated: rdmpi,mpich,openmpi (default all)
   --bench LIST     latency,bw (default both), put_latency,get_latency (one-
-                   sided: MPI_Win_flush in a lock_all epoch, MPI_Win_allocate
-                   window); "none" runs only --npb
+                   sided, 8 B to 1 MiB: MPI_Win_flush in a lock_all epoch,
+                   MPI_Win_allocate window); "none" runs only --npb
   --repeat R       runs per benchmark and library, interleaved, the library
                    order rotated each round (default 3)
   --stat best|median  the value per size taken from the runs: the best
@@ -363,7 +363,8 @@ fi
 bench_args() {
     if [ $quick = 1 ]; then
         case "$1" in
-        latency|put_latency|get_latency) echo "-m 8:64K -i 200 -I 50 -x 20 -X 5" ;;
+        latency) echo "-m 8:64K -i 200 -I 50 -x 20 -X 5" ;;
+        put_latency|get_latency) echo "-m 8:1M -i 200 -I 50 -x 20 -X 5" ;;
         bw)      echo "-m 8:16M -i 10 -I 5 -x 2 -X 1 -w 8" ;;
         esac
     else
@@ -372,8 +373,10 @@ bench_args() {
         # one that osu_latency's defaults (10000 iterations) are sized for;
         # the warm-up stays osu_latency's 1000: with 200 the first size
         # still carried the start of the job (8 B 0.3-1.7 us above 16 B).
-        # A put or get completed by a flush is a round trip as well.
-        latency|put_latency|get_latency) echo "-m 8:64K -i 2000 -x 1000 -I 500 -X 50" ;;
+        # A put or get completed by a flush is a round trip as well; they
+        # run up to 1 MiB, where the active messages' pipelining shows.
+        latency) echo "-m 8:64K -i 2000 -x 1000 -I 500 -X 50" ;;
+        put_latency|get_latency) echo "-m 8:1M -i 2000 -x 1000 -I 500 -X 50" ;;
         bw)      echo "-m 8:16M" ;;
         esac
     fi
@@ -435,7 +438,11 @@ launcher_of() {
 declare -A run_failed=() hung=() run_unsupported=() unsupported_first=()
 reaped=0
 for b in "${bench_list[@]}"; do
-    case $b in bw) want=$(sizes 8 16777216) ;; *) want=$(sizes 8 65536) ;; esac
+    case $b in
+    bw) want=$(sizes 8 16777216) ;;
+    put_latency|get_latency) want=$(sizes 8 1048576) ;;
+    *) want=$(sizes 8 65536) ;;
+    esac
     for ((r = 1; r <= repeat; r++)); do
         n=${#libs[@]}
         for ((k = 0; k < n; k++)); do

@@ -46,6 +46,7 @@ void rd_self_set_recv(rd_tp_recv_fn fn, int rank);
 #define RDMA_BYTES (4u << 20)     /* each rank's registered buffer */
 #define ATOMICS 2000              /* fetch-adds per rank, and as many cswap increments */
 #define WAIT_SECONDS 120
+#define LINGER_SECONDS 5          /* leave(): the longest wait for the peer's BYE */
 /* Regions of each rank's buffer: the first half holds the owner's pattern
  * (peers read it), the second half is where the peer writes. */
 #define HALF (RDMA_BYTES / 2)
@@ -83,12 +84,13 @@ typedef struct msg_hdr {
     uint64_t a, b;                /* kind-specific */
 } msg_hdr_t;
 
-enum { MSG_BURST = 1, MSG_ADDR, MSG_STEP, MSG_END };
+enum { MSG_BURST = 1, MSG_ADDR, MSG_STEP, MSG_END, MSG_BYE };
 
 static uint32_t next_seq;         /* burst messages received in order so far */
 static size_t hdr_sizes_seen;     /* burst headers longer than msg_hdr_t */
 static int steps;                 /* MSG_STEP messages received */
 static int steps_sent;            /* and sent */
+static int byes;                  /* MSG_BYE messages received */
 static int burst_end;             /* burst messages the peer sent (MSG_END), or -1 */
 static uint64_t peer_addr, peer_aaddr;
 static unsigned char peer_key[RD_TP_KEY_MAX];
@@ -151,6 +153,8 @@ static void on_recv(int from, const void *hdr, size_t hdrlen, const void *payloa
         burst_end = (int)h.a;
     } else if (h.kind == MSG_STEP) {
         steps++;
+    } else if (h.kind == MSG_BYE) {
+        byes++;
     } else {
         fail(__LINE__, "a message of unknown kind");
     }
@@ -279,6 +283,26 @@ static void check_caps(void)
     CHECK(!!t->signal == !!t->signaled);
     CHECK(t->fail.reports || !t->watch);
     CHECK(!t->node.cpus || t->signal || t->area);
+}
+
+/* Before the fence that ends a transport's run. The fence does not
+ * progress the transport, so a lost packet of the last STEP this rank sent
+ * would never be resent (ud) and the peer would wait for it until it timed
+ * out. Each rank sends BYE once its last step is over and progresses until
+ * the peer's BYE, which the peer sends only after our STEP arrived; a lost
+ * BYE costs the peer LINGER_SECONDS, not a failure. */
+static void leave(void)
+{
+    msg_hdr_t h = { .kind = MSG_BYE };
+    send_msg(&h, sizeof(h), NULL, 0);
+    if (tp->push)
+        tp->push();
+    double end = now() + LINGER_SECONDS;
+    while (!byes && now() < end)
+        if (tp->progress() < 0) {
+            fail(__LINE__, "progress failed");
+            return;
+        }
 }
 
 /* ---- ordered burst ---- */
@@ -741,7 +765,7 @@ static void run(const rd_transport_t *t, int self)
     tp = t;
     /* Reset before anything can arrive: a peer ahead of us may send its
      * next message while we still wait for its previous one. */
-    steps = steps_sent = 0;
+    steps = steps_sent = byes = 0;
     next_seq = 0;
     burst_end = -1;
     hdr_sizes_seen = 0;
@@ -778,6 +802,7 @@ static void run(const rd_transport_t *t, int self)
     else if (boot.rank == 0)
         printf("  %s: no remote memory access (mem_reg, get, put, flush are NULL)\n", t->name);
     if (!self) {
+        leave();
         rd_boot_fence();
         t->finalize();
     }

@@ -9,8 +9,9 @@
  * operations are posted as one send list. Puts up to the inline limit go
  * inline. Each peer counts the operations issued and completed: flush
  * waits until the completed count reaches what was issued when it was
- * called; operations without done ask for no completion of their own, so a
- * flush may post a zero-byte signalled Write behind them.
+ * called; operations without done ask for no completion of their own
+ * (but one posted on an idle QP does), so a flush may post a zero-byte
+ * signalled Write behind them.
  */
 #include "transport/verbs/rc/rc_rdma.h"
 
@@ -254,6 +255,12 @@ static int submit(int peer, const rc_op_t *op)
         struct ibv_sge sge;
         rc_pend_t pe;
         fill_wr(p, op, p->sq.reads, &wr, &sge, &pe);
+        /* Alone on the QP, it asks for its completion: a flush that
+         * follows (a put or get then Win_flush) waits for it instead of
+         * posting a zero-byte Write, one request more, behind it; a burst
+         * pays one completion more, for its first operation. */
+        if (p->sq.used == 0)
+            wr.send_flags |= IBV_SEND_SIGNALED;
         p->sq.rdma_issued++;
         if (RC_UNLIKELY(post_chain(peer, &wr, &pe, 1) != RD_OK)) {
             if (pe.aslot >= 0)
