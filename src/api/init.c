@@ -142,7 +142,9 @@ int rd_api_runtime_acquire(int required, int *provided, const char *fn)
         if (level == MPI_THREAD_MULTIPLE)
             rd_api.multiple = 1;
     }
+    rd_api_lock(); /* sessions may start in several threads */
     users++;
+    rd_api_unlock();
     if (provided)
         *provided = rd_api.thread_level;
     return MPI_SUCCESS;
@@ -211,7 +213,10 @@ int PMPI_Finalize(void)
 
 int rd_api_runtime_release(const char *fn)
 {
-    if (--users > 0)
+    rd_api_lock();
+    int left = --users;
+    rd_api_unlock();
+    if (left > 0)
         return MPI_SUCCESS;
     /* From here the calling thread progresses by itself; the progress
      * thread needs the lock to see its stop, so it is joined before. */

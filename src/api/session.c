@@ -360,29 +360,43 @@ static int tag_hash(const char *t)
     return (int)(h & RD_TAG_UB);
 }
 
+/* An error of a constructor from groups: there is no communicator yet, so
+ * the handler the caller gave for the new one applies. */
+static int ctor_error(rd_errhandler_t *e, int cls, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int ctor_error(rd_errhandler_t *e, int cls, const char *fn, const char *fmt, ...)
+{
+    const char *text;
+    va_list ap;
+    va_start(ap, fmt);
+    int code = rd_api_verror_code(cls, fn, fmt, ap, &text);
+    va_end(ap);
+    return rd_api_errh_apply(e, MPI_COMM_NULL, code, text);
+}
+
 /* Checks shared by both constructors; MPI_SUCCESS or the error's code. */
 static int check_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                             MPI_Errhandler errhandler, void *out, rd_group_t **g,
                             rd_errhandler_t **e, const char *fn)
 {
     RD_API_CHECK_INIT(fn);
-    if (!(*g = rd_api_group(group)) || group == MPI_GROUP_EMPTY)
-        return rd_api_error(NULL, MPI_ERR_GROUP, fn,
-                            group == MPI_GROUP_NULL ? "group is MPI_GROUP_NULL"
-                                                    : "invalid or empty group 0x%x",
-                            (unsigned)group);
-    if ((*g)->rank < 0)
-        return rd_api_error(NULL, MPI_ERR_GROUP, fn, "this process is not in the group");
-    if (!stringtag)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "stringtag is NULL");
-    if (info != MPI_INFO_NULL && !rd_api_info(info))
-        return rd_api_error(NULL, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
     if (!(*e = errh_for(errhandler, RD_OBJ_COMM)))
         return rd_api_error(NULL, MPI_ERR_ARG, fn,
                             "errhandler 0x%x is not a communicator error handler",
                             (unsigned)errhandler);
+    if (!(*g = rd_api_group(group)) || group == MPI_GROUP_EMPTY)
+        return ctor_error(*e, MPI_ERR_GROUP, fn,
+                          group == MPI_GROUP_NULL ? "group is MPI_GROUP_NULL"
+                                                  : "invalid or empty group 0x%x",
+                          (unsigned)group);
+    if ((*g)->rank < 0)
+        return ctor_error(*e, MPI_ERR_GROUP, fn, "this process is not in the group");
+    if (!stringtag)
+        return ctor_error(*e, MPI_ERR_ARG, fn, "stringtag is NULL");
+    if (info != MPI_INFO_NULL && !rd_api_info(info))
+        return ctor_error(*e, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
     if (!out)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
+        return ctor_error(*e, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
     return MPI_SUCCESS;
 }
 
@@ -420,7 +434,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
         set_errh(nc, e);
     rd_api_unlock();
     if (rc != RD_OK)
-        return rd_api_status_error(NULL, rc, fn);
+        return ctor_error(e, rd_api_class_of(rc), fn, "%s", rd_status_str(rc));
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }
@@ -442,18 +456,18 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     if (err)
         return err;
     if (!(rg = rd_api_group(remote_group)) || remote_group == MPI_GROUP_EMPTY)
-        return rd_api_error(NULL, MPI_ERR_GROUP, fn, "invalid or empty remote group 0x%x",
-                            (unsigned)remote_group);
+        return ctor_error(e, MPI_ERR_GROUP, fn, "invalid or empty remote group 0x%x",
+                          (unsigned)remote_group);
     if (local_leader < 0 || local_leader >= lg->size)
-        return rd_api_error(NULL, MPI_ERR_RANK, fn, "local_leader %d is outside 0..%d",
-                            local_leader, lg->size - 1);
+        return ctor_error(e, MPI_ERR_RANK, fn, "local_leader %d is outside 0..%d",
+                          local_leader, lg->size - 1);
     if (remote_leader < 0 || remote_leader >= rg->size)
-        return rd_api_error(NULL, MPI_ERR_RANK, fn, "remote_leader %d is outside 0..%d",
-                            remote_leader, rg->size - 1);
+        return ctor_error(e, MPI_ERR_RANK, fn, "remote_leader %d is outside 0..%d",
+                          remote_leader, rg->size - 1);
     for (int i = 0; i < rg->size; i++)
         if (rd_group_rank_of(lg, rg->world[i]) >= 0)
-            return rd_api_error(NULL, MPI_ERR_GROUP, fn,
-                                "the local and remote groups overlap: they must be disjoint");
+            return ctor_error(e, MPI_ERR_GROUP, fn,
+                              "the local and remote groups overlap: they must be disjoint");
     int tag = tag_hash(stringtag);
     rd_api_lock();
     uint32_t ctx;
@@ -474,7 +488,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     rd_api_unlock();
     free(rworld);
     if (rc != RD_OK)
-        return rd_api_status_error(NULL, rc, fn);
+        return ctor_error(e, rd_api_class_of(rc), fn, "%s", rd_status_str(rc));
     *newintercomm = nc->handle;
     return MPI_SUCCESS;
 }

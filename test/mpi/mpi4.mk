@@ -1,0 +1,17 @@
+# test/mpi/mpi4.mk: MPI-4.0 functions (cases in mpi4.testlist): sessions,
+# info objects outside MPI_Init .. MPI_Finalize, partitioned communication.
+RD_MPI4_TEST_PROGS = \
+	test/mpi/session_only test/mpi/session_world
+
+check_PROGRAMS += $(RD_MPI4_TEST_PROGS)
+EXTRA_DIST += test/mpi/mpi4.testlist
+
+test_mpi_session_only_SOURCES = test/mpi/session_only.c test/mpi/mtest.c
+test_mpi_session_only_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_session_only_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_session_only_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_session_world_SOURCES = test/mpi/session_world.c test/mpi/mtest.c
+test_mpi_session_world_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_session_world_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_session_world_LDFLAGS = $(RD_TEST_LINKOPTS)
