@@ -99,7 +99,17 @@ const char *rd_api_class_name(int cls);
 /* Applies c's error handler to an existing error code (used by wait/test). */
 int rd_api_raise(rd_comm_t *c, int code, const char *fn);
 
-/* MPI_Init must have been called and MPI_Finalize not yet. */
+/* The runtime under the world model and the sessions (init.c): acquire
+ * starts it at the first user (thread level `required`, raised for a later
+ * user that asks more; *provided, if given, gets the level in effect);
+ * release ends it at the last user. MPI_SUCCESS or an error code. */
+int rd_api_runtime_acquire(int required, int *provided, const char *fn);
+int rd_api_runtime_release(const char *fn);
+/* The level MPI_Init asks for (RDMPI_THREAD_LEVEL, else MPI_THREAD_SINGLE). */
+int rd_api_default_thread_level(void);
+
+/* The runtime is running: MPI_Init or MPI_Session_init was called and the
+ * last of their finalizes not yet. */
 #define RD_API_CHECK_INIT(fn)                                                            \
     do {                                                                                 \
         if (__builtin_expect(!rd_api.initialized || rd_api.finalized, 0))                \

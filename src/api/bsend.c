@@ -2,9 +2,10 @@
  * Buffered sends: MPI_Buffer_attach / MPI_Buffer_detach and the allocator
  * that places each MPI_Bsend's packed copy in the attached buffer. Segments
  * are carved first-fit from the gaps between live segments (kept in address
- * order); a segment is released when its send completes. When the buffer is
- * full, pending buffered sends are progressed until space frees up; if it
- * still does not fit, the call fails with MPI_ERR_BUFFER as the standard asks.
+ * order); a segment is released once its send has completed, at the next
+ * buffered send at the latest. When the buffer is full, pending buffered
+ * sends are progressed until space frees up; if it still does not fit, the
+ * call fails with MPI_ERR_BUFFER as the standard asks.
  */
 #include "api/api.h"
 
@@ -83,8 +84,12 @@ int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *
     rd_list_t *before;
     size_t off;
     unsigned idle = 0;
-    while ((off = find_gap(need, &before)) == (size_t)-1) {
-        if (reap() == 0)
+    /* Space of delivered messages is reclaimed first, so a buffer big enough
+     * for the messages in flight always suffices; then, while sends are
+     * pending, progress until one frees enough. */
+    for (;;) {
+        int live = reap();
+        if ((off = find_gap(need, &before)) != (size_t)-1 || live == 0)
             break;
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);

@@ -3,7 +3,9 @@
  * MPI_Info_create_env): ordered (key, value) lists with MPI's limits on
  * key and value lengths. MPI_INFO_ENV is a static object filled at its first
  * use with what rdmpi knows about the launch (maxprocs); the user cannot free
- * or change it.
+ * or change it. As MPI-4.0 allows, every function here works before MPI_Init
+ * and after MPI_Finalize: objects are plain memory and their handles live in
+ * tables that need no runtime.
  *
  * Objects hold a handful of keys, so lookups are linear.
  */
@@ -70,9 +72,12 @@ const char *rd_api_info_value(const rd_info_t *info, const char *key)
     return i >= 0 ? info->e[i].value : NULL;
 }
 
+/* Filled once the runtime knows the launch; before that it stays empty. */
 static void fill_env(void)
 {
     char buf[32];
+    if (!rd_api.initialized)
+        return;
     info_env_filled = 1;
     snprintf(buf, sizeof(buf), "%d", rd_api.boot.size);
     /* Out of memory leaves the object with fewer keys, which is allowed. */
@@ -185,7 +190,6 @@ int PMPI_Info_create(MPI_Info *info)
 {
     static const char fn[] = "MPI_Info_create";
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_out(info, "info", fn)))
         return err;
     return dup_to_user(NULL, info, fn);
@@ -197,27 +201,50 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     static const char fn[] = "MPI_Info_dup";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_out(newinfo, "newinfo", fn)))
         return err;
     return dup_to_user(o, newinfo, fn);
 }
 
-/* The arguments are not read: rdmpi's processes all start from the same
- * launch, so the object is the same as MPI_INFO_ENV. */
+/* The same object before MPI_Init, after it and after MPI_Finalize (as
+ * MPI-4.0 asks): "command" and "argv" from the arguments, nothing that only
+ * the running library knows (MPI_INFO_ENV has maxprocs besides). */
 RD_WEAK_ALIAS(MPI_Info_create_env)
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     static const char fn[] = "MPI_Info_create_env";
     int err;
-    (void)argc;
-    (void)argv;
     if ((err = check_out(info, "info", fn)))
         return err;
+    if (argc < 0)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "argc %d is negative", argc);
     rd_api_lock();
-    rd_info_t *env = rd_api_info(MPI_INFO_ENV);
+    rd_info_t *o = rd_api_info_copy(NULL);
+    int rc = o ? RD_OK : RD_ENOMEM, h = 0;
+    if (rc == RD_OK && argv && argc > 0 && argv[0])
+        rc = set(o, "command", argv[0]);
+    if (rc == RD_OK && argv && argc > 1) {
+        char args[MPI_MAX_INFO_VAL + 1] = "";
+        size_t n = 0;
+        for (int i = 1; i < argc && argv[i]; i++) {
+            int w = snprintf(args + n, sizeof(args) - n, "%s%s", i > 1 ? " " : "", argv[i]);
+            if (w < 0 || (size_t)w >= sizeof(args) - n)
+                break; /* longer than an info value can be: cut there */
+            n += (size_t)w;
+        }
+        rc = set(o, "argv", args);
+    }
+    if (rc == RD_OK && !(h = rd_handle_alloc(RD_OBJ_INFO, o)))
+        rc = RD_ENOMEM;
+    if (rc == RD_OK)
+        o->handle = h;
+    else
+        rd_api_info_destroy(o);
     rd_api_unlock();
-    return dup_to_user(env, info, fn);
+    if (rc != RD_OK)
+        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for an info object");
+    *info = h;
+    return MPI_SUCCESS;
 }
 
 RD_WEAK_ALIAS(MPI_Info_free)
@@ -226,7 +253,6 @@ int PMPI_Info_free(MPI_Info *info)
     static const char fn[] = "MPI_Info_free";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_out(info, "info", fn)) || (err = check_info(*info, &o, fn)))
         return err;
     if (o == &info_env)
@@ -246,7 +272,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     static const char fn[] = "MPI_Info_set";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_key(key, fn)))
         return err;
     if (!value)
@@ -271,7 +296,6 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     static const char fn[] = "MPI_Info_delete";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_key(key, fn)))
         return err;
     if (o == &info_env)
@@ -298,7 +322,6 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     static const char fn[] = "MPI_Info_get";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_key(key, fn)) ||
         (err = check_out(flag, "flag", fn)))
         return err;
@@ -324,7 +347,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     static const char fn[] = "MPI_Info_get_valuelen";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_key(key, fn)) ||
         (err = check_out(valuelen, "valuelen", fn)) || (err = check_out(flag, "flag", fn)))
         return err;
@@ -345,7 +367,6 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     static const char fn[] = "MPI_Info_get_string";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_key(key, fn)) ||
         (err = check_out(buflen, "buflen", fn)) || (err = check_out(flag, "flag", fn)))
         return err;
@@ -375,7 +396,6 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     static const char fn[] = "MPI_Info_get_nkeys";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_out(nkeys, "nkeys", fn)))
         return err;
     rd_api_lock();
@@ -390,7 +410,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     static const char fn[] = "MPI_Info_get_nthkey";
     rd_info_t *o;
     int err;
-    RD_API_CHECK_INIT(fn);
     if ((err = check_info(info, &o, fn)) || (err = check_out(key, "key", fn)))
         return err;
     rd_api_lock();

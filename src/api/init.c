@@ -1,6 +1,7 @@
 /*
  * Starting and ending MPI, and the process-level queries: MPI_Init(_thread),
- * MPI_Finalize, MPI_Abort, MPI_Wtime and friends.
+ * MPI_Finalize, MPI_Abort, MPI_Wtime and friends. The runtime underneath is
+ * shared by the world model and the sessions (api/session.c).
  */
 #include "config.h"
 
@@ -63,17 +64,17 @@ static int make_predefined_comms(void)
     return RD_OK;
 }
 
-static int init(int required, int *provided, const char *fn)
+/* Who uses the runtime: the world model (MPI_Init .. MPI_Finalize) and each
+ * session. It starts with the first and ends with the last; it cannot start
+ * again once it has ended (the process manager connection is gone). */
+enum { WORLD_NEVER, WORLD_ACTIVE, WORLD_DONE };
+static int world_state = WORLD_NEVER;
+static int users;
+
+/* Starts the runtime at thread level `level` (the caller's lock is not
+ * held: nothing runs yet). */
+static int runtime_start(int level, const char *fn)
 {
-    if (rd_api.initialized)
-        return rd_api_error(NULL, MPI_ERR_OTHER, fn,
-                            rd_api.finalized ? "MPI cannot be initialized again after MPI_Finalize"
-                                             : "MPI is already initialized");
-    int level = required;
-    if (level > MPI_THREAD_MULTIPLE)
-        level = MPI_THREAD_MULTIPLE;
-    if (level < MPI_THREAD_SINGLE)
-        level = MPI_THREAD_SINGLE;
     rd_api.thread_level = level;
     rd_api.main_thread = pthread_self();
     rd_api.wtime0 = rd_clock_s();
@@ -127,13 +128,53 @@ static int init(int required, int *provided, const char *fn)
         fprintf(stderr, "%s\n", msg);
         rd_boot_abort(1, msg);
     }
-    if (provided)
-        *provided = level;
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Init)
-int PMPI_Init(int *argc, char ***argv)
+int rd_api_runtime_acquire(int required, int *provided, const char *fn)
+{
+    int level = required;
+    if (level > MPI_THREAD_MULTIPLE)
+        level = MPI_THREAD_MULTIPLE;
+    if (level < MPI_THREAD_SINGLE)
+        level = MPI_THREAD_SINGLE;
+    if (rd_api.finalized)
+        return rd_api_error(NULL, MPI_ERR_OTHER, fn,
+                            "the MPI runtime has ended (MPI_Finalize or the last "
+                            "MPI_Session_finalize) and cannot start again");
+    if (!rd_api.initialized) {
+        int rc = runtime_start(level, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    } else if (level > rd_api.thread_level) {
+        /* Raising the level is safe: the caller is the only thread inside
+         * MPI unless the level already was MPI_THREAD_MULTIPLE. */
+        rd_api.thread_level = level;
+        if (level == MPI_THREAD_MULTIPLE)
+            rd_api.multiple = 1;
+    }
+    rd_api_lock(); /* sessions may start in several threads */
+    users++;
+    rd_api_unlock();
+    if (provided)
+        *provided = rd_api.thread_level;
+    return MPI_SUCCESS;
+}
+
+static int init(int required, int *provided, const char *fn)
+{
+    if (world_state != WORLD_NEVER)
+        return rd_api_error(NULL, MPI_ERR_OTHER, fn,
+                            world_state == WORLD_DONE
+                                ? "MPI cannot be initialized again after MPI_Finalize"
+                                : "MPI is already initialized");
+    int err = rd_api_runtime_acquire(required, provided, fn);
+    if (err == MPI_SUCCESS)
+        world_state = WORLD_ACTIVE;
+    return err;
+}
+
+int rd_api_default_thread_level(void)
 {
     static const int levels[] = { MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
                                   MPI_THREAD_MULTIPLE };
@@ -145,7 +186,13 @@ int PMPI_Init(int *argc, char ***argv)
         for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
             if (!strcmp(lvl, names[i]))
                 required = levels[i];
-    return init(required, NULL, "MPI_Init");
+    return required;
+}
+
+RD_WEAK_ALIAS(MPI_Init)
+int PMPI_Init(int *argc, char ***argv)
+{
+    return init(rd_api_default_thread_level(), NULL, "MPI_Init");
 }
 
 RD_WEAK_ALIAS(MPI_Init_thread)
@@ -164,10 +211,24 @@ RD_WEAK_ALIAS(MPI_Finalize)
 int PMPI_Finalize(void)
 {
     static const char fn[] = "MPI_Finalize";
-    RD_API_CHECK_INIT(fn);
+    if (world_state != WORLD_ACTIVE)
+        return rd_api_error(NULL, MPI_ERR_OTHER, fn,
+                            world_state == WORLD_DONE ? "called after MPI_Finalize"
+                                                      : "called before MPI_Init");
     /* Attributes on MPI_COMM_SELF are deleted first (MPI-3.1 8.7.1); their
      * callbacks may call MPI, so this runs before taking the lock. */
     rd_api_attr_delete_all(rd_api.self);
+    world_state = WORLD_DONE;
+    return rd_api_runtime_release(fn);
+}
+
+int rd_api_runtime_release(const char *fn)
+{
+    rd_api_lock();
+    int left = --users;
+    rd_api_unlock();
+    if (left > 0)
+        return MPI_SUCCESS;
     /* From here the calling thread progresses by itself; the progress
      * thread needs the lock to see its stop, so it is joined before. */
     rd_api_async_stop();
@@ -215,7 +276,7 @@ int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Initialized", "flag pointer is NULL");
-    *flag = rd_api.initialized;
+    *flag = world_state != WORLD_NEVER;
     return MPI_SUCCESS;
 }
 
@@ -224,7 +285,7 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return rd_api_error(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag pointer is NULL");
-    *flag = rd_api.finalized;
+    *flag = world_state == WORLD_DONE;
     return MPI_SUCCESS;
 }
 

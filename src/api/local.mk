@@ -14,6 +14,8 @@ libmpi_la_SOURCES += src/api/win.c src/api/win_sync.c
 libmpi_la_SOURCES += src/api/rma.c
 libmpi_la_SOURCES += src/api/narrow.c src/api/narrow.h src/api/neighbor.c src/api/neighbor.h \
 	src/api/coll_persist.c src/api/coll_persist.h src/api/coll_persist_c.c src/api/isendrecv.c
+libmpi_la_SOURCES += src/api/session.c
+libmpi_la_SOURCES += src/api/partitioned.c src/api/partitioned.h
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.

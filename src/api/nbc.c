@@ -607,21 +607,42 @@ static int idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const ch
     return MPI_SUCCESS;
 }
 
+/* The new communicator gets the hints of info (MPI_Comm_idup: those of
+ * comm, as MPI_Comm_dup), stored at once since they are local. */
+static int idup_hints(MPI_Comm comm, MPI_Info info, MPI_Comm newcomm)
+{
+    MPI_Info mine = MPI_INFO_NULL;
+    int err = MPI_SUCCESS;
+    if (info == MPI_INFO_NULL && (err = PMPI_Comm_get_info(comm, &mine)) == MPI_SUCCESS)
+        info = mine;
+    if (err == MPI_SUCCESS)
+        err = PMPI_Comm_set_info(newcomm, info);
+    if (mine != MPI_INFO_NULL)
+        PMPI_Info_free(&mine);
+    return err; /* a failure went through the handler already */
+}
+
 RD_WEAK_ALIAS(MPI_Comm_idup)
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    return idup(comm, newcomm, request, "MPI_Comm_idup");
+    static const char fn[] = "MPI_Comm_idup";
+    int err = idup(comm, newcomm, request, fn);
+    return err == MPI_SUCCESS ? idup_hints(comm, MPI_INFO_NULL, *newcomm) : err;
 }
 
-/* Hints are accepted and ignored, as for MPI_Comm_dup_with_info. */
 RD_WEAK_ALIAS(MPI_Comm_idup_with_info)
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
     static const char fn[] = "MPI_Comm_idup_with_info";
     RD_API_CHECK_INIT(fn);
-    if (info != MPI_INFO_NULL && RD_HANDLE_OBJ(info) != RD_OBJ_INFO)
+    if (info != MPI_INFO_NULL && info != MPI_INFO_ENV && !rd_handle_get(RD_OBJ_INFO, info))
         return rd_api_error(rd_api_comm(comm), MPI_ERR_INFO, fn, "invalid info handle 0x%x",
                             (unsigned)info);
-    return idup(comm, newcomm, request, fn);
+    int err = idup(comm, newcomm, request, fn);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (info == MPI_INFO_NULL) /* no hints, not comm's */
+        return MPI_SUCCESS;
+    return idup_hints(comm, info, *newcomm);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/coll_persist.h"
+#include "api/partitioned.h"
 #include "p2p/p2p.h"
 #include "util/list.h"
 
@@ -688,6 +689,8 @@ static int start_one(MPI_Request h, const char *fn)
     if (p->inner)
         return rd_api_error(p->comm, MPI_ERR_REQUEST, fn, "request 0x%x is already active",
                             (unsigned)h);
+    if (rd_api_part_is(p))
+        return rd_api_part_start(p, fn);
     int err;
     rd_request_t *r;
     if (p->kind == RD_REQ_PERSIST_RECV) {

@@ -8,7 +8,7 @@
  *  +-----+--------+-------------------------------------+
  *   kind: 01 builtin (predefined, index = low byte), 10 dynamic (index into a
  *   growable table). Object codes follow MPICH: comm 1, group 2, datatype 3,
- *   errhandler 5, op 6, info 7, win 8, keyval 9, request 11.
+ *   errhandler 5, op 6, info 7, win 8, keyval 9, request 11, session 14.
  *
  * Predefined objects are registered with MPICH's exact handle values; dynamic
  * ones get 0x80000000 | obj << 26 | index. A few MPICH "predefined" datatypes
@@ -30,6 +30,7 @@ enum rd_obj {
     RD_OBJ_WIN = 8,
     RD_OBJ_KEYVAL = 9,
     RD_OBJ_REQUEST = 11,
+    RD_OBJ_SESSION = 14,
     RD_OBJ_MAX = 16,
 };
 

@@ -168,7 +168,7 @@ int rd_progress(void);
  * the events it handled; it runs inside rd_progress, must not call
  * rd_progress itself (nor wait), and may activate or deactivate any hook,
  * itself included. */
-#define RD_PROGRESS_HOOKS_MAX 4
+#define RD_PROGRESS_HOOKS_MAX 8
 typedef int (*rd_progress_hook_fn)(void);
 /* Registers fn, inactive. Returns its id (>= 0; the same id again for an
  * fn already registered) or RD_ENOMEM (RD_PROGRESS_HOOKS_MAX registered).
