@@ -5,6 +5,7 @@
 #include "api/api.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -194,29 +195,49 @@ int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char
                                                : "invalid datatype handle 0x%x", (unsigned)h);
 }
 
-int rd_api_check_count(rd_comm_t *c, int count, const char *fn)
+int rd_api_check_count(rd_comm_t *c, MPI_Count count, const char *fn)
 {
     if (__builtin_expect(count >= 0, 1))
         return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_COUNT, fn, "negative count %d", count);
+    return rd_api_error(c, MPI_ERR_COUNT, fn, "negative count %lld", (long long)count);
 }
 
-int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn)
+/* count elements of dt span count * max(size, |extent|) bytes. */
+static int check_span(rd_comm_t *c, MPI_Count count, const rd_datatype_t *dt, const char *fn)
+{
+    ptrdiff_t ext = rd_dt_extent(dt);
+    size_t unit = (size_t)(ext < 0 ? -ext : ext);
+    if (dt->size > unit)
+        unit = dt->size;
+    size_t span;
+    if (!__builtin_mul_overflow((size_t)count, unit, &span) && span <= PTRDIFF_MAX)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_COUNT, fn,
+                        "count %lld of a datatype of %zu bytes spans more than the %td bytes "
+                        "a buffer can address", (long long)count, unit, (ptrdiff_t)PTRDIFF_MAX);
+}
+
+int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                     const char *fn)
 {
     /* NULL is MPI_BOTTOM, legal with absolute-address derived types. */
-    if (__builtin_expect(buf != NULL || count == 0 || dt->size == 0 || !dt->builtin, 1))
+    if (__builtin_expect((buf != NULL || count == 0 || dt->size == 0 || !dt->builtin) &&
+                             count <= INT32_MAX, 1))
         return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %d", count);
+    if (buf == NULL && count != 0 && dt->size != 0 && dt->builtin)
+        return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %lld",
+                            (long long)count);
+    return check_span(c, count, dt, fn);
 }
 
-int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                       rd_datatype_t **dt, const char *fn)
 {
     int err;
     if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
         return err;
     if (buf == MPI_IN_PLACE)
-        return MPI_SUCCESS;
+        return count <= INT32_MAX ? MPI_SUCCESS : check_span(c, count, *dt, fn);
     return rd_api_check_buf(c, buf, count, *dt, fn);
 }
 

@@ -117,11 +117,15 @@ static inline rd_request_t *rd_api_req(MPI_Request h)
  * or the error code after the handler ran. */
 int rd_api_check_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
 int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char *fn);
-int rd_api_check_count(rd_comm_t *c, int count, const char *fn);
-int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn);
+/* Counts are MPI_Count so that the large-count (_c) forms share the checks:
+ * a count is non-negative, and count elements of dt span less than
+ * PTRDIFF_MAX bytes (what buffers and the layers below can address). */
+int rd_api_check_count(rd_comm_t *c, MPI_Count count, const char *fn);
+int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                     const char *fn);
 /* count, datatype and buffer of one (buf, count, datatype) argument; the
  * buffer may be MPI_IN_PLACE (callers reject that where it is not allowed). */
-int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                       rd_datatype_t **dt, const char *fn);
 /* The counts and displacements of a collective's v variant ("send" or
  * "receive" in the message): both arrays given, no count negative. */
