@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -251,6 +252,58 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
             return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
                                 counts[i], i);
     return MPI_SUCCESS;
+}
+
+/* Copies n values of a (MPI_Count or MPI_Aint) array into out; 0 or the rank
+ * whose value does not fit an int, plus one. */
+static int narrow(const int64_t *in, int n, int *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (in[i] < INT32_MIN || in[i] > INT32_MAX)
+            return i + 1;
+        out[i] = (int)in[i];
+    }
+    return 0;
+}
+
+int rd_api_vcounts(MPI_Comm comm, int root, rd_api_vcounts_t *v, const MPI_Count *sc,
+                   const MPI_Aint *sd, const MPI_Count *rc, const MPI_Aint *rd, const char *fn)
+{
+    _Static_assert(sizeof(MPI_Count) == 8 && sizeof(MPI_Aint) == 8, "64-bit counts");
+    const int64_t *in[4] = { (const int64_t *)sc, (const int64_t *)sd, (const int64_t *)rc,
+                             (const int64_t *)rd };
+    const int **out[4] = { &v->sc, &v->sd, &v->rc, &v->rd };
+    static const char *const what[4] = { "send count", "send displacement", "receive count",
+                                         "receive displacement" };
+    *v = (rd_api_vcounts_t){ 0 };
+    RD_API_CHECK_INIT(fn);
+    rd_comm_t *c = rd_api_comm(comm);
+    if (!c || (root != RD_API_NO_ROOT && root != MPI_ROOT && (c->rgroup || c->rank != root)))
+        return MPI_SUCCESS;
+    int n = rd_comm_remote_size(c);
+    if (!(v->mem = malloc(4 * (size_t)(n ? n : 1) * sizeof(int))))
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int k = 0; k < 4; k++) {
+        if (!in[k])
+            continue;
+        int *to = v->mem + (size_t)k * n;
+        int bad = narrow(in[k], n, to);
+        if (bad) {
+            long long val = (long long)in[k][bad - 1];
+            rd_api_vcounts_free(v);
+            return rd_api_error(c, k % 2 ? MPI_ERR_ARG : MPI_ERR_COUNT, fn,
+                                "%s %lld for rank %d is beyond %d, the most a v-collective "
+                                "takes", what[k], val, bad - 1, INT32_MAX);
+        }
+        *out[k] = to;
+    }
+    return MPI_SUCCESS;
+}
+
+void rd_api_vcounts_free(rd_api_vcounts_t *v)
+{
+    free(v->mem);
+    v->mem = NULL;
 }
 
 int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn)

@@ -12,6 +12,7 @@
 #ifndef RD_API_API_H
 #define RD_API_API_H
 
+#include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -131,6 +132,24 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Dataty
  * "receive" in the message): both arrays given, no count negative. */
 int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
                         const char *fn);
+/* The count and displacement arrays of a large-count (_c) v-collective on
+ * comm as the int arrays src/coll takes, converted once per call: sc/sd
+ * (send) and rc/rd (receive), each of one entry per rank of the remote
+ * group, or NULL where not significant (NULL stays NULL); with a root
+ * (gatherv, scatterv: not RD_API_NO_ROOT) they are significant at the root
+ * only (MPI_ROOT on an intercommunicator). An invalid
+ * communicator converts nothing (the collective reports it). A count or
+ * displacement beyond int fails (MPI_ERR_COUNT / MPI_ERR_ARG naming fn);
+ * negative counts are kept for the collective's own checks.
+ * rd_api_vcounts_free releases the copies. */
+#define RD_API_NO_ROOT INT_MIN
+typedef struct rd_api_vcounts {
+    const int *sc, *sd, *rc, *rd;
+    int *mem;
+} rd_api_vcounts_t;
+int rd_api_vcounts(MPI_Comm comm, int root, rd_api_vcounts_t *v, const MPI_Count *sc,
+                   const MPI_Aint *sd, const MPI_Count *rc, const MPI_Aint *rd, const char *fn);
+void rd_api_vcounts_free(rd_api_vcounts_t *v);
 /* Checks shared by the blocking and nonblocking collectives: the
  * communicator (valid, and an intracommunicator: intercommunicator
  * collectives are not supported) and the root rank. */
