@@ -13,7 +13,8 @@ libmpi_la_SOURCES += src/api/api.c src/api/api.h src/api/init.c src/api/types.c 
 libmpi_la_SOURCES += src/api/win.c src/api/win_sync.c
 libmpi_la_SOURCES += src/api/rma.c
 libmpi_la_SOURCES += src/api/pt2pt.h src/api/pt2pt_c.c src/api/coll.h src/api/coll_c.c \
-	src/api/nbc.h src/api/nbc_c.c
+	src/api/nbc.h src/api/nbc_c.c src/api/dtype.h src/api/dtype_c.c \
+	src/api/pack.c
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.
