@@ -2,8 +2,9 @@
  * Derived datatypes (MPI-3.1 chapter 4): the constructors, MPI_Type_commit /
  * free / dup (MPI_Type_get_envelope / get_contents are queries, in types.c;
  * MPI_Pack and friends are in pack.c). Each constructor checks its
- * arguments, builds the layout with core/dt_build.h and records its arguments for get_contents (which also
- * keeps the old types alive while the new one shares their layout).
+ * arguments, builds the layout with core/dt_build.h and records its
+ * arguments for get_contents (which also keeps the old types alive while
+ * the new one shares their layout).
  * The MPI-1 names MPICH still exports (MPI_Type_hvector, MPI_Type_hindexed,
  * MPI_Type_struct) are the same constructors. The large-count (_c) forms
  * (dtype_c.c) share the bodies (api/dtype.h); the types they build record
