@@ -55,8 +55,9 @@ static MPI_Count elem_span(const rd_datatype_t *dt)
     return e > (MPI_Count)dt->size ? e : (MPI_Count)dt->size;
 }
 
-/* Counts and sizes the layout engine takes as int (block lengths of the
- * indexed and struct types, subarray and darray sizes): more is an error. */
+/* Counts and sizes the layout engine takes as int (the number of blocks of
+ * the indexed and struct types, subarray and darray sizes): more is an
+ * error. */
 static int check_int(long long v, const char *what, MPI_Count i, const char *fn)
 {
     if (v >= INT32_MIN && v <= INT32_MAX)
@@ -70,8 +71,8 @@ static inline long long at(rd_api_array_t a, MPI_Count i)
     return a.wide ? (long long)((const int64_t *)a.p)[i] : ((const int *)a.p)[i];
 }
 
-/* Checks n block lengths of elements of old (each >= 0 and at most INT_MAX;
- * the array present when n > 0). */
+/* Checks n block lengths of elements of old (each >= 0, and the block
+ * within what a datatype can describe; the array present when n > 0). */
 static int check_blocklens(MPI_Count n, rd_api_array_t bls, const rd_datatype_t *old,
                            const char *fn)
 {
@@ -83,25 +84,20 @@ static int check_blocklens(MPI_Count n, rd_api_array_t bls, const rd_datatype_t 
         if (b < 0)
             return rd_api_error(NULL, MPI_ERR_COUNT, fn, "negative blocklength %lld at index %lld",
                                 b, (long long)i);
-        if ((err = check_int(b, "blocklength", i, fn)) ||
-            (old && (err = check_fits(b, elem_span(old), "a block", fn))))
+        if (old && (err = check_fits(b, elem_span(old), "a block", fn)))
             return err;
     }
     return MPI_SUCCESS;
 }
 
-/* int copies of n values of a (NULL when out of memory); a itself when it
- * is already int. *tmp is what to free. */
-static const int *as_ints(rd_api_array_t a, MPI_Count n, int **tmp)
+/* The n (checked, non-negative) block lengths of a as the engine takes
+ * them; NULL when out of memory. The caller frees them. */
+static size_t *as_sizes(rd_api_array_t a, MPI_Count n)
 {
-    *tmp = NULL;
-    if (!a.wide)
-        return a.p;
-    if (!(*tmp = malloc((size_t)(n ? n : 1) * sizeof(int))))
-        return NULL;
-    for (MPI_Count i = 0; i < n; i++)
-        (*tmp)[i] = (int)at(a, i);
-    return *tmp;
+    size_t *s = malloc((size_t)(n ? n : 1) * sizeof(*s));
+    for (MPI_Count i = 0; s && i < n; i++)
+        s[i] = (size_t)at(a, i);
+    return s;
 }
 
 static int check_ptr(const void *p, int needed, const char *what, const char *fn)
@@ -291,9 +287,9 @@ int rd_api_type_indexed(MPI_Count count, rd_api_array_t bls, MPI_Count bl,
     size_t nv = 1 + (bls.p ? n : 1) + (idisps.p || large ? n : 0);
     ptrdiff_t *disps = malloc((n ? n : 1) * sizeof(*disps));
     int64_t *vals = malloc(nv * sizeof(*vals));
-    int *ints = malloc(nv * sizeof(*ints)), *tmp = NULL;
-    const int *ibls = bls.p && disps && vals && ints ? as_ints(bls, count, &tmp) : NULL;
-    if (!disps || !vals || !ints || (bls.p && !ibls)) {
+    int *ints = malloc(nv * sizeof(*ints));
+    size_t *sbls = bls.p ? as_sizes(bls, count) : NULL;
+    if (!disps || !vals || !ints || (bls.p && !sbls)) {
         err = rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
         goto out;
     }
@@ -311,7 +307,7 @@ int rd_api_type_indexed(MPI_Count count, rd_api_array_t bls, MPI_Count bl,
     for (size_t i = 0; i < k; i++)
         ints[i] = (int)vals[i];
     rd_api_lock();
-    rd_datatype_t *dt = rd_dt_build_struct(n, ibls, (size_t)bl, disps, NULL, old);
+    rd_datatype_t *dt = rd_dt_build_struct(n, sbls, (size_t)bl, disps, NULL, old);
     if (large)
         err = publish_large(dt, combiner, 0, NULL, (int)k, vals, 1, &old, newtype, fn);
     else
@@ -322,7 +318,7 @@ out:
     free(disps);
     free(vals);
     free(ints);
-    free(tmp);
+    free(sbls);
     return err;
 }
 
@@ -394,11 +390,11 @@ int rd_api_type_struct(MPI_Count count, rd_api_array_t bls, const MPI_Aint *disp
         return err;
     size_t n = (size_t)count;
     rd_datatype_t **olds = malloc((n ? n : 1) * sizeof(*olds));
-    int *ints = malloc((n + 1) * sizeof(*ints)), *tmp = NULL;
+    int *ints = malloc((n + 1) * sizeof(*ints));
     /* contents of the _c form: count, the block lengths, the displacements */
-    int64_t *vals = large ? malloc((2 * n + 1) * sizeof(*vals)) : NULL;
-    const int *ibls = olds && ints ? as_ints(bls, count, &tmp) : NULL;
-    if (!olds || !ints || (large && !vals) || (n && !ibls)) {
+    int64_t *vals = malloc((2 * n + 1) * sizeof(*vals));
+    size_t *sbls = as_sizes(bls, count);
+    if (!olds || !ints || !vals || !sbls) {
         err = rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
         goto out;
     }
@@ -407,18 +403,18 @@ int rd_api_type_struct(MPI_Count count, rd_api_array_t bls, const MPI_Aint *disp
             err = rd_api_error(NULL, MPI_ERR_TYPE, fn, "invalid type 0x%x at index %zu",
                                (unsigned)types[i], i);
         else
-            err = check_fits(ibls[i], elem_span(olds[i]), "a block", fn);
+            err = check_fits(at(bls, i), elem_span(olds[i]), "a block", fn);
     }
     if (!err) {
-        ints[0] = (int)count;
-        if (n)
-            memcpy(ints + 1, ibls, n * sizeof(*ints));
-        for (size_t i = 0; large && i <= n; i++)
-            vals[i] = ints[i];
-        for (size_t i = 0; large && i < n; i++)
+        vals[0] = count;
+        for (size_t i = 0; i < n; i++) {
+            vals[1 + i] = at(bls, i);
             vals[n + 1 + i] = disps[i];
+        }
+        for (size_t i = 0; i <= n; i++)
+            ints[i] = (int)vals[i];
         rd_api_lock();
-        rd_datatype_t *dt = rd_dt_build_struct(n, ibls, 0, disps, olds, NULL);
+        rd_datatype_t *dt = rd_dt_build_struct(n, sbls, 0, disps, olds, NULL);
         if (large)
             err = publish_large(dt, MPI_COMBINER_STRUCT, 0, NULL, (int)(2 * n + 1), vals,
                                 (int)n, olds, newtype, fn);
@@ -431,7 +427,7 @@ out:
     free(olds);
     free(ints);
     free(vals);
-    free(tmp);
+    free(sbls);
     return err;
 }
 
