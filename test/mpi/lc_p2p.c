@@ -10,8 +10,21 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N 1000
+
+/* Whether the library is rdmpi, whose internals bound some counts (int
+ * counts per rank in the v-collectives, int block lengths in the datatype
+ * engine, spans of at most PTRDIFF_MAX bytes): beyond them a call fails
+ * there, where MPICH goes ahead. */
+static int rdmpi_limits(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n;
+    MPI_Get_library_version(v, &n);
+    return strstr(v, "rdmpi") != NULL;
+}
 
 static void check_count(const MPI_Status *st, MPI_Count want, const char *what)
 {
@@ -169,9 +182,11 @@ static void errors(void)
                 "Irecv_c with a negative count");
     MT_ERRCLASS(MPI_Send_c(NULL, 3, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
                 "Send_c from a NULL buffer");
-    /* 2^62 doubles are more bytes than any buffer can hold */
-    MT_ERRCLASS(MPI_Recv_c(&x, (MPI_Count)1 << 62, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE), MPI_ERR_COUNT, "Recv_c of 2^62 doubles");
+    /* 2^62 doubles are more bytes than a buffer can address */
+    if (rdmpi_limits())
+        MT_ERRCLASS(MPI_Recv_c(&x, (MPI_Count)1 << 62, MPI_DOUBLE, MPI_PROC_NULL, 0,
+                               MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                    MPI_ERR_COUNT, "Recv_c of 2^62 doubles");
     MT_ERRCLASS(MPI_Send_init_c(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD, &r), MPI_ERR_COUNT,
                 "Send_init_c with a negative count");
     MT_ERRCLASS(MPI_Buffer_attach_c(&x, -1), MPI_ERR_ARG, "Buffer_attach_c of a negative size");
