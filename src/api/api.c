@@ -5,7 +5,9 @@
 #include "api/api.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -194,29 +196,49 @@ int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char
                                                : "invalid datatype handle 0x%x", (unsigned)h);
 }
 
-int rd_api_check_count(rd_comm_t *c, int count, const char *fn)
+int rd_api_check_count(rd_comm_t *c, MPI_Count count, const char *fn)
 {
     if (__builtin_expect(count >= 0, 1))
         return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_COUNT, fn, "negative count %d", count);
+    return rd_api_error(c, MPI_ERR_COUNT, fn, "negative count %lld", (long long)count);
 }
 
-int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn)
+/* count elements of dt span count * max(size, |extent|) bytes. */
+static int check_span(rd_comm_t *c, MPI_Count count, const rd_datatype_t *dt, const char *fn)
+{
+    ptrdiff_t ext = rd_dt_extent(dt);
+    size_t unit = (size_t)(ext < 0 ? -ext : ext);
+    if (dt->size > unit)
+        unit = dt->size;
+    size_t span;
+    if (!__builtin_mul_overflow((size_t)count, unit, &span) && span <= PTRDIFF_MAX)
+        return MPI_SUCCESS;
+    return rd_api_error(c, MPI_ERR_COUNT, fn,
+                        "count %lld of a datatype of %zu bytes spans more than the %td bytes "
+                        "a buffer can address", (long long)count, unit, (ptrdiff_t)PTRDIFF_MAX);
+}
+
+int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                     const char *fn)
 {
     /* NULL is MPI_BOTTOM, legal with absolute-address derived types. */
-    if (__builtin_expect(buf != NULL || count == 0 || dt->size == 0 || !dt->builtin, 1))
+    if (__builtin_expect((buf != NULL || count == 0 || dt->size == 0 || !dt->builtin) &&
+                             count <= INT32_MAX, 1))
         return MPI_SUCCESS;
-    return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %d", count);
+    if (buf == NULL && count != 0 && dt->size != 0 && dt->builtin)
+        return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %lld",
+                            (long long)count);
+    return check_span(c, count, dt, fn);
 }
 
-int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                       rd_datatype_t **dt, const char *fn)
 {
     int err;
     if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
         return err;
     if (buf == MPI_IN_PLACE)
-        return MPI_SUCCESS;
+        return count <= INT32_MAX ? MPI_SUCCESS : check_span(c, count, *dt, fn);
     return rd_api_check_buf(c, buf, count, *dt, fn);
 }
 
@@ -230,6 +252,59 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
             return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
                                 counts[i], i);
     return MPI_SUCCESS;
+}
+
+/* Copies n values of a (MPI_Count or MPI_Aint) array into out; 0 or the rank
+ * whose value does not fit an int, plus one. */
+static int narrow(const int64_t *in, int n, int *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (in[i] < INT32_MIN || in[i] > INT32_MAX)
+            return i + 1;
+        out[i] = (int)in[i];
+    }
+    return 0;
+}
+
+int rd_api_vcounts(MPI_Comm comm, int root, rd_api_vcounts_t *v, const MPI_Count *sc,
+                   const MPI_Aint *sd, const MPI_Count *rc, const MPI_Aint *rd, const char *fn)
+{
+    _Static_assert(sizeof(MPI_Count) == 8 && sizeof(MPI_Aint) == 8, "64-bit counts");
+    const int64_t *in[4] = { (const int64_t *)sc, (const int64_t *)sd, (const int64_t *)rc,
+                             (const int64_t *)rd };
+    const int **out[4] = { &v->sc, &v->sd, &v->rc, &v->rd };
+    static const char *const what[4] = { "send count", "send displacement", "receive count",
+                                         "receive displacement" };
+    *v = (rd_api_vcounts_t){ 0 };
+    RD_API_CHECK_INIT(fn);
+    rd_comm_t *c = rd_api_comm(comm);
+    if (!c || (root != RD_API_NO_ROOT && root != MPI_ROOT && (c->rgroup || c->rank != root)) ||
+        (!sc && !sd && !rc && !rd))
+        return MPI_SUCCESS;
+    int n = rd_comm_remote_size(c);
+    if (!(v->mem = malloc(4 * (size_t)(n ? n : 1) * sizeof(int))))
+        return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int k = 0; k < 4; k++) {
+        if (!in[k])
+            continue;
+        int *to = v->mem + (size_t)k * n;
+        int bad = narrow(in[k], n, to);
+        if (bad) {
+            long long val = (long long)in[k][bad - 1];
+            rd_api_vcounts_free(v);
+            return rd_api_error(c, k % 2 ? MPI_ERR_ARG : MPI_ERR_COUNT, fn,
+                                "%s %lld for rank %d is beyond %d, the most a v-collective "
+                                "takes", what[k], val, bad - 1, INT32_MAX);
+        }
+        *out[k] = to;
+    }
+    return MPI_SUCCESS;
+}
+
+void rd_api_vcounts_free(rd_api_vcounts_t *v)
+{
+    free(v->mem);
+    v->mem = NULL;
 }
 
 int rd_api_check_coll_comm(MPI_Comm h, rd_comm_t **c, const char *fn)

@@ -12,6 +12,7 @@
 #ifndef RD_API_API_H
 #define RD_API_API_H
 
+#include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -133,17 +134,39 @@ static inline rd_request_t *rd_api_req(MPI_Request h)
  * or the error code after the handler ran. */
 int rd_api_check_comm(MPI_Comm h, rd_comm_t **c, const char *fn);
 int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char *fn);
-int rd_api_check_count(rd_comm_t *c, int count, const char *fn);
-int rd_api_check_buf(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, const char *fn);
+/* Counts are MPI_Count so that the large-count (_c) forms share the checks:
+ * a count is non-negative, and count elements of dt span less than
+ * PTRDIFF_MAX bytes (what buffers and the layers below can address). */
+int rd_api_check_count(rd_comm_t *c, MPI_Count count, const char *fn);
+int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                     const char *fn);
 /* count, datatype and buffer of one (buf, count, datatype) argument; the
  * buffer may be MPI_IN_PLACE (callers reject that where it is not allowed). */
-int rd_api_check_data(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                       rd_datatype_t **dt, const char *fn);
 /* The counts and displacements of a collective's v variant ("send" or
  * "receive" in the message): both arrays given, no count negative; one per
  * rank of the remote group on an intercommunicator. */
 int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
                         const char *fn);
+/* The count and displacement arrays of a large-count (_c) v-collective on
+ * comm as the int arrays src/coll takes, converted once per call: sc/sd
+ * (send) and rc/rd (receive), each of one entry per rank of the remote
+ * group, or NULL where not significant (NULL stays NULL); with a root
+ * (gatherv, scatterv: not RD_API_NO_ROOT) they are significant at the root
+ * only (MPI_ROOT on an intercommunicator). An invalid
+ * communicator converts nothing (the collective reports it). A count or
+ * displacement beyond int fails (MPI_ERR_COUNT / MPI_ERR_ARG naming fn);
+ * negative counts are kept for the collective's own checks.
+ * rd_api_vcounts_free releases the copies. */
+#define RD_API_NO_ROOT INT_MIN
+typedef struct rd_api_vcounts {
+    const int *sc, *sd, *rc, *rd;
+    int *mem;
+} rd_api_vcounts_t;
+int rd_api_vcounts(MPI_Comm comm, int root, rd_api_vcounts_t *v, const MPI_Count *sc,
+                   const MPI_Aint *sd, const MPI_Count *rc, const MPI_Aint *rd, const char *fn);
+void rd_api_vcounts_free(rd_api_vcounts_t *v);
 /* Checks shared by the blocking and nonblocking collectives: the
  * communicator (intra- or intercommunicator; _intra for the collectives
  * MPI defines on intracommunicators only: MPI_ERR_COMM) and the root rank. */

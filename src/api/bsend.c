@@ -9,6 +9,7 @@
  */
 #include "api/api.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,8 +73,8 @@ static size_t find_gap(size_t need, rd_list_t **before)
     return bs.size - at >= need ? at : (size_t)-1;
 }
 
-int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
-                       int tag, const char *fn)
+int rd_api_bsend_start(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                       int dest, int tag, const char *fn)
 {
     bs_init();
     if (dest == MPI_PROC_NULL)
@@ -131,13 +132,11 @@ void rd_api_bsend_drain(void)
             rd_p2p_idle(&idle);
 }
 
-RD_WEAK_ALIAS(MPI_Buffer_attach)
-int PMPI_Buffer_attach(void *buffer, int size)
+static int buffer_attach(void *buffer, MPI_Count size, const char *fn)
 {
-    static const char fn[] = "MPI_Buffer_attach";
     RD_API_CHECK_INIT(fn);
     if (size < 0)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative size %d", size);
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative size %lld", (long long)size);
     if (!buffer && size > 0)
         return rd_api_error(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
     rd_api_lock();
@@ -154,21 +153,55 @@ int PMPI_Buffer_attach(void *buffer, int size)
     return err;
 }
 
-RD_WEAK_ALIAS(MPI_Buffer_detach)
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+RD_WEAK_ALIAS(MPI_Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
 {
-    static const char fn[] = "MPI_Buffer_detach";
+    return buffer_attach(buffer, size, "MPI_Buffer_attach");
+}
+
+RD_WEAK_ALIAS(MPI_Buffer_attach_c)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    return buffer_attach(buffer, size, "MPI_Buffer_attach_c");
+}
+
+/* Detaches the buffer; *size gets its size. The int form cannot report a
+ * buffer attached by MPI_Buffer_attach_c with more than INT_MAX bytes: it
+ * stays attached and the call fails. */
+static int buffer_detach(void *buffer_addr, MPI_Count *size, MPI_Count size_max, const char *fn)
+{
     RD_API_CHECK_INIT(fn);
     if (!buffer_addr || !size)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "buffer_addr or size pointer is NULL");
     rd_api_lock();
     bs_init();
+    if (bs.size > (size_t)size_max) {
+        rd_api_unlock();
+        return rd_api_error(NULL, MPI_ERR_COUNT, fn, "the attached buffer has %zu bytes, more "
+                            "than the size argument can hold (use MPI_Buffer_detach_c)", bs.size);
+    }
     /* Detach blocks until every buffered message has left the buffer. */
     rd_api_bsend_drain();
     *(void **)buffer_addr = bs.buf;
-    *size = (int)bs.size;
+    *size = (MPI_Count)bs.size;
     bs.buf = NULL;
     bs.size = 0;
     rd_api_unlock();
     return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPI_Count n = 0;
+    int err = buffer_detach(buffer_addr, size ? &n : NULL, INT32_MAX, "MPI_Buffer_detach");
+    if (err == MPI_SUCCESS)
+        *size = (int)n;
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Buffer_detach_c)
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    return buffer_detach(buffer_addr, size, INT64_MAX, "MPI_Buffer_detach_c");
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "api/coll.h"
 #include "api/op.h"
 #include "coll/coll.h"
 #include "coll/coll_inter.h"
@@ -27,7 +28,7 @@ static int no_in_place(rd_comm_t *c, const void *buf, const char *which, const c
                         which);
 }
 
-static int not_aliased(rd_comm_t *c, const void *sbuf, const void *rbuf, int count,
+static int not_aliased(rd_comm_t *c, const void *sbuf, const void *rbuf, MPI_Count count,
                        const char *fn)
 {
     if (sbuf != rbuf || sbuf == NULL || count == 0)
@@ -39,7 +40,7 @@ static int not_aliased(rd_comm_t *c, const void *sbuf, const void *rbuf, int cou
 /* The per-rank side of a rooted collective (gather's send buffer, scatter's
  * receive buffer): MPI_IN_PLACE only at the root, checked where used.
  * nonroot_what names it in the MPI_IN_PLACE error. */
-static int check_rank_side(rd_comm_t *c, int root, const void *buf, int count,
+static int check_rank_side(rd_comm_t *c, int root, const void *buf, MPI_Count count,
                            MPI_Datatype type, rd_datatype_t **dt, const char *nonroot_what,
                            const char *fn)
 {
@@ -54,7 +55,7 @@ static int check_rank_side(rd_comm_t *c, int root, const void *buf, int count,
 /* The root side of a rooted collective given as one block per rank (gather's
  * receive, scatter's send buffer, named by what); sbuf/rbuf of the call,
  * compared over count elements. */
-static int check_root_block(rd_comm_t *c, const void *buf, int count, MPI_Datatype type,
+static int check_root_block(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                             rd_datatype_t **dt, const char *what, const void *sbuf,
                             const void *rbuf, const char *fn)
 {
@@ -71,7 +72,7 @@ static int check_root_block(rd_comm_t *c, const void *buf, int count, MPI_Dataty
 static int check_root_v(rd_comm_t *c, const void *buf, const int *counts, const int *displs,
                         MPI_Datatype type, rd_datatype_t **dt, const char *what,
                         const char *counts_what, const void *sbuf, const void *rbuf,
-                        int alias_count, const char *fn)
+                        MPI_Count alias_count, const char *fn)
 {
     int err;
     if ((err = no_in_place(c, buf, what, fn)) ||
@@ -84,8 +85,9 @@ static int check_root_v(rd_comm_t *c, const void *buf, const int *counts, const 
 
 /* Allgather and Alltoall: one block per rank each way, the receive buffer
  * never MPI_IN_PLACE, the send buffer may be. */
-static int check_blocks(rd_comm_t *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                        rd_datatype_t **st, const void *recvbuf, int recvcount,
+static int check_blocks(rd_comm_t *c, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, rd_datatype_t **st, const void *recvbuf,
+                        MPI_Count recvcount,
                         MPI_Datatype recvtype, rd_datatype_t **rt, const char *fn)
 {
     int err;
@@ -146,10 +148,9 @@ int PMPI_Barrier(MPI_Comm comm)
     return done(c, rc, fn);
 }
 
-RD_WEAK_ALIAS(MPI_Bcast)
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int rd_api_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 const char *fn)
 {
-    static const char fn[] = "MPI_Bcast";
     rd_comm_t *c;
     rd_datatype_t *dt;
     int err;
@@ -170,14 +171,20 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     return done(c, rc, fn);
 }
 
+RD_WEAK_ALIAS(MPI_Bcast)
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return rd_api_bcast(buffer, count, datatype, root, comm, "MPI_Bcast");
+}
+
 /* MPI_Gather(v) and MPI_Scatter(v): the same checks with the sides swapped.
  * The per-rank side (gather's send, scatter's receive buffer) is checked at
  * every rank, the root side at the root: one block per rank, or (v) counts
  * and displacements. Unused counts and displacements are NULL. */
-static int rooted_entry(int is_gather, const void *sendbuf, const int *scounts,
-                        const int *sdispls, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int *rcounts, const int *rdispls, int recvcount,
-                        MPI_Datatype recvtype, int root, MPI_Comm comm, int v, const char *fn)
+int rd_api_rooted(int is_gather, const void *sendbuf, const int *scounts, const int *sdispls,
+                  MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const int *rcounts,
+                  const int *rdispls, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, int v, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *st = NULL, *rt = NULL;
@@ -239,7 +246,7 @@ RD_WEAK_ALIAS(MPI_Gather)
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return rooted_entry(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+    return rd_api_rooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
                         recvcount, recvtype, root, comm, 0, "MPI_Gather");
 }
 
@@ -248,7 +255,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
-    return rooted_entry(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcounts, displs,
+    return rd_api_rooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcounts, displs,
                         0, recvtype, root, comm, 1, "MPI_Gatherv");
 }
 
@@ -256,7 +263,7 @@ RD_WEAK_ALIAS(MPI_Scatter)
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return rooted_entry(0, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+    return rd_api_rooted(0, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
                         recvcount, recvtype, root, comm, 0, "MPI_Scatter");
 }
 
@@ -265,14 +272,14 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
-    return rooted_entry(0, sendbuf, sendcounts, displs, 0, sendtype, recvbuf, NULL, NULL,
+    return rd_api_rooted(0, sendbuf, sendcounts, displs, 0, sendtype, recvbuf, NULL, NULL,
                         recvcount, recvtype, root, comm, 1, "MPI_Scatterv");
 }
 
 /* MPI_Allgather and MPI_Alltoall: the same arguments and checks. */
-static int blocks_entry(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int alltoall,
-                        const char *fn)
+int rd_api_blocks(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                  int alltoall, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *st = NULL, *rt;
@@ -301,16 +308,14 @@ RD_WEAK_ALIAS(MPI_Allgather)
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return blocks_entry(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
+    return rd_api_blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
                         "MPI_Allgather");
 }
 
-RD_WEAK_ALIAS(MPI_Allgatherv)
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+int rd_api_allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, const char *fn)
 {
-    static const char fn[] = "MPI_Allgatherv";
     rd_comm_t *c;
     rd_datatype_t *st = NULL, *rt;
     int err;
@@ -333,20 +338,27 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     return done(c, rc, fn);
 }
 
+RD_WEAK_ALIAS(MPI_Allgatherv)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    return rd_api_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             comm, "MPI_Allgatherv");
+}
+
 RD_WEAK_ALIAS(MPI_Alltoall)
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return blocks_entry(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
+    return rd_api_blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 1,
                         "MPI_Alltoall");
 }
 
-RD_WEAK_ALIAS(MPI_Alltoallv)
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int rd_api_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *fn)
 {
-    static const char fn[] = "MPI_Alltoallv";
     rd_comm_t *c;
     rd_datatype_t *st = NULL, *rt;
     int err;
@@ -370,6 +382,15 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     return done(c, rc, fn);
 }
 
+RD_WEAK_ALIAS(MPI_Alltoallv)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return rd_api_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, comm, "MPI_Alltoallv");
+}
+
 /* The datatype arrays of MPI_Alltoallw, decoded (n entries). */
 static int decode_types(rd_comm_t *c, const MPI_Datatype *h, rd_datatype_t **out, int n,
                         const char *fn)
@@ -384,12 +405,11 @@ static int decode_types(rd_comm_t *c, const MPI_Datatype *h, rd_datatype_t **out
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Alltoallw)
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int rd_api_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                     const char *fn)
 {
-    static const char fn[] = "MPI_Alltoallw";
     rd_comm_t *c;
     int err;
     RD_API_CHECK_INIT(fn);
@@ -421,8 +441,17 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     return done(c, rc, fn);
 }
 
+RD_WEAK_ALIAS(MPI_Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return rd_api_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                            recvtypes, comm, "MPI_Alltoallw");
+}
+
 /* Arguments shared by the reductions: count, datatype, send buffer, op. */
-static int check_reduction(rd_comm_t *c, const void *sbuf, int count, MPI_Datatype type,
+static int check_reduction(rd_comm_t *c, const void *sbuf, MPI_Count count, MPI_Datatype type,
                            MPI_Op h, rd_datatype_t **dt, rd_op_t **op, const char *fn)
 {
     int err;
@@ -435,8 +464,8 @@ static int check_reduction(rd_comm_t *c, const void *sbuf, int count, MPI_Dataty
 /* The receive buffer of a reduction (at the root for MPI_Reduce): not
  * MPI_IN_PLACE, rcount elements of dt, not the send buffer (count
  * elements). */
-static int check_reduction_recv(rd_comm_t *c, const void *sbuf, void *rbuf, int count,
-                                int rcount, rd_datatype_t *dt, const char *fn)
+static int check_reduction_recv(rd_comm_t *c, const void *sbuf, void *rbuf, MPI_Count count,
+                                MPI_Count rcount, rd_datatype_t *dt, const char *fn)
 {
     int err;
     if ((err = no_in_place(c, rbuf, "receive buffer", fn)) ||
@@ -446,11 +475,9 @@ static int check_reduction_recv(rd_comm_t *c, const void *sbuf, void *rbuf, int 
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Reduce)
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+int rd_api_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, const char *fn)
 {
-    static const char fn[] = "MPI_Reduce";
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_op_t *o;
@@ -485,11 +512,16 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     return done(c, rc, fn);
 }
 
-RD_WEAK_ALIAS(MPI_Reduce_scatter)
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+RD_WEAK_ALIAS(MPI_Reduce)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter";
+    return rd_api_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, "MPI_Reduce");
+}
+
+int rd_api_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
+{
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_op_t *o;
@@ -520,11 +552,17 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     return done(c, rc, fn);
 }
 
-RD_WEAK_ALIAS(MPI_Reduce_scatter_block)
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+RD_WEAK_ALIAS(MPI_Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block";
+    return rd_api_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                                 "MPI_Reduce_scatter");
+}
+
+int rd_api_reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
+{
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_op_t *o;
@@ -534,7 +572,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = rd_api_check_count(c, recvcount, fn)))
         return err;
-    if ((long long)recvcount * c->size > INT32_MAX)
+    if (recvcount > INT32_MAX / c->size)
         return rd_api_error(c, MPI_ERR_COUNT, fn, "recvcount * size is more than INT_MAX");
     if ((err = check_reduction(c, sendbuf, recvcount * c->size, datatype, op, &dt, &o,
                                fn)) ||
@@ -550,29 +588,35 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     return done(c, rc, fn);
 }
 
-/* MPI_Allreduce, MPI_Scan and MPI_Exscan: the same arguments and checks. */
-enum allreduce_kind { ALLREDUCE, SCAN, EXSCAN };
+RD_WEAK_ALIAS(MPI_Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return rd_api_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                       "MPI_Reduce_scatter_block");
+}
 
-static int allreduce_entry(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm, enum allreduce_kind kind, const char *fn)
+/* MPI_Allreduce, MPI_Scan and MPI_Exscan: the same arguments and checks. */
+int rd_api_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, enum rd_api_allreduce_kind kind, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_op_t *o;
     int err;
     RD_API_CHECK_INIT(fn);
-    if ((err = kind == ALLREDUCE ? rd_api_check_coll_comm(comm, &c, fn)
-                                 : rd_api_check_coll_comm_intra(comm, &c, fn)) ||
+    if ((err = kind == RD_API_ALLREDUCE ? rd_api_check_coll_comm(comm, &c, fn)
+                                        : rd_api_check_coll_comm_intra(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = check_reduction(c, sendbuf, count, datatype, op, &dt, &o, fn)) ||
         (err = check_reduction_recv(c, sendbuf, recvbuf, count, count, dt, fn)))
         return err;
     rd_api_lock();
+    const void *sbuf = in_place(sendbuf);
     int rc = c->rgroup ? rd_coll_inter_allreduce(c, sendbuf, recvbuf, (size_t)count, dt, o)
-             : kind == ALLREDUCE ? rd_coll_allreduce(c, in_place(sendbuf), recvbuf, (size_t)count,
-                                                   dt, o)
-             : kind == EXSCAN  ? rd_coll_exscan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o)
-                               : rd_coll_scan(c, in_place(sendbuf), recvbuf, (size_t)count, dt, o);
+             : kind == RD_API_ALLREDUCE ? rd_coll_allreduce(c, sbuf, recvbuf, (size_t)count, dt, o)
+             : kind == RD_API_EXSCAN  ? rd_coll_exscan(c, sbuf, recvbuf, (size_t)count, dt, o)
+                                      : rd_coll_scan(c, sbuf, recvbuf, (size_t)count, dt, o);
     rd_api_unlock();
     return done(c, rc, fn);
 }
@@ -581,20 +625,22 @@ RD_WEAK_ALIAS(MPI_Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return allreduce_entry(sendbuf, recvbuf, count, datatype, op, comm, SCAN, "MPI_Scan");
+    return rd_api_allreduce(sendbuf, recvbuf, count, datatype, op, comm, RD_API_SCAN,
+                            "MPI_Scan");
 }
 
 RD_WEAK_ALIAS(MPI_Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    return allreduce_entry(sendbuf, recvbuf, count, datatype, op, comm, EXSCAN, "MPI_Exscan");
+    return rd_api_allreduce(sendbuf, recvbuf, count, datatype, op, comm, RD_API_EXSCAN,
+                            "MPI_Exscan");
 }
 
 RD_WEAK_ALIAS(MPI_Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_entry(sendbuf, recvbuf, count, datatype, op, comm, ALLREDUCE,
-                           "MPI_Allreduce");
+    return rd_api_allreduce(sendbuf, recvbuf, count, datatype, op, comm, RD_API_ALLREDUCE,
+                            "MPI_Allreduce");
 }

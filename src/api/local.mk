@@ -16,6 +16,9 @@ libmpi_la_SOURCES += src/api/narrow.c src/api/narrow.h src/api/neighbor.c src/ap
 	src/api/coll_persist.c src/api/coll_persist.h src/api/coll_persist_c.c src/api/isendrecv.c
 libmpi_la_SOURCES += src/api/session.c
 libmpi_la_SOURCES += src/api/partitioned.c src/api/partitioned.h
+libmpi_la_SOURCES += src/api/pt2pt.h src/api/pt2pt_c.c src/api/coll.h src/api/coll_c.c \
+	src/api/nbc.h src/api/nbc_c.c src/api/dtype.h src/api/dtype_c.c \
+	src/api/pack.c
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.

@@ -6,7 +6,7 @@
  * intercommunicator the builders run the algorithms of coll/coll_inter.h,
  * with the arguments checked as the blocking collectives check them (no
  * MPI_IN_PLACE; MPI_ROOT / MPI_PROC_NULL roots; no scans). The large-count
- * (_c) variants fail with MPI_ERR_UNSUPPORTED_OPERATION (gen-unsupported.sh).
+ * (_c) variants (nbc_c.c) share the bodies (api/nbc.h).
  *
  * MPI_Comm_idup agrees on a context id without blocking (coll/ctxid.h).
  */
@@ -16,6 +16,7 @@
 
 #include "api/attr.h"
 #include "api/comm.h"
+#include "api/nbc.h"
 #include "api/op.h"
 #include "coll/coll_inter.h"
 #include "coll/ctxid.h"
@@ -54,7 +55,7 @@ static int is_root(const rd_comm_t *c, int root)
 
 /* The send and receive buffers of a reduction must not be the same memory
  * unless the send buffer is MPI_IN_PLACE. */
-static int check_alias(rd_comm_t *c, const void *sbuf, const void *rbuf, int count,
+static int check_alias(rd_comm_t *c, const void *sbuf, const void *rbuf, MPI_Count count,
                        const char *fn)
 {
     if (sbuf != rbuf || sbuf == MPI_IN_PLACE || count == 0)
@@ -167,11 +168,9 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     return end(c, s, request, fn);
 }
 
-RD_WEAK_ALIAS(MPI_Ibcast)
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
+int rd_api_ibcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Ibcast";
     rd_comm_t *c;
     rd_datatype_t *dt;
     int err;
@@ -189,11 +188,16 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     return end(c, s, request, fn);
 }
 
-RD_WEAK_ALIAS(MPI_Ireduce)
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
+RD_WEAK_ALIAS(MPI_Ibcast)
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce";
+    return rd_api_ibcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
+}
+
+int rd_api_ireduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, const char *fn)
+{
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_op_t *o;
@@ -227,10 +231,18 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     return end(c, s, request, fn);
 }
 
+RD_WEAK_ALIAS(MPI_Ireduce)
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    return rd_api_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                          "MPI_Ireduce");
+}
+
 /* Iallreduce, Iscan, Iexscan: the same arguments. */
-static int allreduce_like(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm, MPI_Request *request, int scan, int excl,
-                          const char *fn)
+int rd_api_iallreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request, int scan, int excl,
+                      const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
@@ -262,31 +274,31 @@ RD_WEAK_ALIAS(MPI_Iallreduce)
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_like(sendbuf, recvbuf, count, datatype, op, comm, request, 0, 0,
-                          "MPI_Iallreduce");
+    return rd_api_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, 0, 0,
+                             "MPI_Iallreduce");
 }
 
 RD_WEAK_ALIAS(MPI_Iscan)
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_like(sendbuf, recvbuf, count, datatype, op, comm, request, 1, 0,
-                          "MPI_Iscan");
+    return rd_api_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, 1, 0,
+                             "MPI_Iscan");
 }
 
 RD_WEAK_ALIAS(MPI_Iexscan)
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_like(sendbuf, recvbuf, count, datatype, op, comm, request, 1, 1,
-                          "MPI_Iexscan");
+    return rd_api_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, 1, 1,
+                             "MPI_Iexscan");
 }
 
 /* Ireduce_scatter(_block): a reduction to rank 0 into scratch, then a
- * scatter of the blocks. counts NULL: every rank gets count elements. */
-static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts, int count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
-                          const char *fn)
+ * scatter of the blocks. */
+int rd_api_ireduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
+                           MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request, int v, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
@@ -296,7 +308,11 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
     if ((err = check_comm(comm, request, &c, fn)) ||
         (err = check_inter_in_place(c, sendbuf, recvbuf, fn)))
         return err;
-    if (counts) {
+    if (v && !counts)
+        return rd_api_error(c, MPI_ERR_ARG, fn, "recvcounts array is NULL");
+    if (!v && (err = rd_api_check_count(c, count, fn)))
+        return err;
+    if (v) {
         for (int i = 0; i < c->size; i++)
             if ((err = rd_api_check_count(c, counts[i], fn)))
                 return err;
@@ -306,8 +322,9 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int *counts,
     for (int i = 0; i < c->size; i++)
         total += counts ? (size_t)counts[i] : (size_t)count;
     if ((err = rd_api_check_data(c, recvbuf, count, datatype, &dt, fn)) ||
-        (sendbuf != MPI_IN_PLACE && (err = rd_api_check_buf(c, sendbuf, (int)total, dt, fn))) ||
-        (err = check_alias(c, sendbuf, recvbuf, (int)total, fn)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         (err = rd_api_check_buf(c, sendbuf, (MPI_Count)total, dt, fn))) ||
+        (err = check_alias(c, sendbuf, recvbuf, (MPI_Count)total, fn)) ||
         (err = rd_api_check_op(c, op, dt, &o, fn)))
         return err;
     if (c->rgroup) {
@@ -342,39 +359,33 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_scatter_block";
-    RD_API_CHECK_INIT(fn);
-    if (recvcount < 0)
-        return rd_api_error(rd_api_comm(comm), MPI_ERR_COUNT, fn, "negative count %d",
-                            recvcount);
-    return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, request, fn);
+    return rd_api_ireduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, request,
+                                  0, "MPI_Ireduce_scatter_block");
 }
 
 RD_WEAK_ALIAS(MPI_Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_scatter";
-    RD_API_CHECK_INIT(fn);
-    if (!recvcounts)
-        return rd_api_error(rd_api_comm(comm), MPI_ERR_ARG, fn, "recvcounts array is NULL");
-    return reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, request, fn);
+    return rd_api_ireduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, request, 1,
+                                  "MPI_Ireduce_scatter");
 }
 
 /* Igather(v) and Iscatter(v): the same checks with the sides swapped. The
  * per-rank side (gather's send, scatter's receive buffer) may be
  * MPI_IN_PLACE at the root only; the root side is one block per rank, or
  * (v) counts and displacements. Unused counts and displacements are NULL. */
-static int rooted(int is_gather, const void *sendbuf, const int *scounts, const int *sdispls,
-                  int sendcount, MPI_Datatype sendtype, void *recvbuf, const int *rcounts,
-                  const int *rdispls, int recvcount, MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request, int v, const char *fn)
+int rd_api_irooted(int is_gather, const void *sendbuf, const int *scounts, const int *sdispls,
+                   MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const int *rcounts,
+                   const int *rdispls, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, MPI_Request *request, int v, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *sdt = NULL, *rdt = NULL;
     /* l: the per-rank side; r: the root side */
     const void *lbuf = is_gather ? sendbuf : recvbuf, *rbuf = is_gather ? recvbuf : sendbuf;
-    int lcount = is_gather ? sendcount : recvcount, rcount = is_gather ? recvcount : sendcount;
+    MPI_Count lcount = is_gather ? sendcount : recvcount;
+    MPI_Count rcount = is_gather ? recvcount : sendcount;
     MPI_Datatype ltype = is_gather ? sendtype : recvtype, rtype = is_gather ? recvtype : sendtype;
     rd_datatype_t **ldt = is_gather ? &sdt : &rdt, **rdtp = is_gather ? &rdt : &sdt;
     int err;
@@ -417,8 +428,8 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return rooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
-                  recvtype, root, comm, request, 0, "MPI_Igather");
+    return rd_api_irooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+                          recvcount, recvtype, root, comm, request, 0, "MPI_Igather");
 }
 
 RD_WEAK_ALIAS(MPI_Igatherv)
@@ -426,8 +437,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return rooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcounts, displs, 0,
-                  recvtype, root, comm, request, 1, "MPI_Igatherv");
+    return rd_api_irooted(1, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, 0, recvtype, root, comm, request, 1, "MPI_Igatherv");
 }
 
 RD_WEAK_ALIAS(MPI_Iscatter)
@@ -435,8 +446,8 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return rooted(0, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
-                  recvtype, root, comm, request, 0, "MPI_Iscatter");
+    return rd_api_irooted(0, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+                          recvcount, recvtype, root, comm, request, 0, "MPI_Iscatter");
 }
 
 RD_WEAK_ALIAS(MPI_Iscatterv)
@@ -444,15 +455,15 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    return rooted(0, sendbuf, sendcounts, displs, 0, sendtype, recvbuf, NULL, NULL, recvcount,
-                  recvtype, root, comm, request, 1, "MPI_Iscatterv");
+    return rd_api_irooted(0, sendbuf, sendcounts, displs, 0, sendtype, recvbuf, NULL, NULL,
+                          recvcount, recvtype, root, comm, request, 1, "MPI_Iscatterv");
 }
 
 /* Iallgather and Iallgatherv. */
-static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int *rcounts, const int *rdispls, int recvcount,
-                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int v,
-                     const char *fn)
+int rd_api_iallgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int *rcounts, const int *rdispls, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int v,
+                      const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *sdt = NULL, *rdt = NULL;
@@ -482,8 +493,8 @@ RD_WEAK_ALIAS(MPI_Iallgather)
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount, recvtype,
-                     comm, request, 0, "MPI_Iallgather");
+    return rd_api_iallgather(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
+                             recvtype, comm, request, 0, "MPI_Iallgather");
 }
 
 RD_WEAK_ALIAS(MPI_Iallgatherv)
@@ -491,15 +502,16 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype, comm,
-                     request, 1, "MPI_Iallgatherv");
+    return rd_api_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0,
+                             recvtype, comm, request, 1, "MPI_Iallgatherv");
 }
 
 /* Ialltoall and Ialltoallv. */
-static int alltoall(const void *sendbuf, const int *scounts, const int *sdispls, int sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, const int *rcounts, const int *rdispls,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
-                    int v, const char *fn)
+int rd_api_ialltoall(const void *sendbuf, const int *scounts, const int *sdispls,
+                     MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int *rcounts, const int *rdispls, MPI_Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int v,
+                     const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *sdt = NULL, *rdt = NULL;
@@ -534,8 +546,8 @@ RD_WEAK_ALIAS(MPI_Ialltoall)
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return alltoall(sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
-                    recvtype, comm, request, 0, "MPI_Ialltoall");
+    return rd_api_ialltoall(sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, NULL, NULL,
+                            recvcount, recvtype, comm, request, 0, "MPI_Ialltoall");
 }
 
 RD_WEAK_ALIAS(MPI_Ialltoallv)
@@ -544,8 +556,8 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return alltoall(sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts, rdispls, 0,
-                    recvtype, comm, request, 1, "MPI_Ialltoallv");
+    return rd_api_ialltoall(sendbuf, sendcounts, sdispls, 0, sendtype, recvbuf, recvcounts,
+                            rdispls, 0, recvtype, comm, request, 1, "MPI_Ialltoallv");
 }
 
 /* ---- MPI_Comm_idup: the context id is agreed by a schedule (coll/ctxid.h) ---- */

@@ -74,10 +74,9 @@ int rd_api_check_op(rd_comm_t *c, MPI_Op h, const rd_datatype_t *dt, rd_op_t **o
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Op_create)
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create, or MPI_Op_create_c (large: user_fn is an MPI_User_function_c). */
+static int op_create(void (*user_fn)(void), int large, int commute, MPI_Op *op, const char *fn)
 {
-    static const char fn[] = "MPI_Op_create";
     RD_API_CHECK_INIT(fn);
     if (!user_fn)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "user function is NULL");
@@ -90,6 +89,7 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     o->kind = RD_OP_USER;
     o->commute = commute != 0;
     o->fn = (rd_op_user_fn)user_fn;
+    o->large = large;
     rd_api_lock();
     o->handle = rd_handle_alloc(RD_OBJ_OP, o);
     rd_api_unlock();
@@ -99,6 +99,18 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     }
     *op = o->handle;
     return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Op_create)
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return op_create((void (*)(void))user_fn, 0, commute, op, "MPI_Op_create");
+}
+
+RD_WEAK_ALIAS(MPI_Op_create_c)
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    return op_create((void (*)(void))user_fn, 1, commute, op, "MPI_Op_create_c");
 }
 
 RD_WEAK_ALIAS(MPI_Op_free)
@@ -137,11 +149,9 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Reduce_local)
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
+static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, const char *fn)
 {
-    static const char fn[] = "MPI_Reduce_local";
     rd_datatype_t *dt;
     rd_op_t *o;
     int err;
@@ -158,4 +168,18 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         return err;
     rd_op_apply(o, inbuf, inoutbuf, (size_t)count, dt);
     return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op)
+{
+    return reduce_local(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local");
+}
+
+RD_WEAK_ALIAS(MPI_Reduce_local_c)
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op)
+{
+    return reduce_local(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local_c");
 }

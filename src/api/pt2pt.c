@@ -10,11 +10,12 @@
 
 #include "api/coll_persist.h"
 #include "api/partitioned.h"
+#include "api/pt2pt.h"
 #include "p2p/p2p.h"
 #include "util/list.h"
 
-int rd_api_bsend_start(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
-                       int tag, const char *fn);
+int rd_api_bsend_start(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                       int dest, int tag, const char *fn);
 
 /* A request that is already complete, for MPI_PROC_NULL. */
 static rd_request_t *null_peer_request(int kind, rd_comm_t *c)
@@ -33,13 +34,14 @@ static rd_request_t *null_peer_request(int kind, rd_comm_t *c)
  * type, a rank of the remote group, a legal tag and count, and a buffer.
  * Anything else (MPI_PROC_NULL and wildcards included) takes the detailed
  * checks, which also name what is wrong. */
-static inline int fast_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
+static inline int fast_ok(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype datatype,
                           int peer, int tag, rd_comm_t **c, rd_datatype_t **dt)
 {
     *c = rd_api_comm(comm);
     *dt = rd_api_dt(datatype);
     return __builtin_expect(*c && *dt && (*dt)->committed && rd_api.initialized &&
-                                !rd_api.finalized && count >= 0 && (buf || count == 0) &&
+                                !rd_api.finalized && (unsigned long long)count <= INT32_MAX &&
+                                (buf || count == 0) &&
                                 (unsigned)peer < (unsigned)rd_comm_remote_size(*c) &&
                                 (unsigned)tag <= (unsigned)RD_TAG_UB, 1);
 }
@@ -47,8 +49,8 @@ static inline int fast_ok(MPI_Comm comm, const void *buf, int count, MPI_Datatyp
 /* The detailed checks, out of line: check_send / check_recv inline only
  * fast_ok into their callers. */
 static int __attribute__((noinline, cold))
-check_send_all(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+check_send_all(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+               int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
 {
     int err;
     RD_API_CHECK_INIT(fn);
@@ -61,7 +63,7 @@ check_send_all(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
 }
 
 static int __attribute__((noinline, cold))
-check_recv_all(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype, int source,
+check_recv_all(MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
 {
     int err;
@@ -74,17 +76,18 @@ check_recv_all(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
     return MPI_SUCCESS;
 }
 
-static inline int check_send(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
-                             int dest, int tag, rd_comm_t **c, rd_datatype_t **dt, const char *fn)
+static inline int check_send(MPI_Comm comm, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag, rd_comm_t **c,
+                             rd_datatype_t **dt, const char *fn)
 {
     if (fast_ok(comm, buf, count, datatype, dest, tag, c, dt))
         return MPI_SUCCESS;
     return check_send_all(comm, buf, count, datatype, dest, tag, c, dt, fn);
 }
 
-static inline int check_recv(MPI_Comm comm, const void *buf, int count, MPI_Datatype datatype,
-                             int source, int tag, rd_comm_t **c, rd_datatype_t **dt,
-                             const char *fn)
+static inline int check_recv(MPI_Comm comm, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int source, int tag, rd_comm_t **c,
+                             rd_datatype_t **dt, const char *fn)
 {
     if (fast_ok(comm, buf, count, datatype, source, tag, c, dt))
         return MPI_SUCCESS;
@@ -102,8 +105,9 @@ static rd_request_t *new_request(int kind, rd_request_t *local)
 
 /* Starts a send of a checked request; *out is the request (never NULL on
  * success). local: storage for a blocking call's request, or NULL. */
-static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *dt, int dest,
-                      int tag, int mode, rd_request_t **out, rd_request_t *local, const char *fn)
+static int start_send(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
+                      int dest, int tag, int mode, rd_request_t **out, rd_request_t *local,
+                      const char *fn)
 {
     rd_request_t *r;
     if (dest == MPI_PROC_NULL) {
@@ -125,8 +129,8 @@ static int start_send(rd_comm_t *c, const void *buf, int count, rd_datatype_t *d
     return MPI_SUCCESS;
 }
 
-static int start_recv(rd_comm_t *c, void *buf, int count, rd_datatype_t *dt, int source, int tag,
-                      rd_request_t **out, rd_request_t *local, const char *fn)
+static int start_recv(rd_comm_t *c, void *buf, MPI_Count count, rd_datatype_t *dt, int source,
+                      int tag, rd_request_t **out, rd_request_t *local, const char *fn)
 {
     rd_request_t *r;
     if (source == MPI_PROC_NULL) {
@@ -158,8 +162,8 @@ static int finish_blocking(rd_request_t *r, MPI_Status *status, const char *fn)
 /* Inlined into each of the four entry points, so that MPI_Send's mode
  * tests fold away. */
 static inline __attribute__((always_inline)) int
-blocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-              int mode, const char *fn)
+blocking_send(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, int mode, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
@@ -186,6 +190,12 @@ blocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     return err;
 }
 
+int rd_api_send(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, int mode, const char *fn)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, mode, fn);
+}
+
 RD_WEAK_ALIAS(MPI_Send)
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -210,8 +220,8 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return blocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_BUFFERED, "MPI_Bsend");
 }
 
-static int nonblocking_send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                            MPI_Comm comm, int mode, MPI_Request *request, const char *fn)
+int rd_api_isend(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, int mode, MPI_Request *request, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
@@ -243,7 +253,7 @@ RD_WEAK_ALIAS(MPI_Isend)
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_STANDARD, request,
+    return rd_api_isend(buf, count, datatype, dest, tag, comm, RD_MODE_STANDARD, request,
                             "MPI_Isend");
 }
 
@@ -251,7 +261,7 @@ RD_WEAK_ALIAS(MPI_Issend)
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
-    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_SYNC, request,
+    return rd_api_isend(buf, count, datatype, dest, tag, comm, RD_MODE_SYNC, request,
                             "MPI_Issend");
 }
 
@@ -259,7 +269,7 @@ RD_WEAK_ALIAS(MPI_Irsend)
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
-    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_READY, request,
+    return rd_api_isend(buf, count, datatype, dest, tag, comm, RD_MODE_READY, request,
                             "MPI_Irsend");
 }
 
@@ -267,15 +277,13 @@ RD_WEAK_ALIAS(MPI_Ibsend)
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
-    return nonblocking_send(buf, count, datatype, dest, tag, comm, RD_MODE_BUFFERED, request,
+    return rd_api_isend(buf, count, datatype, dest, tag, comm, RD_MODE_BUFFERED, request,
                             "MPI_Ibsend");
 }
 
-RD_WEAK_ALIAS(MPI_Recv)
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+int rd_api_recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Recv";
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_request_t *r, local;
@@ -289,11 +297,16 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     return err;
 }
 
-RD_WEAK_ALIAS(MPI_Irecv)
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+RD_WEAK_ALIAS(MPI_Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
 {
-    static const char fn[] = "MPI_Irecv";
+    return rd_api_recv(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
+}
+
+int rd_api_irecv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request, const char *fn)
+{
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_request_t *r;
@@ -309,12 +322,17 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     return err;
 }
 
-RD_WEAK_ALIAS(MPI_Sendrecv)
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status)
+RD_WEAK_ALIAS(MPI_Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
 {
-    static const char fn[] = "MPI_Sendrecv";
+    return rd_api_irecv(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
+}
+
+int rd_api_sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status, const char *fn)
+{
     rd_comm_t *c;
     rd_datatype_t *sdt, *rdt;
     rd_request_t *sr, *rr, slocal, rlocal;
@@ -336,11 +354,19 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return err;
 }
 
-RD_WEAK_ALIAS(MPI_Sendrecv_replace)
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+RD_WEAK_ALIAS(MPI_Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
-    static const char fn[] = "MPI_Sendrecv_replace";
+    return rd_api_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                           recvtype, source, recvtag, comm, status, "MPI_Sendrecv");
+}
+
+int rd_api_sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status, const char *fn)
+{
     rd_comm_t *c;
     rd_datatype_t *dt;
     rd_request_t *sr, *rr, slocal, rlocal;
@@ -356,8 +382,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     rd_api_lock();
     err = start_recv(c, buf, count, dt, source, recvtag, &rr, &rlocal, fn);
     if (err == MPI_SUCCESS) {
-        int serr = start_send(c, tmp, (int)bytes, &rd_dt_bytes, dest, sendtag, RD_MODE_STANDARD,
-                              &sr, &slocal, fn);
+        int serr = start_send(c, tmp, (MPI_Count)bytes, &rd_dt_bytes, dest, sendtag,
+                              RD_MODE_STANDARD, &sr, &slocal, fn);
         if (serr == MPI_SUCCESS)
             serr = finish_blocking(sr, MPI_STATUS_IGNORE, fn);
         err = finish_blocking(rr, status, fn);
@@ -367,6 +393,14 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     rd_api_unlock();
     free(tmp);
     return err;
+}
+
+RD_WEAK_ALIAS(MPI_Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return rd_api_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                   status, "MPI_Sendrecv_replace");
 }
 
 /* ---- probes ---- */
@@ -549,7 +583,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 }
 
 /* Turns a message handle into a receive request; *message becomes MPI_MESSAGE_NULL. */
-static int start_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+static int start_mrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                        rd_request_t **out, const char *fn)
 {
     rd_datatype_t *dt;
@@ -582,11 +616,9 @@ static int start_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message 
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Mrecv)
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+int rd_api_mrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Mrecv";
     rd_request_t *r;
     rd_api_lock();
     int err = start_mrecv(buf, count, datatype, message, &r, fn);
@@ -596,11 +628,16 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     return err;
 }
 
-RD_WEAK_ALIAS(MPI_Imrecv)
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+RD_WEAK_ALIAS(MPI_Mrecv)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
 {
-    static const char fn[] = "MPI_Imrecv";
+    return rd_api_mrecv(buf, count, datatype, message, status, "MPI_Mrecv");
+}
+
+int rd_api_imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request, const char *fn)
+{
     rd_request_t *r;
     if (!request)
         return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
@@ -612,10 +649,17 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     return err;
 }
 
+RD_WEAK_ALIAS(MPI_Imrecv)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    return rd_api_imrecv(buf, count, datatype, message, request, "MPI_Imrecv");
+}
+
 /* ---- persistent requests ---- */
 
-static int persistent(int kind, void *buf, int count, MPI_Datatype datatype, int peer, int tag,
-                      MPI_Comm comm, int mode, MPI_Request *request, const char *fn)
+int rd_api_persistent(int kind, void *buf, MPI_Count count, MPI_Datatype datatype, int peer,
+                      int tag, MPI_Comm comm, int mode, MPI_Request *request, const char *fn)
 {
     rd_comm_t *c;
     rd_datatype_t *dt;
@@ -641,7 +685,7 @@ RD_WEAK_ALIAS(MPI_Send_init)
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+    return rd_api_persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
                       RD_MODE_STANDARD, request, "MPI_Send_init");
 }
 
@@ -649,7 +693,7 @@ RD_WEAK_ALIAS(MPI_Ssend_init)
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+    return rd_api_persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
                       RD_MODE_SYNC, request, "MPI_Ssend_init");
 }
 
@@ -657,7 +701,7 @@ RD_WEAK_ALIAS(MPI_Rsend_init)
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+    return rd_api_persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
                       RD_MODE_READY, request, "MPI_Rsend_init");
 }
 
@@ -665,7 +709,7 @@ RD_WEAK_ALIAS(MPI_Bsend_init)
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
-    return persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
+    return rd_api_persistent(RD_REQ_PERSIST_SEND, (void *)buf, count, datatype, dest, tag, comm,
                       RD_MODE_BUFFERED, request, "MPI_Bsend_init");
 }
 
@@ -673,7 +717,7 @@ RD_WEAK_ALIAS(MPI_Recv_init)
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                    MPI_Request *request)
 {
-    return persistent(RD_REQ_PERSIST_RECV, buf, count, datatype, source, tag, comm,
+    return rd_api_persistent(RD_REQ_PERSIST_RECV, buf, count, datatype, source, tag, comm,
                       RD_MODE_STANDARD, request, "MPI_Recv_init");
 }
 
@@ -694,15 +738,16 @@ static int start_one(MPI_Request h, const char *fn)
     int err;
     rd_request_t *r;
     if (p->kind == RD_REQ_PERSIST_RECV) {
-        err = start_recv(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, &r, NULL, fn);
+        err = start_recv(p->comm, p->buf, (MPI_Count)p->count, p->dt, p->peer, p->tag, &r, NULL,
+                         fn);
     } else if (p->mode == RD_MODE_BUFFERED) {
-        err = rd_api_bsend_start(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, fn);
+        err = rd_api_bsend_start(p->comm, p->buf, (MPI_Count)p->count, p->dt, p->peer, p->tag, fn);
         r = err == MPI_SUCCESS ? null_peer_request(RD_REQ_SEND, p->comm) : NULL;
         if (err == MPI_SUCCESS && !r)
             err = rd_api_error(p->comm, MPI_ERR_NO_MEM, fn, "out of memory for a request");
     } else {
-        err = start_send(p->comm, p->buf, (int)p->count, p->dt, p->peer, p->tag, p->mode, &r, NULL,
-                         fn);
+        err = start_send(p->comm, p->buf, (MPI_Count)p->count, p->dt, p->peer, p->tag, p->mode,
+                         &r, NULL, fn);
     }
     if (err == MPI_SUCCESS) {
         p->inner = r;

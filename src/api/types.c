@@ -1,8 +1,8 @@
 /*
  * Predefined datatypes (registered under MPICH's handle values at MPI_Init)
- * and the datatype queries of point-to-point: MPI_Type_size, extents,
- * MPI_Get_count and MPI_Get_elements. Derived-type constructors build on
- * core/datatype.h.
+ * and the datatype queries: MPI_Type_size, extents, MPI_Get_count and
+ * MPI_Get_elements, MPI_Type_get_envelope / get_contents (int, _x and
+ * large-count _c forms). Derived-type constructors build on core/datatype.h.
  */
 #include "api/api.h"
 
@@ -197,15 +197,27 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
     return MPI_SUCCESS;
 }
 
-RD_WEAK_ALIAS(MPI_Type_size_x)
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+/* MPI_Type_size_x and MPI_Type_size_c. */
+static int size_query(MPI_Datatype datatype, MPI_Count *size, const char *fn)
 {
     rd_datatype_t *dt;
-    int err = query_start(datatype, &dt, size, "size pointer is NULL", "MPI_Type_size_x");
+    int err = query_start(datatype, &dt, size, "size pointer is NULL", fn);
     if (err)
         return err;
     *size = (MPI_Count)dt->size;
     return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_size_x)
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    return size_query(datatype, size, "MPI_Type_size_x");
+}
+
+RD_WEAK_ALIAS(MPI_Type_size_c)
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    return size_query(datatype, size, "MPI_Type_size_c");
 }
 
 /* The four extent queries: lower bound and extent, plain or true, as
@@ -243,6 +255,12 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
     return extent_query(datatype, 0, lb, extent, 1, "MPI_Type_get_extent_x");
 }
 
+RD_WEAK_ALIAS(MPI_Type_get_extent_c)
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    return extent_query(datatype, 0, lb, extent, 1, "MPI_Type_get_extent_c");
+}
+
 RD_WEAK_ALIAS(MPI_Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
@@ -253,6 +271,12 @@ RD_WEAK_ALIAS(MPI_Type_get_true_extent_x)
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     return extent_query(datatype, 1, lb, extent, 1, "MPI_Type_get_true_extent_x");
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_true_extent_c)
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    return extent_query(datatype, 1, lb, extent, 1, "MPI_Type_get_true_extent_c");
 }
 
 RD_WEAK_ALIAS(MPI_Type_get_name)
@@ -318,6 +342,18 @@ RD_WEAK_ALIAS(MPI_Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     return count_of(status, datatype, count, 1, "MPI_Get_elements_x");
+}
+
+RD_WEAK_ALIAS(MPI_Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return count_of(status, datatype, count, 1, "MPI_Get_elements_c");
+}
+
+RD_WEAK_ALIAS(MPI_Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return count_of(status, datatype, count, 0, "MPI_Get_count_c");
 }
 
 RD_WEAK_ALIAS(MPI_Status_set_elements)
@@ -424,4 +460,127 @@ RD_WEAK_ALIAS(MPI_Address)
 int PMPI_Address(void *location, MPI_Aint *address)
 {
     return PMPI_Get_address(location, address);
+}
+
+/* A type built by a large-count constructor has contents only the _c
+ * queries can return (MPICH reports this as MPI_ERR_OTHER too). */
+static int need_large(const rd_datatype_t *dt, int large, const char *fn)
+{
+    if (large || dt->nc == 0)
+        return MPI_SUCCESS;
+    return rd_api_error(NULL, MPI_ERR_OTHER, fn, "the type was built by a large-count "
+                        "constructor: its arguments are large counts (use the _c form)");
+}
+
+static int envelope(MPI_Datatype datatype, MPI_Count n[4], int *combiner, int large,
+                    const char *fn)
+{
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (!combiner)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "an output pointer is NULL");
+    if ((err = need_large(dt, large, fn)))
+        return err;
+    n[0] = dt->ni;
+    n[1] = dt->na;
+    n[2] = dt->nc;
+    n[3] = dt->nt;
+    *combiner = dt->builtin ? MPI_COMBINER_NAMED : dt->combiner;
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_envelope)
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner)
+{
+    MPI_Count n[4];
+    int all = num_integers && num_addresses && num_datatypes;
+    int err = envelope(datatype, n, all ? combiner : NULL, 0, "MPI_Type_get_envelope");
+    if (err == MPI_SUCCESS) {
+        *num_integers = (int)n[0];
+        *num_addresses = (int)n[1];
+        *num_datatypes = (int)n[3];
+    }
+    return err;
+}
+
+static int contents(MPI_Datatype datatype, const MPI_Count max[4], int array_of_integers[],
+                    MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                    MPI_Datatype array_of_datatypes[], int large, const char *fn)
+{
+    rd_datatype_t *dt;
+    int err;
+    RD_API_CHECK_INIT(fn);
+    if ((err = query_dt(datatype, &dt, fn)))
+        return err;
+    if (dt->builtin)
+        return rd_api_error(NULL, MPI_ERR_TYPE, fn,
+                            "%s is predefined (MPI_COMBINER_NAMED): it has no contents", dt->name);
+    if ((err = need_large(dt, large, fn)))
+        return err;
+    if (max[0] < dt->ni || max[1] < dt->na || max[2] < dt->nc || max[3] < dt->nt)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn,
+                            "the arrays hold %lld/%lld/%lld/%lld entries (integers, addresses, "
+                            "large counts, types), the type needs %d/%d/%d/%d",
+                            (long long)max[0], (long long)max[1], (long long)max[2],
+                            (long long)max[3], dt->ni, dt->na, dt->nc, dt->nt);
+    if ((dt->ni && !array_of_integers) || (dt->na && !array_of_addresses) ||
+        (dt->nc && !array_of_large_counts) || (dt->nt && !array_of_datatypes))
+        return rd_api_error(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
+    if (dt->ni)
+        memcpy(array_of_integers, dt->ints, (size_t)dt->ni * sizeof(int));
+    for (int i = 0; i < dt->na; i++)
+        array_of_addresses[i] = dt->aints[i];
+    for (int i = 0; i < dt->nc; i++)
+        array_of_large_counts[i] = dt->counts[i];
+    rd_api_lock();
+    /* Derived types come back as new references the caller frees (MPI-3.1 4.1.13). */
+    for (int i = 0; i < dt->nt; i++) {
+        rd_dt_ref(dt->types[i]);
+        array_of_datatypes[i] = dt->types[i]->handle;
+    }
+    rd_api_unlock();
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_contents)
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+    MPI_Count max[4] = { max_integers, max_addresses, 0, max_datatypes };
+    return contents(datatype, max, array_of_integers, array_of_addresses, NULL,
+                    array_of_datatypes, 0, "MPI_Type_get_contents");
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_envelope_c)
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes, int *combiner)
+{
+    MPI_Count n[4];
+    int all = num_integers && num_addresses && num_large_counts && num_datatypes;
+    int err = envelope(datatype, n, all ? combiner : NULL, 1, "MPI_Type_get_envelope_c");
+    if (err == MPI_SUCCESS) {
+        *num_integers = n[0];
+        *num_addresses = n[1];
+        *num_large_counts = n[2];
+        *num_datatypes = n[3];
+    }
+    return err;
+}
+
+RD_WEAK_ALIAS(MPI_Type_get_contents_c)
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+                             MPI_Count max_addresses, MPI_Count max_large_counts,
+                             MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[])
+{
+    MPI_Count max[4] = { max_integers, max_addresses, max_large_counts, max_datatypes };
+    return contents(datatype, max, array_of_integers, array_of_addresses, array_of_large_counts,
+                    array_of_datatypes, 1, "MPI_Type_get_contents_c");
 }

@@ -56,6 +56,7 @@ void rd_dt_release(rd_datatype_t *dt)
     free(dt->ints);
     free(dt->aints);
     free(dt->types);
+    free(dt->counts);
     free(dt);
 }
 
@@ -78,6 +79,16 @@ int rd_dt_set_contents(rd_datatype_t *dt, int combiner, int ni, const int *ints,
     dt->ni = ni;
     dt->na = na;
     dt->nt = nt;
+    return 0;
+}
+
+int rd_dt_set_counts(rd_datatype_t *dt, int nc, const int64_t *counts)
+{
+    if (nc && !(dt->counts = malloc((size_t)nc * sizeof(*counts))))
+        return -1;
+    if (nc)
+        memcpy(dt->counts, counts, (size_t)nc * sizeof(*counts));
+    dt->nc = nc;
     return 0;
 }
 

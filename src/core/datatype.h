@@ -92,6 +92,8 @@ struct rd_datatype {
     int *ints;
     ptrdiff_t *aints;
     rd_datatype_t **types;
+    int nc;                    /* large counts: built by an MPI-4.0 _c constructor */
+    int64_t *counts;
     char name[64];
 };
 
@@ -148,6 +150,10 @@ void rd_dt_set_root(rd_datatype_t *dt, const rd_dt_node_t *root);
 /* Records the construction arguments (copied; types referenced). 0 or -1 (no memory). */
 int rd_dt_set_contents(rd_datatype_t *dt, int combiner, int ni, const int *ints, int na,
                        const ptrdiff_t *aints, int nt, rd_datatype_t *const *types);
+
+/* Records the large counts of a type built by a large-count (_c)
+ * constructor (copied), after rd_dt_set_contents. 0 or -1 (no memory). */
+int rd_dt_set_counts(rd_datatype_t *dt, int nc, const int64_t *counts);
 
 /* Number of nodes in dt's tree, counting shared nodes once per use (tests). */
 size_t rd_dt_node_count(const rd_datatype_t *dt);

@@ -56,7 +56,7 @@ rd_datatype_t *rd_dt_build_hvector(size_t count, size_t bl, ptrdiff_t stride, rd
     return finish(dt, rd_dt_repeat(dt, blk, count, 0, stride));
 }
 
-rd_datatype_t *rd_dt_build_struct(size_t count, const int *bls, size_t bl, const ptrdiff_t *disps,
+rd_datatype_t *rd_dt_build_struct(size_t count, const size_t *bls, size_t bl, const ptrdiff_t *disps,
                                   rd_datatype_t *const *olds, rd_datatype_t *old)
 {
     rd_datatype_t *dt = rd_dt_new();
@@ -70,7 +70,7 @@ rd_datatype_t *rd_dt_build_struct(size_t count, const int *bls, size_t bl, const
     size_t align = 1;
     for (size_t i = 0; i < count; i++) {
         rd_datatype_t *t = olds ? olds[i] : old;
-        size_t n = bls ? (size_t)bls[i] : bl;
+        size_t n = bls ? bls[i] : bl;
         if (t->align > align)
             align = t->align;
         if (t != (olds ? olds[0] : old))

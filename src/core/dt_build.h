@@ -18,7 +18,7 @@ rd_datatype_t *rd_dt_build_hvector(size_t count, size_t bl, ptrdiff_t stride, rd
 /* count blocks, block i of bls[i] (bls NULL: bl) elements of olds[i] (olds NULL:
  * old) at byte disps[i]. With olds of more than one type, the extent is
  * padded to the largest alignment of the old types (MPI_Type_create_struct). */
-rd_datatype_t *rd_dt_build_struct(size_t count, const int *bls, size_t bl, const ptrdiff_t *disps,
+rd_datatype_t *rd_dt_build_struct(size_t count, const size_t *bls, size_t bl, const ptrdiff_t *disps,
                                   rd_datatype_t *const *olds, rd_datatype_t *old);
 
 /* old with bounds lb and lb + extent. */

@@ -252,13 +252,19 @@ static void kernel(int op, int k, const void *in, void *inout, size_t n)
     }
 }
 
-/* Calls the user's function; its length argument is an int, so huge counts
- * go in several calls, each on whole elements at their layout addresses. */
+/* Calls the user's function; the length argument of the int form is an
+ * int, so huge counts go in several calls, each on whole elements at their
+ * layout addresses. The large-count form takes them in one call. */
 static void apply_user(const rd_op_t *op, const void *in, void *inout, size_t count,
                        const rd_datatype_t *dt)
 {
     ptrdiff_t ext = rd_dt_extent(dt);
     int h = dt->handle;
+    if (op->large) {
+        int64_t len = (int64_t)count;
+        ((rd_op_user_c_fn)(void (*)(void))op->fn)((void *)in, inout, &len, &h);
+        return;
+    }
     while (count) {
         int len = count > INT32_MAX ? INT32_MAX : (int)count;
         op->fn((void *)in, inout, &len, &h);

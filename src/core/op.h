@@ -19,6 +19,8 @@ enum rd_op_kind {
 
 /* The user's function, called as MPI_User_function (in, inout, len, datatype). */
 typedef void (*rd_op_user_fn)(void *in, void *inout, int *len, int *datatype_handle);
+/* The large-count form (MPI_User_function_c): the length is an MPI_Count. */
+typedef void (*rd_op_user_c_fn)(void *in, void *inout, int64_t *len, int *datatype_handle);
 
 typedef struct rd_op {
     int handle;
@@ -27,6 +29,7 @@ typedef struct rd_op {
     int commute;          /* commutative: algorithms may reorder operands */
     int builtin;
     rd_op_user_fn fn;     /* RD_OP_USER */
+    int large;            /* RD_OP_USER: fn is an rd_op_user_c_fn (MPI_Op_create_c) */
 } rd_op_t;
 
 /* Whether op is defined for dt (predefined ops on predefined types, MPI-3.1 5.9.2;

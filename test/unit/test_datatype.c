@@ -70,14 +70,14 @@ static ref_t ref_basic(size_t size)
 }
 
 /* Blocks of old's typemap: block i holds bls[i] copies, copy j at disps[i] + j*ext. */
-static ref_t ref_blocks(size_t count, const int *bls, const long *disps, const ref_t *olds,
+static ref_t ref_blocks(size_t count, const size_t *bls, const long *disps, const ref_t *olds,
                         const long *exts)
 {
     ref_t r = { 0 };
     for (size_t i = 0; i < count; i++)
-        for (int j = 0; j < bls[i]; j++)
+        for (size_t j = 0; j < bls[i]; j++)
             for (size_t k = 0; k < olds[i].n; k++)
-                ref_add(&r, disps[i] + j * exts[i] + olds[i].off[k]);
+                ref_add(&r, disps[i] + (long)j * exts[i] + olds[i].off[k]);
     return r;
 }
 
@@ -192,7 +192,7 @@ static void test_contiguous(void)
     rd_datatype_t *d = basic(8);
     rd_datatype_t *t = hold(rd_dt_build_hvector(1, 5, 0, d), 1, &d);
     ref_t rd = ref_basic(8);
-    int bl = 5;
+    size_t bl = 5;
     long disp = 0, ext = 8;
     ref_t r = ref_blocks(1, &bl, &disp, &rd, &ext);
     check_type(t, &r);
@@ -225,7 +225,7 @@ static void test_vector(void)
             hold(rd_dt_build_hvector((size_t)cases[c].count, (size_t)cases[c].bl,
                                      (ptrdiff_t)cases[c].stride * 8, d), 1, &d);
         rd_dt_release(d);
-        int bls[8];
+        size_t bls[8];
         long disps[8], exts[8];
         ref_t olds[8];
         for (int i = 0; i < cases[c].count; i++) {
@@ -250,7 +250,7 @@ static void test_indexed_struct(void)
     rd_datatype_t *c = basic(1), *i4 = basic(4), *d = basic(8);
     ref_t rc = ref_basic(1), ri = ref_basic(4), rd = ref_basic(8);
     /* hindexed of ints, with a zero-length block and descending displacements */
-    int bls[4] = { 2, 0, 3, 1 };
+    size_t bls[4] = { 2, 0, 3, 1 };
     ptrdiff_t disps[4] = { 40, 4, 0, -8 };
     long ldisps[4] = { 40, 4, 0, -8 }, exts[4] = { 4, 4, 4, 4 };
     ref_t olds[4] = { ri, ri, ri, ri };
@@ -264,7 +264,7 @@ static void test_indexed_struct(void)
 
     /* struct { char c; double d[2]; int i; } with its C padding: extent 32 */
     struct s { char c; double d[2]; int i; };
-    int sbl[3] = { 1, 2, 1 };
+    size_t sbl[3] = { 1, 2, 1 };
     ptrdiff_t sd[3] = { offsetof(struct s, c), offsetof(struct s, d), offsetof(struct s, i) };
     long lsd[3] = { (long)sd[0], (long)sd[1], (long)sd[2] }, sext[3] = { 1, 8, 4 };
     rd_datatype_t *types[3] = { c, d, i4 };
@@ -288,7 +288,7 @@ static void test_indexed_struct(void)
     free(r.off);
 
     /* the same old type everywhere: no padding (as MPICH does) */
-    int bl2[2] = { 1, 1 };
+    size_t bl2[2] = { 1, 1 };
     ptrdiff_t d2[2] = { 0, 12 };
     rd_datatype_t *dd[2] = { d, d };
     t = hold(rd_dt_build_struct(2, bl2, 0, d2, dd, NULL), 2, dd);
@@ -311,12 +311,12 @@ static void test_nested(void)
     /* inner: vector(3, 1, 2) of ints: ext 20 */
     rd_datatype_t *inner = hold(rd_dt_build_hvector(3, 1, 8, i4), 1, &i4);
     long idisps[3] = { 0, 8, 16 };
-    int ibls[3] = { 1, 1, 1 };
+    size_t ibls[3] = { 1, 1, 1 };
     ref_t rin_olds[3] = { ri, ri, ri };
     long iexts[3] = { 4, 4, 4 };
     ref_t rin = ref_blocks(3, ibls, idisps, rin_olds, iexts);
     /* struct { double at 0; inner at 12 (2 of them); } */
-    int sbl[2] = { 1, 2 };
+    size_t sbl[2] = { 1, 2 };
     ptrdiff_t sd[2] = { 0, 12 };
     rd_datatype_t *types[2] = { d, inner };
     rd_datatype_t *st = hold(rd_dt_build_struct(2, sbl, 0, sd, types, NULL), 2, types);
@@ -327,7 +327,7 @@ static void test_nested(void)
     check_bounds(st, 0, 56, 0, 52);
     /* outer: vector(4, 2, -3) of the struct */
     rd_datatype_t *outer = hold(rd_dt_build_hvector(4, 2, -3 * 56, st), 1, &st);
-    int obls[4] = { 2, 2, 2, 2 };
+    size_t obls[4] = { 2, 2, 2, 2 };
     long od[4] = { 0, -168, -336, -504 }, oext[4] = { 56, 56, 56, 56 };
     ref_t oolds[4] = { rst, rst, rst, rst };
     ref_t rout = ref_blocks(4, obls, od, oolds, oext);
@@ -532,7 +532,7 @@ static void test_bottom(void)
 {
     rd_datatype_t *i4 = basic(4);
     int a[3] = { 1, 2, 3 }, b[2] = { 4, 5 }, out[5], back_a[3] = { 0 }, back_b[2] = { 0 };
-    int bls[2] = { 3, 2 };
+    size_t bls[2] = { 3, 2 };
     ptrdiff_t disps[2] = { (ptrdiff_t)(uintptr_t)a, (ptrdiff_t)(uintptr_t)b };
     rd_datatype_t *t = hold(rd_dt_build_struct(2, bls, 0, disps, NULL, i4), 1, &i4);
     rd_dt_pack(NULL, 1, t, 0, out, sizeof(out));
@@ -546,7 +546,7 @@ static void test_bottom(void)
     rd_dt_unpack(NULL, 1, u, 0, in, sizeof(in));
     CU_ASSERT(back_a[0] == 10 && back_a[2] == 30 && back_b[0] == 40 && back_b[1] == 50);
     /* a single absolute block is contiguous: p2p sends from contig_ptr */
-    int one = 2;
+    size_t one = 2;
     ptrdiff_t d1 = (ptrdiff_t)(uintptr_t)a;
     rd_datatype_t *c = hold(rd_dt_build_struct(1, &one, 0, &d1, NULL, i4), 1, &i4);
     CU_ASSERT(rd_dt_is_contig(c, 1));
@@ -561,7 +561,7 @@ static void test_bottom(void)
 static void test_elements(void)
 {
     rd_datatype_t *d = basic(8), *i4 = basic(4);
-    int bls[2] = { 1, 1 };
+    size_t bls[2] = { 1, 1 };
     ptrdiff_t disps[2] = { 0, 8 };
     rd_datatype_t *types[2] = { d, i4 };
     rd_datatype_t *p = hold(rd_dt_build_struct(2, bls, 0, disps, types, NULL), 2, types);

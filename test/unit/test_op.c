@@ -615,7 +615,7 @@ static void test_derived(void)
 
     /* { int32 at 0, int32 at 8 }: one kind, so the integer operations apply */
     rd_datatype_t *olds2[2] = { i32, i32 };
-    const int bls[2] = { 1, 1 };
+    const size_t bls[2] = { 1, 1 };
     const ptrdiff_t disps[2] = { 0, 8 };
     rd_datatype_t *ii = rd_dt_build_struct(2, bls, 0, disps, olds2, NULL);
     CU_ASSERT_FATAL(ii != NULL);

@@ -110,7 +110,7 @@ static void test_flatten_vector(void)
 static void test_flatten_struct_subarray(void)
 {
     rd_datatype_t *i32 = scalar(RD_BASIC_INT32, 4), *f64 = scalar(RD_BASIC_DOUBLE, 8);
-    int bls[3] = { 1, 2, 1 };
+    size_t bls[3] = { 1, 2, 1 };
     ptrdiff_t disps[3] = { 4, 16, 40 };
     rd_datatype_t *olds[3] = { i32, f64, i32 };
     rd_datatype_t *st = rd_dt_build_struct(3, bls, 0, disps, olds, NULL);
@@ -179,7 +179,7 @@ static void test_cursor(void)
     check_cut(1, i32, 40, 4);
     /* elements of 12 bytes (a double and an int) spread over two runs */
     rd_datatype_t *f64 = scalar(RD_BASIC_DOUBLE, 8);
-    int bls[2] = { 1, 1 };
+    size_t bls[2] = { 1, 1 };
     ptrdiff_t disps[2] = { 0, 8 };
     rd_datatype_t *olds[2] = { f64, i32 };
     rd_datatype_t *pr = rd_dt_build_struct(2, bls, 0, disps, olds, NULL);
@@ -322,7 +322,7 @@ static void test_basic_of_derived(void)
     rd_datatype_t *vt[1] = { i32 };
     CU_ASSERT_EQUAL(rd_dt_set_contents(v, 0, 0, NULL, 0, NULL, 1, vt), 0);
     CU_ASSERT_EQUAL(rd_rma_dt_basic(v), RD_BASIC_INT32);
-    int bls[2] = { 1, 1 };
+    size_t bls[2] = { 1, 1 };
     ptrdiff_t disps[2] = { 0, 8 };
     rd_datatype_t *olds[2] = { i32, f64 };
     rd_datatype_t *mixed = rd_dt_build_struct(2, bls, 0, disps, olds, NULL);
