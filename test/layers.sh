@@ -4,8 +4,10 @@
 #   util < boot < core < transport < p2p < coll, rma < api < fortran < info
 # A file may include its own layer and the layers below it, never a higher
 # one; coll and rma stand side by side and do not include each other;
-# mpirun/ is the launcher and uses util and boot only; src/info (rdmpi_info)
-# sits on top and also reads the launcher's and the wrappers' tunable tables. A directory of src/
+# mpirun/ is the launcher and uses util and boot only, plus the one list of
+# known RDMPI_* variables (info/all_tunables.h, data) that it checks the
+# job's environment against; src/info (rdmpi_info) sits on top and also reads
+# the launcher's and the wrappers' tunable tables. A directory of src/
 # that is not in the order is an error too, so that a new one gets a place.
 # Prints one line per offending include, naming the rule it breaks; exits 1
 # if there is any. Run by make check; by hand: test/layers.sh [TOP_SRCDIR]
@@ -61,6 +63,8 @@ for f in $files; do
         if [ "$from" = mpirun ]; then
             case $to in
             util|boot) ;;
+            info) [ "$inc" = info/all_tunables.h ] ||
+                offend "$f:$line" "$inc" "mpirun takes only the tunables list from src/info" ;;
             *) offend "$f:$line" "$inc" "mpirun uses util and boot only (it is the launcher, not a layer of the library)" ;;
             esac
             continue

@@ -278,10 +278,11 @@ int rd_api_vcounts(MPI_Comm comm, int root, rd_api_vcounts_t *v, const MPI_Count
     *v = (rd_api_vcounts_t){ 0 };
     RD_API_CHECK_INIT(fn);
     rd_comm_t *c = rd_api_comm(comm);
-    if (!c || (root != RD_API_NO_ROOT && root != MPI_ROOT && (c->rgroup || c->rank != root)) ||
+    int rooted = root != RD_API_NO_ROOT && root != RD_API_LOCAL_COUNTS;
+    if (!c || (rooted && root != MPI_ROOT && (c->rgroup || c->rank != root)) ||
         (!sc && !sd && !rc && !rd))
         return MPI_SUCCESS;
-    int n = rd_comm_remote_size(c);
+    int n = root == RD_API_LOCAL_COUNTS ? c->size : rd_comm_remote_size(c);
     if (!(v->mem = malloc(4 * (size_t)(n ? n : 1) * sizeof(int))))
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int k = 0; k < 4; k++) {

@@ -158,8 +158,11 @@ int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, cons
  * communicator converts nothing (the collective reports it). A count or
  * displacement beyond int fails (MPI_ERR_COUNT / MPI_ERR_ARG naming fn);
  * negative counts are kept for the collective's own checks.
+ * root RD_API_LOCAL_COUNTS: no root, one entry per rank of the local group
+ * (reduce_scatter's recvcounts, also on an intercommunicator).
  * rd_api_vcounts_free releases the copies. */
 #define RD_API_NO_ROOT INT_MIN
+#define RD_API_LOCAL_COUNTS (INT_MIN + 1)
 typedef struct rd_api_vcounts {
     const int *sc, *sd, *rc, *rd;
     int *mem;

@@ -141,7 +141,7 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
 {
     static const char fn[] = "MPI_Reduce_scatter_c";
     rd_api_vcounts_t v;
-    int err = rd_api_vcounts(comm, RD_API_NO_ROOT, &v, NULL, NULL, recvcounts, NULL, fn);
+    int err = rd_api_vcounts(comm, RD_API_LOCAL_COUNTS, &v, NULL, NULL, recvcounts, NULL, fn);
     if (err)
         return err;
     err = rd_api_reduce_scatter(sendbuf, recvbuf, v.rc, datatype, op, comm, fn);

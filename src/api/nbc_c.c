@@ -61,7 +61,7 @@ int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count r
 {
     static const char fn[] = "MPI_Ireduce_scatter_c";
     rd_api_vcounts_t v;
-    int err = rd_api_vcounts(comm, RD_API_NO_ROOT, &v, NULL, NULL, recvcounts, NULL, fn);
+    int err = rd_api_vcounts(comm, RD_API_LOCAL_COUNTS, &v, NULL, NULL, recvcounts, NULL, fn);
     if (err)
         return err;
     err = rd_api_ireduce_scatter(sendbuf, recvbuf, v.rc, 0, datatype, op, comm, request, 1, fn);

@@ -198,10 +198,14 @@ static int count_hook(void)
     return 0;
 }
 
-static int other_hook(void) { return 0; }
-static int third_hook(void) { return 0; }
-static int fourth_hook(void) { return 0; }
-static int fifth_hook(void) { return 0; }
+/* Distinct functions to fill every hook slot, and one more. */
+#define FILLER(n) static int filler_hook##n(void) { return 0; }
+FILLER(1) FILLER(2) FILLER(3) FILLER(4) FILLER(5) FILLER(6) FILLER(7) FILLER(8)
+static rd_progress_hook_fn const fillers[] = { filler_hook1, filler_hook2, filler_hook3,
+                                               filler_hook4, filler_hook5, filler_hook6,
+                                               filler_hook7, filler_hook8 };
+_Static_assert(sizeof(fillers) / sizeof(fillers[0]) >= RD_PROGRESS_HOOKS_MAX,
+               "one filler per free slot and one too many");
 
 static void test_hooks(void)
 {
@@ -220,11 +224,11 @@ static void test_hooks(void)
     rd_progress();                    /* the third call switches itself off */
     rd_progress();
     CU_ASSERT_EQUAL(hook_calls, 3);
-    int ids[3] = { rd_progress_hook_register(other_hook), rd_progress_hook_register(third_hook),
-                   rd_progress_hook_register(fourth_hook) };
-    for (int i = 0; i < 3; i++)
-        CU_ASSERT(ids[i] >= 0 && ids[i] != hook_id);
-    CU_ASSERT_EQUAL(rd_progress_hook_register(fifth_hook), RD_ENOMEM);
+    for (int i = 0; i < RD_PROGRESS_HOOKS_MAX - 1; i++) {
+        int id = rd_progress_hook_register(fillers[i]);
+        CU_ASSERT(id >= 0 && id != hook_id);
+    }
+    CU_ASSERT_EQUAL(rd_progress_hook_register(fillers[RD_PROGRESS_HOOKS_MAX - 1]), RD_ENOMEM);
 }
 
 /* A receive started through rd_p2p_start is matched by an EAGER arrival
