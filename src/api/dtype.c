@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/type_f90.h"
 #include "core/dt_build.h"
 
 /* Checks an old type argument (committed or not, predefined or derived). */
@@ -513,6 +514,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         return err;
     if (dt->builtin)
         return rd_api_error(NULL, MPI_ERR_TYPE, fn, "%s is predefined and cannot be freed", dt->name);
+    if (rd_api_dt_is_f90(dt))
+        return rd_api_error(NULL, MPI_ERR_TYPE, fn,
+                            "a type returned by MPI_Type_create_f90_* is predefined and cannot "
+                            "be freed");
     rd_api_lock();
     /* Operations still using it, and types built from it, hold their own
      * references (MPI-3.1 4.1.9): it goes when the last one does. */

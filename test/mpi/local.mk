@@ -56,7 +56,8 @@ check_SCRIPTS += test/mpi/runtests.sh
 # make -j runs the lists in parallel. A new list is added here.
 RD_MPI_TESTLISTS = test/mpi/main.testlist test/mpi/coll.testlist test/mpi/comm.testlist \
 	test/mpi/dtype.testlist test/mpi/nbc.testlist test/mpi/protocols.testlist \
-	test/mpi/tcp.testlist test/mpi/errors.testlist test/mpi/rma.testlist
+	test/mpi/tcp.testlist test/mpi/errors.testlist test/mpi/rma.testlist \
+	test/mpi/misc.testlist
 TESTS += $(RD_MPI_TESTLISTS)
 TEST_EXTENSIONS = .testlist
 TESTLIST_LOG_COMPILER = bash
