@@ -5,6 +5,7 @@
  * send-receive, and the f90 ones have the MPI_COMBINER_F90_* envelope with
  * their arguments, the same handle for the same arguments, and cannot be
  * freed. Invalid classes, sizes, precisions and ranges are MPI_ERR_ARG.
+ * MPI_Pcontrol returns MPI_SUCCESS with or without extra arguments.
  */
 #include "mtest.h"
 
@@ -127,5 +128,9 @@ int main(int argc, char **argv)
                 "f90_real both undefined");
     MT_ERRCLASS(MPI_Type_create_f90_complex(6, 37, NULL), MPI_ERR_ARG, "f90_complex NULL");
 
+    /* Profiling control: a no-op that succeeds, whatever the level. */
+    MT_CHECK(MPI_Pcontrol(0) == MPI_SUCCESS, "MPI_Pcontrol(0) failed");
+    MT_CHECK(MPI_Pcontrol(1) == MPI_SUCCESS, "MPI_Pcontrol(1) failed");
+    MT_CHECK(MPI_Pcontrol(3, "extra", 42) == MPI_SUCCESS, "MPI_Pcontrol(3, ...) failed");
     return MTest_Finalize();
 }
