@@ -3,6 +3,7 @@
  * error handlers, argument checks, statuses and the blocking wait loop.
  */
 #include "api/api.h"
+#include "api/errclass_user.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -120,8 +121,11 @@ int rd_api_raise(rd_comm_t *c, int code, const char *fn)
     if (code == MPI_SUCCESS)
         return code;
     const char *saved = rd_api_code_message(code);
-    char text[MPI_MAX_ERROR_STRING + 64];
-    if (saved)
+    char text[MPI_MAX_ERROR_STRING + 64], added[MPI_MAX_ERROR_STRING];
+    if (rd_api_user_error_string(code, added, sizeof(added)))
+        snprintf(text, sizeof(text), "%s: error code %d: %s", fn, code,
+                 *added ? added : "(added by the program, no string set)");
+    else if (saved)
         snprintf(text, sizeof(text), "%s: %s", fn, saved);
     else
         snprintf(text, sizeof(text), "%s: %s", fn, rd_api_class_name(code & 0xff));

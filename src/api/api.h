@@ -90,6 +90,8 @@ int rd_api_unsupported(const char *fn);
 /* The saved message of an error code (NULL if none or reused) and class names. */
 const char *rd_api_code_message(int code);
 const char *rd_api_class_name(int cls);
+/* Whether cls is a predefined error class. */
+int rd_api_class_known(int cls);
 /* Applies c's error handler to an existing error code (used by wait/test). */
 int rd_api_raise(rd_comm_t *c, int code, const char *fn);
 

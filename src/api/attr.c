@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "api/api.h"
+#include "api/errclass_user.h"
 #include "api/win.h"
 
 typedef struct rd_keyval {
@@ -56,7 +57,7 @@ static int attr_host = MPI_PROC_NULL;      /* no host process */
 static int attr_io = MPI_ANY_SOURCE;       /* every rank can do I/O */
 static int attr_wtime_is_global;           /* clocks are per node */
 static int attr_universe_size, attr_appnum;
-static int attr_lastusedcode = MPI_ERR_LASTCODE;
+static int attr_lastusedcode;
 
 /* Predefined keyvals of communicators and windows: neither can be set,
  * deleted or freed (the window ones are answered by win_attr.c). */
@@ -90,7 +91,9 @@ static int *predefined_value(int keyval)
     case MPI_UNIVERSE_SIZE:
         attr_universe_size = rd_api.boot.universe_size;
         return &attr_universe_size;
-    case MPI_LASTUSEDCODE: return &attr_lastusedcode;
+    case MPI_LASTUSEDCODE:
+        attr_lastusedcode = rd_api_user_last_code();
+        return &attr_lastusedcode;
     case MPI_APPNUM:
         attr_appnum = rd_api.boot.appnum;
         return &attr_appnum;

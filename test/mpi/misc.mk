@@ -2,7 +2,7 @@
 # misc.testlist): datatypes matched by size or Fortran kind, user error
 # classes, datatype attributes, generalized requests, external32 packing,
 # file and window error handlers.
-RD_MISC_TEST_PROGS = test/mpi/misc_typematch
+RD_MISC_TEST_PROGS = test/mpi/misc_typematch test/mpi/misc_errclass
 
 check_PROGRAMS += $(RD_MISC_TEST_PROGS)
 EXTRA_DIST += test/mpi/misc.testlist
@@ -11,3 +11,8 @@ test_mpi_misc_typematch_SOURCES = test/mpi/misc_typematch.c test/mpi/mtest.c
 test_mpi_misc_typematch_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_misc_typematch_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_misc_typematch_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_misc_errclass_SOURCES = test/mpi/misc_errclass.c test/mpi/mtest.c
+test_mpi_misc_errclass_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_misc_errclass_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_misc_errclass_LDFLAGS = $(RD_TEST_LINKOPTS)
