@@ -123,6 +123,7 @@ int rd_api_types_init(void)
         rd_datatype_t *t = &types[i];
         rd_dt_node_t *nd = nodes[i];
         memset(t, 0, sizeof(*t));
+        rd_list_init(&t->attrs);
         t->handle = b->handle;
         t->refs = 1;
         t->builtin = 1;
