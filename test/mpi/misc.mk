@@ -2,7 +2,8 @@
 # misc.testlist): datatypes matched by size or Fortran kind, user error
 # classes, datatype attributes, generalized requests, external32 packing,
 # file and window error handlers.
-RD_MISC_TEST_PROGS = test/mpi/misc_typematch test/mpi/misc_errclass test/mpi/misc_attr
+RD_MISC_TEST_PROGS = test/mpi/misc_typematch test/mpi/misc_errclass test/mpi/misc_attr \
+	test/mpi/misc_results
 
 check_PROGRAMS += $(RD_MISC_TEST_PROGS)
 EXTRA_DIST += test/mpi/misc.testlist
@@ -21,3 +22,8 @@ test_mpi_misc_attr_SOURCES = test/mpi/misc_attr.c test/mpi/mtest.c
 test_mpi_misc_attr_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_misc_attr_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_misc_attr_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_misc_results_SOURCES = test/mpi/misc_results.c test/mpi/mtest.c
+test_mpi_misc_results_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_misc_results_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_misc_results_LDFLAGS = $(RD_TEST_LINKOPTS)
