@@ -3,7 +3,7 @@
 # classes, datatype attributes, generalized requests, external32 packing,
 # file and window error handlers.
 RD_MISC_TEST_PROGS = test/mpi/misc_typematch test/mpi/misc_errclass test/mpi/misc_attr \
-	test/mpi/misc_results
+	test/mpi/misc_results test/mpi/misc_file
 
 check_PROGRAMS += $(RD_MISC_TEST_PROGS)
 EXTRA_DIST += test/mpi/misc.testlist
@@ -27,3 +27,8 @@ test_mpi_misc_results_SOURCES = test/mpi/misc_results.c test/mpi/mtest.c
 test_mpi_misc_results_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_misc_results_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_misc_results_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_misc_file_SOURCES = test/mpi/misc_file.c test/mpi/mtest.c
+test_mpi_misc_file_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_misc_file_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_misc_file_LDFLAGS = $(RD_TEST_LINKOPTS)
