@@ -339,6 +339,21 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
     return MPI_SUCCESS;
 }
 
+RD_WEAK_ALIAS(MPI_Status_set_elements_x)
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    static const char fn[] = "MPI_Status_set_elements_x";
+    rd_datatype_t *dt;
+    int err = query_start(datatype, &dt, status != MPI_STATUS_IGNORE ? status : NULL,
+                          "status is NULL or MPI_STATUS_IGNORE", fn);
+    if (err)
+        return err;
+    if (count < 0)
+        return rd_api_error(NULL, MPI_ERR_COUNT, fn, "negative count %lld", (long long)count);
+    rd_api_status_set_bytes(status, count * (MPI_Count)dt->size);
+    return MPI_SUCCESS;
+}
+
 RD_WEAK_ALIAS(MPI_Status_set_cancelled)
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
