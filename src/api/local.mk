@@ -17,6 +17,7 @@ libmpi_la_SOURCES += src/api/errclass_user.c src/api/errclass_user.h
 libmpi_la_SOURCES += src/api/type_attr.c src/api/type_attr.h
 libmpi_la_SOURCES += src/api/file_errh.c
 libmpi_la_SOURCES += src/api/grequest.c src/api/grequest.h src/api/status_conv.c
+libmpi_la_SOURCES += src/api/pack_external.c
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.

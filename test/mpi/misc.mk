@@ -3,7 +3,8 @@
 # classes, datatype attributes, generalized requests, external32 packing,
 # file and window error handlers.
 RD_MISC_TEST_PROGS = test/mpi/misc_typematch test/mpi/misc_errclass test/mpi/misc_attr \
-	test/mpi/misc_results test/mpi/misc_file test/mpi/misc_greq
+	test/mpi/misc_results test/mpi/misc_file test/mpi/misc_greq \
+	test/mpi/misc_external
 
 check_PROGRAMS += $(RD_MISC_TEST_PROGS)
 EXTRA_DIST += test/mpi/misc.testlist
@@ -37,3 +38,8 @@ test_mpi_misc_greq_SOURCES = test/mpi/misc_greq.c test/mpi/mtest.c
 test_mpi_misc_greq_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_misc_greq_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_misc_greq_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_misc_external_SOURCES = test/mpi/misc_external.c test/mpi/mtest.c
+test_mpi_misc_external_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_misc_external_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_misc_external_LDFLAGS = $(RD_TEST_LINKOPTS)
