@@ -5,7 +5,8 @@
  * MPI_ERR_UNSUPPORTED_OPERATION with fh = MPI_FILE_NULL instead of ending
  * the job, and so do the other file functions. MPI_File_create / set / get /
  * call_errhandler on MPI_FILE_NULL: a user handler gets the file and the
- * code from MPI_File_open and MPI_File_call_errhandler. Argument errors: a
+ * code from MPI_File_open, MPI_File_call_errhandler and MPI_File_f2c of a
+ * handle that is not MPI_FILE_NULL's. Argument errors: a
  * communicator handler set on a file, an invalid file handle.
  * The first call of a missing function prints one line naming it on stderr
  * (captured here), the second does not; with arg=quiet the program runs
@@ -82,6 +83,10 @@ int main(int argc, char **argv)
     out = captured(&rc);
     MT_CHECK(out[0] == 0, "second call: stderr '%s', expected nothing", out);
 
+    /* The null handle converts; another one fails through the file handler. */
+    MT_CHECK(MPI_File_c2f(MPI_FILE_NULL) == 0, "MPI_File_c2f(MPI_FILE_NULL) != 0");
+    MT_CHECK(MPI_File_f2c(0) == MPI_FILE_NULL, "MPI_File_f2c(0) != MPI_FILE_NULL");
+
     /* A user handler on MPI_FILE_NULL. */
     MT_OK(MPI_File_create_errhandler(file_handler, &eh));
     MT_OK(MPI_File_set_errhandler(MPI_FILE_NULL, eh));
@@ -99,6 +104,7 @@ int main(int argc, char **argv)
     MT_OK(MPI_File_call_errhandler(MPI_FILE_NULL, code));
     MT_CHECK(calls == 2 && last_code == code, "handler after call_errhandler: calls %d code %d",
              calls, last_code);
+    MT_CHECK(MPI_File_f2c(5) == MPI_FILE_NULL && calls == 3, "MPI_File_f2c(5): %d calls", calls);
 
     /* Argument errors, returned by MPI_ERRORS_RETURN again. */
     MT_OK(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
@@ -112,7 +118,7 @@ int main(int argc, char **argv)
     MT_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     MT_ERRCLASS(MPI_Comm_set_errhandler(MPI_COMM_SELF, eh), MPI_ERR_ARG,
                 "a file handler on a communicator");
-    MT_CHECK(calls == 2, "the user handler ran after it was replaced (%d calls)", calls);
+    MT_CHECK(calls == 3, "the user handler ran after it was replaced (%d calls)", calls);
     MT_OK(MPI_Errhandler_free(&eh));
     MT_OK(MPI_Errhandler_free(&ceh));
     return MTest_Finalize();
