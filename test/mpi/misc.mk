@@ -4,7 +4,7 @@
 # file and window error handlers.
 RD_MISC_TEST_PROGS = test/mpi/misc_typematch test/mpi/misc_errclass test/mpi/misc_attr \
 	test/mpi/misc_results test/mpi/misc_file test/mpi/misc_greq \
-	test/mpi/misc_external
+	test/mpi/misc_external test/mpi/misc_status_f08
 
 check_PROGRAMS += $(RD_MISC_TEST_PROGS)
 EXTRA_DIST += test/mpi/misc.testlist
@@ -43,3 +43,8 @@ test_mpi_misc_external_SOURCES = test/mpi/misc_external.c test/mpi/mtest.c
 test_mpi_misc_external_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_misc_external_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_misc_external_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_misc_status_f08_SOURCES = test/mpi/misc_status_f08.c test/mpi/mtest.c
+test_mpi_misc_status_f08_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_misc_status_f08_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_misc_status_f08_LDFLAGS = $(RD_TEST_LINKOPTS)
