@@ -10,7 +10,8 @@
  * bit 30 set, then for a class its index in the low 7 bits, for a code its
  * index + 1 from bit 7 up (so a class is never a code). A code's class, which
  * may be predefined, is kept in a table. At most 128 classes and 8192 codes
- * can be added, MPICH's limits.
+ * can be added, MPICH's limits; MPICH's MPIX_Delete_error_class / code /
+ * string remove them again and their numbers are reused.
  */
 #include "api/errclass_user.h"
 
@@ -25,10 +26,16 @@
 #define MAX_CLASSES 128
 #define MAX_CODES 8192
 
-static char *class_string[MAX_CLASSES]; /* NULL: no string set */
+/* Entries 0..n-1 have been handed out; deleted ones (not live) are reused
+ * first, lowest index first. */
+static struct user_class {
+    int live;
+    char *string;          /* NULL: no string set */
+} classes[MAX_CLASSES];
 static int nclasses;
 
 static struct user_code {
+    int live;
     int cls;
     char *string;
 } codes[MAX_CODES];
@@ -46,7 +53,7 @@ static int class_index(int v)
     if (!(v & DYN_BIT) || (v & ~(DYN_BIT | 0x7f)))
         return -1;
     int k = v & 0x7f;
-    return k < nclasses ? k : -1;
+    return k < nclasses && classes[k].live ? k : -1;
 }
 
 static int code_index(int v)
@@ -54,7 +61,7 @@ static int code_index(int v)
     if (!(v & DYN_BIT) || (v & 0x7f))
         return -1;
     int j = ((v & ~DYN_BIT) >> 7) - 1;
-    return j >= 0 && j < ncodes ? j : -1;
+    return j >= 0 && j < ncodes && codes[j].live ? j : -1;
 }
 
 static void note_used(int v)
@@ -80,7 +87,7 @@ int rd_api_user_error_string(int code, char *out, size_t len)
     int k = class_index(code), j = code_index(code);
     int found = k >= 0 || j >= 0;
     if (found) {
-        const char *s = k >= 0 ? class_string[k] : codes[j].string;
+        const char *s = k >= 0 ? classes[k].string : codes[j].string;
         snprintf(out, len, "%s", s ? s : "");
     }
     pthread_mutex_unlock(&lock);
@@ -110,8 +117,13 @@ int PMPI_Add_error_class(int *errorclass)
     if (!errorclass)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "errorclass pointer is NULL");
     pthread_mutex_lock(&lock);
-    int k = nclasses < MAX_CLASSES ? nclasses++ : -1;
+    int k = 0;
+    while (k < nclasses && classes[k].live)
+        k++;
+    if (k == nclasses)
+        k = nclasses < MAX_CLASSES ? nclasses++ : -1;
     if (k >= 0) {
+        classes[k] = (struct user_class){ 1, NULL };
         *errorclass = DYN_BIT | k;
         note_used(*errorclass);
     }
@@ -134,9 +146,13 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
                             "%d is not an error class (predefined or added by "
                             "MPI_Add_error_class)", errorclass);
     pthread_mutex_lock(&lock);
-    int j = ncodes < MAX_CODES ? ncodes++ : -1;
+    int j = 0;
+    while (j < ncodes && codes[j].live)
+        j++;
+    if (j == ncodes)
+        j = ncodes < MAX_CODES ? ncodes++ : -1;
     if (j >= 0) {
-        codes[j] = (struct user_code){ errorclass, NULL };
+        codes[j] = (struct user_code){ 1, errorclass, NULL };
         *errorcode = DYN_BIT | ((j + 1) << 7);
         note_used(*errorcode);
     }
@@ -164,7 +180,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
         return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for the string");
     pthread_mutex_lock(&lock);
     int k = class_index(errorcode), j = code_index(errorcode);
-    char **slot = k >= 0 ? &class_string[k] : j >= 0 ? &codes[j].string : NULL;
+    char **slot = k >= 0 ? &classes[k].string : j >= 0 ? &codes[j].string : NULL;
     char *old = NULL;
     if (slot) {
         old = *slot;
@@ -177,5 +193,75 @@ int PMPI_Add_error_string(int errorcode, const char *string)
                             "error code %d was not added by MPI_Add_error_class or "
                             "MPI_Add_error_code: predefined strings cannot be changed",
                             errorcode);
+    return MPI_SUCCESS;
+}
+
+/* ---- removal (MPICH's MPIX_ extension) ---- */
+
+/* Whether any live code belongs to class cls (lock held). */
+static int class_in_use(int cls)
+{
+    for (int j = 0; j < ncodes; j++)
+        if (codes[j].live && codes[j].cls == cls)
+            return 1;
+    return 0;
+}
+
+RD_WEAK_ALIAS(MPIX_Delete_error_class)
+int PMPIX_Delete_error_class(int errorclass)
+{
+    static const char fn[] = "MPIX_Delete_error_class";
+    RD_API_CHECK_INIT(fn);
+    pthread_mutex_lock(&lock);
+    int k = class_index(errorclass), busy = k >= 0 && class_in_use(errorclass);
+    if (k >= 0 && !busy) {
+        free(classes[k].string);
+        classes[k] = (struct user_class){ 0, NULL };
+    }
+    pthread_mutex_unlock(&lock);
+    if (k < 0)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn,
+                            "%d is not a class added by MPI_Add_error_class", errorclass);
+    if (busy)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn,
+                            "error class %d still has codes: delete them first", errorclass);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPIX_Delete_error_code)
+int PMPIX_Delete_error_code(int errorcode)
+{
+    static const char fn[] = "MPIX_Delete_error_code";
+    RD_API_CHECK_INIT(fn);
+    pthread_mutex_lock(&lock);
+    int j = code_index(errorcode);
+    if (j >= 0) {
+        free(codes[j].string);
+        codes[j] = (struct user_code){ 0, 0, NULL };
+    }
+    pthread_mutex_unlock(&lock);
+    if (j < 0)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn,
+                            "%d is not a code added by MPI_Add_error_code", errorcode);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPIX_Delete_error_string)
+int PMPIX_Delete_error_string(int errorcode)
+{
+    static const char fn[] = "MPIX_Delete_error_string";
+    RD_API_CHECK_INIT(fn);
+    pthread_mutex_lock(&lock);
+    int k = class_index(errorcode), j = code_index(errorcode);
+    char **slot = k >= 0 ? &classes[k].string : j >= 0 ? &codes[j].string : NULL;
+    if (slot) {
+        free(*slot);
+        *slot = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    if (!slot)
+        return rd_api_error(NULL, MPI_ERR_ARG, fn,
+                            "%d is not a class or code added by MPI_Add_error_class or "
+                            "MPI_Add_error_code", errorcode);
     return MPI_SUCCESS;
 }

@@ -6,7 +6,9 @@
  * set (empty before one is set, replaced by a second call); a user error
  * handler called with an added code receives it unchanged. Argument errors:
  * a code for something that is not a class, a string for a predefined code,
- * a string too long, NULL pointers.
+ * a string too long, NULL pointers. MPICH's MPIX_Delete_error_class / code /
+ * string remove them again (a class only once its codes are gone) and the
+ * numbers are reused.
  */
 #include "mtest.h"
 
@@ -116,5 +118,29 @@ int main(int argc, char **argv)
     MT_ERRCLASS(MPI_Add_error_string(cls[0], longstr), MPI_ERR_ARG, "string too long");
     snprintf(s, sizeof s, "class %d", 0);
     check_string(cls[0], s, "string after failed calls");
+
+    /* Removal (MPICH's MPIX_Delete_error_*): a class with codes stays; once
+     * its codes are gone it goes, and adding again reuses the numbers, so
+     * adding and removing many times never runs out. */
+    MT_ERRCLASS(MPIX_Delete_error_class(cls[1]), MPI_ERR_ARG, "delete a class with codes");
+    for (int j = 0; j < NCODES; j++) {
+        MT_OK(MPIX_Delete_error_string(code[1][j]));
+        check_string(code[1][j], "", "string after MPIX_Delete_error_string");
+        MT_OK(MPIX_Delete_error_code(code[1][j]));
+    }
+    MT_OK(MPIX_Delete_error_class(cls[1]));
+    MT_ERRCLASS(MPI_Error_class(code[1][0], &c), MPI_ERR_ARG, "class of a deleted code");
+    MT_ERRCLASS(MPIX_Delete_error_code(code[1][0]), MPI_ERR_ARG, "delete a code twice");
+    MT_ERRCLASS(MPIX_Delete_error_class(MPI_ERR_ARG), MPI_ERR_ARG, "delete a predefined class");
+    for (int round = 0; round < 1000; round++) {
+        int k, kc;
+        MT_OK(MPI_Add_error_class(&k));
+        MT_OK(MPI_Add_error_code(k, &kc));
+        MT_OK(MPI_Add_error_string(kc, "transient"));
+        if (round == 0)
+            MT_CHECK(k == cls[1], "a new class did not reuse the deleted number");
+        MT_OK(MPIX_Delete_error_code(kc));
+        MT_OK(MPIX_Delete_error_class(k));
+    }
     return MTest_Finalize();
 }
