@@ -3823,6 +3823,16 @@ int PMPIX_Win_notify_test(MPI_Win win, int *flag, int *source,
                           int *notify_tag);
 int PMPIX_Win_notify_wait(MPI_Win win, int *source, int *notify_tag);
 
+/* MPICH 4.0's extension (MPI 4.1's MPI_Remove_error_*): remove an error
+ * class, code or string that MPI_Add_error_* made, so that its number can
+ * be reused. */
+int MPIX_Delete_error_class(int errorclass);
+int MPIX_Delete_error_code(int errorcode);
+int MPIX_Delete_error_string(int errorcode);
+int PMPIX_Delete_error_class(int errorclass);
+int PMPIX_Delete_error_code(int errorcode);
+int PMPIX_Delete_error_string(int errorcode);
+
 #pragma GCC visibility pop
 
 #if defined(__cplusplus)

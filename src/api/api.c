@@ -3,6 +3,8 @@
  * error handlers, argument checks, statuses and the blocking wait loop.
  */
 #include "api/api.h"
+#include "api/api_tunables.h"
+#include "api/errclass_user.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -122,8 +124,11 @@ int rd_api_raise(rd_comm_t *c, int code, const char *fn)
     if (code == MPI_SUCCESS)
         return code;
     const char *saved = rd_api_code_message(code);
-    char text[MPI_MAX_ERROR_STRING + 64];
-    if (saved)
+    char text[MPI_MAX_ERROR_STRING + 64], added[MPI_MAX_ERROR_STRING];
+    if (rd_api_user_error_string(code, added, sizeof(added)))
+        snprintf(text, sizeof(text), "%s: error code %d: %s", fn, code,
+                 *added ? added : "(added by the program, no string set)");
+    else if (saved)
         snprintf(text, sizeof(text), "%s: %s", fn, saved);
     else
         snprintf(text, sizeof(text), "%s: %s", fn, rd_api_class_name(code & 0xff));
@@ -165,8 +170,39 @@ int rd_api_request_error(rd_request_t *w, const char *fn)
     return rd_api_status_error(c, w->error, fn);
 }
 
+void rd_api_note_unsupported(const char *fn)
+{
+    /* The names already reported; the functions a program lacks are few. */
+    static const char *said[64];
+    static unsigned nsaid;
+    static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+    long long on = 1;
+    if (rd_tunable_int(&rd_api_tunables[RD_API_T_WARN_UNSUPPORTED], &on) != RD_OK || !on)
+        return;
+    pthread_mutex_lock(&said_lock);
+    int first = 1;
+    for (unsigned i = 0; i < nsaid && first; i++)
+        first = strcmp(said[i], fn) != 0;
+    if (first && nsaid < sizeof(said) / sizeof(said[0]))
+        said[nsaid++] = fn;
+    pthread_mutex_unlock(&said_lock);
+    if (!first)
+        return;
+    char line[256];
+    int n = snprintf(line, sizeof(line),
+                     "rdmpi: rank %d: %s is not implemented by rdmpi %s: it returns "
+                     "MPI_ERR_UNSUPPORTED_OPERATION (RDMPI_WARN_UNSUPPORTED=0 silences this)\n",
+                     rd_api.boot.rank, fn, RDMPI_VERSION);
+    ssize_t w = write(STDERR_FILENO, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
+    (void)w;
+}
+
 int rd_api_unsupported(const char *fn)
 {
+    /* The fatal handlers print the failure themselves. */
+    rd_comm_t *w = rd_api.world;
+    if (w && w->errh && (w->errh->kind == RD_ERRH_RETURN || w->errh->kind == RD_ERRH_USER))
+        rd_api_note_unsupported(fn);
     return rd_api_error(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                         "not supported by rdmpi %s", RDMPI_VERSION);
 }

@@ -94,9 +94,18 @@ int rd_api_peer_rank(const rd_comm_t *c, int world);
 int rd_api_class_of(int status);
 /* The failure of a function declared in mpi.h that rdmpi does not implement. */
 int rd_api_unsupported(const char *fn);
+/* The same for a file function (MPI_File_*): raised on MPI_FILE_NULL's
+ * handler, MPI_ERRORS_RETURN unless the program set another (file_errh.c). */
+int rd_api_unsupported_file(const char *fn);
+/* The first time a missing function fn is called, says so on stderr (one
+ * line; RDMPI_WARN_UNSUPPORTED=0 silences it): a program that ignores the
+ * error it returns would otherwise fail later with no hint. */
+void rd_api_note_unsupported(const char *fn);
 /* The saved message of an error code (NULL if none or reused) and class names. */
 const char *rd_api_code_message(int code);
 const char *rd_api_class_name(int cls);
+/* Whether cls is a predefined error class. */
+int rd_api_class_known(int cls);
 /* Applies c's error handler to an existing error code (used by wait/test). */
 int rd_api_raise(rd_comm_t *c, int code, const char *fn);
 

@@ -18,10 +18,13 @@ const rd_tunable_t rd_api_tunables[RD_API_T_COUNT] = {
     [RD_API_T_ASYNC_PROGRESS] = RD_TUNE_BOOL("RDMPI_ASYNC_PROGRESS", 0,
         "a progress thread polls the transports while the application computes "
         "(makes the library thread-safe whatever level was asked for)"),
+    [RD_API_T_WARN_UNSUPPORTED] = RD_TUNE_BOOL("RDMPI_WARN_UNSUPPORTED", 1,
+        "the first call of an MPI function rdmpi does not implement prints one line "
+        "naming it on stderr, even when the error is returned to the program"),
 };
 
 const rd_tunable_table_t rd_api_tunables_table = {
-    "api", "src/api/init.c", rd_api_tunables, RD_API_T_COUNT
+    "api", "src/api/init.c, src/api/api.c", rd_api_tunables, RD_API_T_COUNT
 };
 
 /* The verbs tables are listed even where verbs is not built: the variables

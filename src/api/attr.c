@@ -3,9 +3,10 @@
  * MPI_Keyval_create), attributes (set / get / delete and the MPI-1
  * MPI_Attr_*), the predefined attributes of MPI_COMM_WORLD, and the copy /
  * delete passes run by MPI_Comm_dup and MPI_Comm_free (attr.h). Windows
- * cache attributes the same way (api/win_attr.c calls the rd_api_attr_*
- * steps below with a window as the owner); a keyval belongs to the kind of
- * object it was created for.
+ * and datatypes cache attributes the same way (api/win_attr.c and
+ * api/type_attr.c call the rd_api_attr_* steps below with a window or a
+ * datatype as the owner); a keyval belongs to the kind of object it was
+ * created for.
  *
  * Copy and delete callbacks are user code that may call MPI, so they always
  * run without the library lock; while a callback runs, its keyval holds an
@@ -22,11 +23,12 @@
 #include <stdlib.h>
 
 #include "api/api.h"
+#include "api/errclass_user.h"
 #include "api/win.h"
 
 typedef struct rd_keyval {
     int handle;
-    int obj;           /* RD_OBJ_COMM / RD_OBJ_WIN: what it may be used on */
+    int obj;           /* RD_OBJ_COMM / _WIN / _DATATYPE: what it may be used on */
     int refs;          /* the user's handle (until freed) + one per attribute */
     int freed;         /* MPI_Comm_free_keyval was called */
     MPI_Comm_copy_attr_function *copy;    /* NULL: MPI_COMM_NULL_COPY_FN */
@@ -56,7 +58,7 @@ static int attr_host = MPI_PROC_NULL;      /* no host process */
 static int attr_io = MPI_ANY_SOURCE;       /* every rank can do I/O */
 static int attr_wtime_is_global;           /* clocks are per node */
 static int attr_universe_size, attr_appnum;
-static int attr_lastusedcode = MPI_ERR_LASTCODE;
+static int attr_lastusedcode;
 
 /* Predefined keyvals of communicators and windows: neither can be set,
  * deleted or freed (the window ones are answered by win_attr.c). */
@@ -90,7 +92,9 @@ static int *predefined_value(int keyval)
     case MPI_UNIVERSE_SIZE:
         attr_universe_size = rd_api.boot.universe_size;
         return &attr_universe_size;
-    case MPI_LASTUSEDCODE: return &attr_lastusedcode;
+    case MPI_LASTUSEDCODE:
+        attr_lastusedcode = rd_api_user_last_code();
+        return &attr_lastusedcode;
     case MPI_APPNUM:
         attr_appnum = rd_api.boot.appnum;
         return &attr_appnum;
@@ -106,11 +110,14 @@ static rd_keyval_t *keyval_obj(int h)
     return rd_handle_get(RD_OBJ_KEYVAL, h);
 }
 
-/* The keyval behind h if the user may still use it on objects of kind obj. */
-static rd_keyval_t *keyval_live(int h, int obj)
+/* The keyval behind h if the user may still use it on objects of kind obj:
+ * not freed, or (freed_ok) freed while attributes still use it. Deleting or
+ * reading those attributes stays legal until the last one goes, as in
+ * MPICH; setting a new one does not. */
+static rd_keyval_t *keyval_live(int h, int obj, int freed_ok)
 {
     rd_keyval_t *k = keyval_obj(h);
-    return k && !k->freed && k->obj == obj ? k : NULL;
+    return k && (freed_ok || !k->freed) && k->obj == obj ? k : NULL;
 }
 
 static void keyval_release(rd_keyval_t *k)
@@ -136,7 +143,7 @@ static rd_attr_t *find_attr(const rd_attr_owner_t *o, int keyval)
 
 static const char *kind_name(int obj)
 {
-    return obj == RD_OBJ_WIN ? "window" : "communicator";
+    return obj == RD_OBJ_WIN ? "window" : obj == RD_OBJ_DATATYPE ? "datatype" : "communicator";
 }
 
 /* Applies the error handler of o (NULL: MPI_COMM_WORLD's) to code. */
@@ -206,12 +213,18 @@ typedef struct snap {
 
 int rd_api_attr_copy_all(rd_comm_t *old, rd_comm_t *newc)
 {
+    rd_attr_owner_t o = comm_owner(old), n = comm_owner(newc);
+    return rd_api_attr_owner_copy_all(&o, &n);
+}
+
+int rd_api_attr_owner_copy_all(const rd_attr_owner_t *old, const rd_attr_owner_t *newo)
+{
     rd_list_t *pos;
     int n = 0, err = MPI_SUCCESS;
 
     /* Snapshot under the lock, then run the callbacks without it. */
     rd_api_lock();
-    rd_list_for_each(pos, &old->attrs)
+    rd_list_for_each(pos, old->attrs)
         n++;
     snap_t *s = malloc((size_t)(n ? n : 1) * sizeof(*s));
     if (!s) {
@@ -219,7 +232,7 @@ int rd_api_attr_copy_all(rd_comm_t *old, rd_comm_t *newc)
         return MPI_ERR_NO_MEM;
     }
     n = 0;
-    rd_list_for_each(pos, &old->attrs) {
+    rd_list_for_each(pos, old->attrs) {
         rd_attr_t *a = rd_list_entry(pos, rd_attr_t, link);
         rd_keyval_t *k = keyval_obj(a->keyval);
         k->refs++;
@@ -244,7 +257,7 @@ int rd_api_attr_copy_all(rd_comm_t *old, rd_comm_t *newc)
         a->value = out;
         rd_api_lock();
         s[i].k->refs++;
-        rd_list_push_back(&newc->attrs, &a->link);
+        rd_list_push_back(newo->attrs, &a->link);
         rd_api_unlock();
     }
 
@@ -338,8 +351,11 @@ int rd_api_attr_free_keyval(int obj, int *keyval, const char *fn)
         return rd_api_error(NULL, MPI_ERR_KEYVAL, fn,
                             "keyval 0x%x is predefined and cannot be freed", (unsigned)*keyval);
     rd_api_lock();
-    rd_keyval_t *k = keyval_live(*keyval, obj);
-    if (k) {
+    /* Freeing it again while attributes keep it alive does nothing (a
+     * delete callback may free the keyval it is called for, once per
+     * attribute). */
+    rd_keyval_t *k = keyval_live(*keyval, obj, 1);
+    if (k && !k->freed) {
         k->freed = 1;
         keyval_release(k);
     }
@@ -398,21 +414,22 @@ static int run_delete(const rd_attr_owner_t *o, rd_keyval_t *k, int keyval)
     return err;
 }
 
-/* What setting and deleting an attribute begin with: keyval live, of o's
- * kind and not predefined (what: "set" or "deleted", for the message), and
+/* What setting and deleting an attribute begin with: keyval live (deleting:
+ * or freed while attributes still use it), of o's kind and not predefined, and
  * the delete callback run on the value already set, if any (replacing a
  * value deletes the old one first, MPI-3.1 6.7.2). On MPI_SUCCESS the lock
  * is held and *k is set; on an error it is not held. */
-static int begin_change(const rd_attr_owner_t *o, int keyval, const char *what,
-                        rd_keyval_t **k, const char *fn)
+static int begin_change(const rd_attr_owner_t *o, int keyval, int deleting, rd_keyval_t **k,
+                        const char *fn)
 {
+    const char *what = deleting ? "deleted" : "set";
     int err;
     if (is_predefined(keyval))
         return owner_error(o, MPI_ERR_KEYVAL, fn,
                            "keyval 0x%x is a predefined attribute and cannot be %s",
                            (unsigned)keyval, what);
     rd_api_lock();
-    *k = keyval_live(keyval, o->kind);
+    *k = keyval_live(keyval, o->kind, deleting);
     if (!*k) {
         rd_api_unlock();
         return bad_keyval(o, o->kind, keyval, fn);
@@ -427,7 +444,7 @@ static int begin_change(const rd_attr_owner_t *o, int keyval, const char *what,
 int rd_api_attr_set(const rd_attr_owner_t *o, int keyval, void *value, const char *fn)
 {
     rd_keyval_t *k;
-    int err = begin_change(o, keyval, "set", &k, fn);
+    int err = begin_change(o, keyval, 0, &k, fn);
     if (err)
         return err;
     rd_attr_t *a = find_attr(o, keyval);
@@ -451,7 +468,7 @@ int rd_api_attr_get(const rd_attr_owner_t *o, int keyval, void *value, int *flag
     if (!value || !flag)
         return owner_error(o, MPI_ERR_ARG, fn, "attribute_val or flag pointer is NULL");
     rd_api_lock();
-    if (!keyval_live(keyval, o->kind)) {
+    if (!keyval_live(keyval, o->kind, 1)) {
         rd_api_unlock();
         return bad_keyval(o, o->kind, keyval, fn);
     }
@@ -467,7 +484,7 @@ int rd_api_attr_get(const rd_attr_owner_t *o, int keyval, void *value, int *flag
 int rd_api_attr_delete(const rd_attr_owner_t *o, int keyval, const char *fn)
 {
     rd_keyval_t *k;
-    int err = begin_change(o, keyval, "deleted", &k, fn);
+    int err = begin_change(o, keyval, 1, &k, fn);
     if (err)
         return err;
     rd_attr_t *a = find_attr(o, keyval);

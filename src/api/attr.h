@@ -16,9 +16,9 @@
 struct rd_win;
 
 /* The object whose attributes a step works on. Errors are raised on comm
- * or win (whichever is set; neither: MPI_COMM_WORLD). */
+ * or win (whichever is set; neither, as for datatypes: MPI_COMM_WORLD). */
 typedef struct rd_attr_owner {
-    int kind;              /* RD_OBJ_COMM / RD_OBJ_WIN: keyvals must be of this kind */
+    int kind;              /* RD_OBJ_COMM / _WIN / _DATATYPE: keyvals must be of this kind */
     int handle;            /* what the delete callbacks are given */
     rd_list_t *attrs;      /* rd_attr_t */
     rd_comm_t *comm;
@@ -48,6 +48,8 @@ int rd_api_attr_owner_delete_all(const rd_attr_owner_t *o);
  * caller frees newc with rd_api_attr_delete_all + release). Not raised
  * through an error handler: the caller does that. */
 int rd_api_attr_copy_all(rd_comm_t *old, rd_comm_t *newc);
+/* rd_api_attr_copy_all for any owner (both of the same kind). */
+int rd_api_attr_owner_copy_all(const rd_attr_owner_t *old, const rd_attr_owner_t *newo);
 
 /* rd_api_attr_copy_all for the constructors that duplicate old into newc
  * (MPI_Comm_dup*, MPI_Comm_idup*): on failure the copies made so far are

@@ -451,8 +451,10 @@ static int dup(MPI_Comm comm, int with_info, MPI_Info hints, MPI_Comm *newcomm, 
     rd_api_unlock();
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
-    if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS)
+    if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL; /* no new communicator, as MPICH reports it */
         return err;
+    }
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "api/dtype.h"
+#include "api/type_attr.h"
+#include "api/type_f90.h"
 #include "core/dt_build.h"
 
 /* Checks an old type argument (committed or not, predefined or derived). */
@@ -703,6 +705,16 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         dt->committed = old->committed; /* a duplicate keeps the committed state */
     err = publish(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old, newtype, fn);
     rd_api_unlock();
+    if (err)
+        return err;
+    /* The attributes follow through their copy callbacks (MPI-3.1 6.7.4);
+     * if one fails there is no new type. */
+    if ((err = rd_api_type_attr_copy(old, dt, fn))) {
+        rd_api_lock();
+        rd_dt_release(dt);
+        rd_api_unlock();
+        *newtype = MPI_DATATYPE_NULL;
+    }
     return err;
 }
 
@@ -730,6 +742,14 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         return err;
     if (dt->builtin)
         return rd_api_error(NULL, MPI_ERR_TYPE, fn, "%s is predefined and cannot be freed", dt->name);
+    if (rd_api_dt_is_f90(dt))
+        return rd_api_error(NULL, MPI_ERR_TYPE, fn,
+                            "a type returned by MPI_Type_create_f90_* is predefined and cannot "
+                            "be freed");
+    /* Its attributes go now, whoever still holds the type (MPI-3.1 6.7.4);
+     * a failing delete callback leaves the type as it is. */
+    if ((err = rd_api_type_attr_delete_all(dt, fn)))
+        return err;
     rd_api_lock();
     /* Operations still using it, and types built from it, hold their own
      * references (MPI-3.1 4.1.9): it goes when the last one does. */

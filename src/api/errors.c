@@ -9,6 +9,7 @@
  * name the function and the reason, not only the class.
  */
 #include "api/api.h"
+#include "api/errclass_user.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -318,6 +319,11 @@ const char *rd_api_class_name(int cls)
     return ci ? ci->name : "MPI_ERR_UNKNOWN";
 }
 
+int rd_api_class_known(int cls)
+{
+    return cls >= 0 && cls <= 0xff && class_info(cls);
+}
+
 /* Whether code is one rdmpi could have produced: a known class, with or
  * without a message slot. */
 static int valid_code(int code)
@@ -347,6 +353,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     static const char fn[] = "MPI_Error_class";
     if (!errorclass)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "errorclass pointer is NULL");
+    if (rd_api_user_error_class(errorcode, errorclass))
+        return MPI_SUCCESS;
     if (!valid_code(errorcode))
         return rd_api_error(NULL, MPI_ERR_ARG, fn,
                             "invalid error code %d: not a code returned by rdmpi "
@@ -362,6 +370,10 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     static const char fn[] = "MPI_Error_string";
     if (!string || !resultlen)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "string or resultlen pointer is NULL");
+    if (rd_api_user_error_string(errorcode, string, MPI_MAX_ERROR_STRING)) {
+        *resultlen = (int)strlen(string);
+        return MPI_SUCCESS;
+    }
     if (!valid_code(errorcode))
         return rd_api_error(NULL, MPI_ERR_ARG, fn,
                             "invalid error code %d: not a code returned by rdmpi "

@@ -7,7 +7,8 @@
 # Every function that MPI_H declares as `int MPI_Name(...)` and that no SRC.c
 # exports with `RD_WEAK_ALIAS(MPI_Name)` gets a definition in OUT.c: PMPI_Name
 # returns rd_api_unsupported("MPI_Name") (MPI_ERR_UNSUPPORTED_OPERATION
-# through the error handler), and MPI_Name is its weak alias. Functions
+# through the error handler; rd_api_unsupported_file for MPI_File_*, whose
+# errors go to the file handler), and MPI_Name is its weak alias. Functions
 # returning something other than int (MPI_Wtime, MPI_Aint_add, ...) cannot be
 # generated that way; if one is not implemented, its name is printed on stderr.
 #
@@ -88,7 +89,7 @@ function declaration(d,    open, rp, head, name, ret, params, i) {
     print_head(name, params)
     print "{"
     for (i = 1; i <= nparams; i++) print "    (void)" names[i] ";"
-    print "    return rd_api_unsupported(\"" name "\");"
+    print "    return rd_api_unsupported" (name ~ /^MPI_File_/ ? "_file" : "") "(\"" name "\");"
     print "}"
     count++
 }

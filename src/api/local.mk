@@ -19,6 +19,12 @@ libmpi_la_SOURCES += src/api/partitioned.c src/api/partitioned.h
 libmpi_la_SOURCES += src/api/pt2pt.h src/api/pt2pt_c.c src/api/coll.h src/api/coll_c.c \
 	src/api/nbc.h src/api/nbc_c.c src/api/dtype.h src/api/dtype_c.c \
 	src/api/pack.c
+libmpi_la_SOURCES += src/api/type_f90.c src/api/type_f90.h
+libmpi_la_SOURCES += src/api/errclass_user.c src/api/errclass_user.h
+libmpi_la_SOURCES += src/api/type_attr.c src/api/type_attr.h
+libmpi_la_SOURCES += src/api/file_errh.c
+libmpi_la_SOURCES += src/api/grequest.c src/api/grequest.h src/api/status_conv.c
+libmpi_la_SOURCES += src/api/pack_external.c
 
 # Every function mpi.h declares but no file above defines fails loudly with
 # MPI_ERR_UNSUPPORTED_OPERATION; the list is generated so it can never drift.

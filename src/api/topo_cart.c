@@ -14,14 +14,18 @@
 /* ---- MPI_Dims_create ----
  * The free dimensions get the factorization of nnodes / (product of the
  * fixed ones) that is most balanced: smallest difference between the largest
- * and smallest factor, then smallest sum, then largest smallest factor (the
- * order MPICH's choices follow too), in non-increasing order. An exhaustive
- * search over non-increasing factorizations, pruned by the best difference
- * so far: the number of factorizations grows slowly with nnodes. */
+ * and smallest factor, then largest smallest factor, then smallest sum (the
+ * order MPICH's choices follow too), in non-increasing order. A search over
+ * non-increasing factorizations drawn from the divisors of the number: the
+ * largest factor rises from the k-th root, the others fall from it, and both
+ * stop once the difference cannot beat the best one found, so large node
+ * counts take a few thousand steps rather than one per candidate factor. */
 
 typedef struct dims_search {
     int k;                     /* free dimensions */
     int *cur, *best;
+    const int *divs;           /* the divisors of the number to split, ascending */
+    int ndivs;
     int found;
     long long bdiff, bsum, bmin;
 } dims_search_t;
@@ -38,6 +42,54 @@ static int pow_at_least(long long d, int e, long long m)
     return p >= m;
 }
 
+/* The largest x with x^e <= m (e >= 1, m >= 1). */
+static long long root_floor(long long m, int e)
+{
+    long long lo = 1, hi = m;
+    while (lo < hi) {
+        long long mid = lo + (hi - lo + 1) / 2;
+        if (pow_at_least(mid, e, m + 1))
+            hi = mid - 1;
+        else
+            lo = mid;
+    }
+    return lo;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The divisors of m in ascending order, in a new array (*n of them); NULL
+ * when out of memory. No number below 2^31 has more than 1600. */
+static int *divisors(int m, int *n)
+{
+    int *d = malloc(1600 * sizeof(int));
+    if (!d)
+        return NULL;
+    d[0] = 1;
+    *n = 1;
+    int rest = m;
+    for (int p = 2; rest > 1; p++) {
+        if ((long long)p * p > rest)
+            p = rest; /* what is left is prime */
+        if (rest % p)
+            continue;
+        int have = *n;
+        long long pk = 1;
+        while (rest % p == 0) {
+            rest /= p;
+            pk *= p;
+            for (int i = 0; i < have; i++)
+                d[(*n)++] = (int)(d[i] * pk);
+        }
+    }
+    qsort(d, (size_t)*n, sizeof(int), cmp_int);
+    return d;
+}
+
 static void dims_search(dims_search_t *s, int m, int i, int maxv, long long sum)
 {
     if (i == s->k - 1) {
@@ -45,8 +97,8 @@ static void dims_search(dims_search_t *s, int m, int i, int maxv, long long sum)
             return;
         s->cur[i] = m;
         long long diff = s->cur[0] - m, tot = sum + m;
-        if (!s->found || diff < s->bdiff || (diff == s->bdiff && tot < s->bsum) ||
-            (diff == s->bdiff && tot == s->bsum && m > s->bmin)) {
+        if (!s->found || diff < s->bdiff || (diff == s->bdiff && m > s->bmin) ||
+            (diff == s->bdiff && m == s->bmin && tot < s->bsum)) {
             s->found = 1;
             s->bdiff = diff;
             s->bsum = tot;
@@ -55,14 +107,33 @@ static void dims_search(dims_search_t *s, int m, int i, int maxv, long long sum)
         }
         return;
     }
-    for (int d = m < maxv ? m : maxv; d >= 1; d--) {
+    int left = s->k - i;       /* factors still to choose, this one included */
+    if (i == 0) {
+        /* The largest factor, upwards from the k-th root: the smallest factor
+         * is at most the (k-1)-th root of what the largest leaves, so the
+         * difference only grows from there on. */
+        for (int j = 0; j < s->ndivs; j++) {
+            int d = s->divs[j];
+            if (!pow_at_least(d, left, m))
+                continue;
+            if (s->found && d - root_floor(m / d, left - 1) > s->bdiff)
+                break;
+            s->cur[0] = d;
+            dims_search(s, m / d, 1, d, d);
+        }
+        return;
+    }
+    for (int j = s->ndivs - 1; j >= 0; j--) {
+        int d = s->divs[j];
+        if (d > m || d > maxv)
+            continue;
         /* The rest are at most d each, so they must be able to reach m / d;
          * smaller d only gets further from it. */
-        if (!pow_at_least(d, s->k - i, m))
+        if (!pow_at_least(d, left, m))
             break;
         /* The smallest factor will be at most d: the difference cannot beat
          * the best one any more, and smaller d only widens it. */
-        if (i > 0 && s->found && s->cur[0] - d > s->bdiff)
+        if (s->found && s->cur[0] - d > s->bdiff)
             break;
         if (m % d)
             continue;
@@ -107,13 +178,18 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     }
     dims_search_t s = { .k = k };
     s.cur = malloc(2 * (size_t)k * sizeof(int));
-    if (!s.cur)
+    int *divs = s.cur ? divisors(m, &s.ndivs) : NULL;
+    if (!divs) {
+        free(s.cur);
         return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
     s.best = s.cur + k;
+    s.divs = divs;
     dims_search(&s, m, 0, m, 0);
     for (int i = 0, j = 0; i < ndims; i++)
         if (dims[i] == 0)
             dims[i] = s.best[j++];
+    free(divs);
     free(s.cur);
     return MPI_SUCCESS;
 }

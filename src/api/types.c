@@ -62,7 +62,8 @@ static const builtin_t builtins[] = {
     SCALAR(MPI_UINT32_T, uint32_t, RD_BASIC_UINT32),
     SCALAR(MPI_UINT64_T, uint64_t, RD_BASIC_UINT64),
     SCALAR(MPI_C_BOOL, bool, RD_BASIC_BOOL),
-    SCALAR(MPI_C_FLOAT_COMPLEX, fcomplex_t, RD_BASIC_C_FLOAT_COMPLEX),
+    /* MPI_C_FLOAT_COMPLEX under its other name, the one MPICH reports. */
+    SCALAR(MPI_C_COMPLEX, fcomplex_t, RD_BASIC_C_FLOAT_COMPLEX),
     SCALAR(MPI_C_DOUBLE_COMPLEX, dcomplex_t, RD_BASIC_C_DOUBLE_COMPLEX),
     SCALAR(MPI_C_LONG_DOUBLE_COMPLEX, ldcomplex_t, RD_BASIC_C_LONG_DOUBLE_COMPLEX),
     SCALAR(MPI_AINT, MPI_Aint, RD_BASIC_INT64),
@@ -123,6 +124,7 @@ int rd_api_types_init(void)
         rd_datatype_t *t = &types[i];
         rd_dt_node_t *nd = nodes[i];
         memset(t, 0, sizeof(*t));
+        rd_list_init(&t->attrs);
         t->handle = b->handle;
         t->refs = 1;
         t->builtin = 1;
@@ -134,8 +136,10 @@ int rd_api_types_init(void)
         t->ub = (ptrdiff_t)b->extent;
         if (!b->len1) {
             leaf(&nd[0], 0, b->extent, b->extent);
-        } else if (b->off2 == b->len1) {
-            /* no padding between the members: one run (e.g. MPI_2INT) */
+        } else if (b->off2 == b->len1 && b->len1 == b->len2) {
+            /* two members of one size with no padding between them: one
+             * run (e.g. MPI_2INT). MPI_DOUBLE_INT has no padding either but
+             * members of two sizes, which the element count must see. */
             leaf(&nd[0], 0, b->len1 + b->len2, b->len1);
         } else {
             leaf(&nd[1], 0, b->len1, b->len1);
@@ -368,6 +372,21 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
     if (count < 0)
         return rd_api_error(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
     rd_api_status_set_bytes(status, (MPI_Count)count * (MPI_Count)dt->size);
+    return MPI_SUCCESS;
+}
+
+RD_WEAK_ALIAS(MPI_Status_set_elements_x)
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    static const char fn[] = "MPI_Status_set_elements_x";
+    rd_datatype_t *dt;
+    int err = query_start(datatype, &dt, status != MPI_STATUS_IGNORE ? status : NULL,
+                          "status is NULL or MPI_STATUS_IGNORE", fn);
+    if (err)
+        return err;
+    if (count < 0)
+        return rd_api_error(NULL, MPI_ERR_COUNT, fn, "negative count %lld", (long long)count);
+    rd_api_status_set_bytes(status, count * (MPI_Count)dt->size);
     return MPI_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "api/api.h"
 
+#include "api/grequest.h"
 #include "api/win.h"
 #include "p2p/p2p.h"
 
@@ -46,6 +47,8 @@ static int is_done(rd_request_t *r)
 /* The MPI error code of a completed request (MPI_SUCCESS or a raised error). */
 static int code_of(rd_request_t *w, const char *fn)
 {
+    if (w->kind == RD_REQ_GREQ) /* what query_fn returned */
+        return w->st_error == MPI_SUCCESS ? MPI_SUCCESS : rd_api_raise(NULL, w->st_error, fn);
     if (w->error == RD_OK)
         return MPI_SUCCESS;
     if (w->kind == RD_REQ_RMA) /* raised on the window's error handler */
@@ -59,6 +62,8 @@ static int code_of(rd_request_t *w, const char *fn)
 static int complete(MPI_Request *h, rd_request_t *r, MPI_Status *st, const char *fn)
 {
     rd_request_t *w = work_of(r);
+    if (w->kind == RD_REQ_GREQ)
+        rd_api_greq_query(w, 1);
     rd_api_set_status(st, w);
     int code = code_of(w, fn);
     if (st != MPI_STATUS_IGNORE && code != MPI_SUCCESS)
@@ -67,6 +72,12 @@ static int complete(MPI_Request *h, rd_request_t *r, MPI_Status *st, const char 
         rd_req_free(r->inner);
         r->inner = NULL;
         r->done = 1;
+    } else if (r->kind == RD_REQ_GREQ) {
+        /* free_fn's error is the call's when query_fn reported none. */
+        int ferr = rd_api_greq_free(r);
+        *h = MPI_REQUEST_NULL;
+        if (code == MPI_SUCCESS && ferr != MPI_SUCCESS)
+            code = rd_api_raise(NULL, ferr, fn);
     } else if (r->kind != RD_REQ_PERSIST_SEND && r->kind != RD_REQ_PERSIST_RECV &&
                r->kind != RD_REQ_PERSIST_COLL) {
         rd_req_free(r);
@@ -169,6 +180,17 @@ static MPI_Status *status_at(MPI_Status *statuses, int i)
  * failed, with its communicator in *ec. */
 static int status_of_many(MPI_Status *st, rd_request_t *w, rd_comm_t **ec)
 {
+    if (w->kind == RD_REQ_GREQ) {
+        rd_api_greq_query(w, 1);
+        int code = w->st_error;
+        rd_api_set_status(st, w);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = code;
+        w->st_error = MPI_SUCCESS;
+        if (code != MPI_SUCCESS)
+            *ec = NULL;
+        return code != MPI_SUCCESS;
+    }
     int failed = w->error != RD_OK;
     if (failed)
         *ec = w->comm;
@@ -409,8 +431,11 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "flag pointer is NULL");
     rd_api_lock();
     int err = poll_one(request, &r, flag, status, fn);
-    if (err == MPI_SUCCESS && r && *flag)
+    if (err == MPI_SUCCESS && r && *flag) {
+        if (r->kind == RD_REQ_GREQ)
+            rd_api_greq_query(r, 0);
         rd_api_set_status(status, work_of(r));
+    }
     rd_api_unlock();
     return err;
 }
@@ -460,6 +485,8 @@ int PMPI_Request_free(MPI_Request *request)
         else
             w->user_freed = 1;
         rd_req_free(r);
+    } else if (r->kind == RD_REQ_GREQ && r->done > 0) {
+        err = rd_api_greq_free(r);
     } else if (r->done > 0 || r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV) {
         rd_req_free(r);
     } else {
@@ -467,7 +494,7 @@ int PMPI_Request_free(MPI_Request *request)
     }
     *request = MPI_REQUEST_NULL;
     rd_api_unlock();
-    return MPI_SUCCESS;
+    return err == MPI_SUCCESS ? MPI_SUCCESS : rd_api_raise(NULL, err, "MPI_Request_free");
 }
 
 RD_WEAK_ALIAS(MPI_Cancel)
@@ -485,6 +512,8 @@ int PMPI_Cancel(MPI_Request *request)
         rd_request_t *w = work_of(r);
         if (w->kind == RD_REQ_RECV && !w->done)
             rd_p2p_cancel_recv(w);
+        else if (w->kind == RD_REQ_GREQ)
+            rd_api_greq_cancel(w);
     }
     rd_api_unlock();
     return MPI_SUCCESS;

@@ -30,6 +30,7 @@ rd_datatype_t *rd_dt_new(void)
     dt->align = 1;
     dt->dense = dt->contig = 1;
     dt->root = &empty_node;
+    rd_list_init(&dt->attrs);
     return dt;
 }
 

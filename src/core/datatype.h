@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/list.h"
+
 /* What a predefined type holds, for reductions: the operation code needs the
  * C type, not only the size. */
 enum rd_basic {
@@ -95,6 +97,9 @@ struct rd_datatype {
     int nc;                    /* large counts: built by an MPI-4.0 _c constructor */
     int64_t *counts;
     char name[64];
+    /* Attributes cached by the API layer (MPI_Type_set_attr); it deletes
+     * them when the user frees the type. */
+    rd_list_t attrs;
 };
 
 static inline ptrdiff_t rd_dt_extent(const rd_datatype_t *dt) { return dt->ub - dt->lb; }

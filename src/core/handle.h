@@ -24,6 +24,7 @@ enum rd_obj {
     RD_OBJ_COMM = 1,
     RD_OBJ_GROUP = 2,
     RD_OBJ_DATATYPE = 3,
+    RD_OBJ_FILE = 4,           /* no table: only error handlers name it */
     RD_OBJ_ERRHANDLER = 5,
     RD_OBJ_OP = 6,
     RD_OBJ_INFO = 7,
