@@ -29,6 +29,8 @@ LAUNCHER_TESTS = \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
 	test/launcher/mapping.sh \
-	test/launcher/spin.sh
+	test/launcher/spin.sh \
+	test/launcher/hydra.sh \
+	test/launcher/foreign.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh $(LAUNCHER_TESTS)
