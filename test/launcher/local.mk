@@ -31,6 +31,8 @@ LAUNCHER_TESTS = \
 	test/launcher/mapping.sh \
 	test/launcher/spin.sh \
 	test/launcher/hydra.sh \
-	test/launcher/foreign.sh
+	test/launcher/foreign.sh \
+	test/launcher/pmi1.sh
 TESTS += $(LAUNCHER_TESTS)
-EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh $(LAUNCHER_TESTS)
+EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
+	$(LAUNCHER_TESTS)
