@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,10 @@ static struct {
     int size;
     char in[PMI1_LINE_MAX];     /* bytes read but not consumed yet */
     size_t in_len;
-} pmi = { .fd = -1 };
+    /* One request and its reply at a time: transports read peers' addresses
+     * lazily, from any thread under MPI_THREAD_MULTIPLE. */
+    pthread_mutex_t lock;
+} pmi = { .fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int write_all(const char *s, size_t len)
 {
@@ -277,7 +281,9 @@ static int nodes_by_hostname(const rd_boot_info_t *info, int *node)
         size_t len = sizeof(host);
         if ((st = pmi1_get(r, "rdmpi-host", host, &len)) != RD_OK) {
             free(hosts);
-            return st == RD_EBOOT ? st : (rd_err_detail("PMI-1: rank %d's host name", r), RD_EBOOT);
+            if (st != RD_EBOOT)
+                rd_err_detail("PMI-1: no host name from rank %d", r);
+            return RD_EBOOT;
         }
         host[sizeof(host) - 1] = '\0';
         strcpy(hosts[r], host);
@@ -313,8 +319,12 @@ static int pmi1_init(rd_boot_info_t *info)
         goto err;
     }
     st = RD_EBOOT;
-    if (request("cmd=init pmi_version=1 pmi_subversion=1\n", "response_to_init", reply) != RD_OK)
+    if ((st = request("cmd=init pmi_version=1 pmi_subversion=1\n", "response_to_init", reply)) != RD_OK) {
+        if (st == RD_EINVAL)
+            rd_err_detail("PMI-1: the process manager refused version 1.1: \"%.200s\"", reply);
+        st = RD_EBOOT;
         goto err;
+    }
     if (request("cmd=get_maxes\n", "maxes", reply) != RD_OK ||
         number(reply, "keylen_max", &v) != RD_OK)
         goto err;
@@ -410,7 +420,7 @@ static size_t chunk_chars(void)
     return n & ~(size_t)1;
 }
 
-static int pmi1_put(const char *key, const void *val, size_t len)
+static int put_locked(const char *key, const void *val, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *b = val;
@@ -443,7 +453,7 @@ static int pmi1_put(const char *key, const void *val, size_t len)
     return RD_OK;
 }
 
-static int pmi1_fence(void)
+static int fence_locked(void)
 {
     char reply[PMI1_LINE_MAX];
     return request("cmd=barrier_in\n", "barrier_out", reply);
@@ -470,7 +480,7 @@ static int get_chunk(const char *k, char *out, size_t cap)
     return RD_OK;
 }
 
-static int pmi1_get(int rank, const char *key, void *buf, size_t *len)
+static int get_locked(int rank, const char *key, void *buf, size_t *len)
 {
     char k[128], text[PMI1_LINE_MAX];
     unsigned char *b = buf;
@@ -501,9 +511,13 @@ static int pmi1_get(int rank, const char *key, void *buf, size_t *len)
             return RD_OK;
         if (*p)
             goto bad;
-        if ((st = pmi_key(k, sizeof(k), key, rank, chunk)) != RD_OK ||
-            (st = get_chunk(k, text, sizeof(text))) != RD_OK)
-            return st == RD_EINVAL ? (rd_err_detail("PMI-1: %s is missing", k), RD_EBOOT) : st;
+        if ((st = pmi_key(k, sizeof(k), key, rank, chunk)) != RD_OK)
+            return st;
+        if ((st = get_chunk(k, text, sizeof(text))) != RD_OK) {
+            if (st == RD_EINVAL)
+                rd_err_detail("PMI-1: %s is missing", k);
+            return RD_EBOOT;
+        }
         p = text;
     }
 bad:
@@ -511,6 +525,31 @@ bad:
     return RD_EBOOT;
 }
 
+static int pmi1_put(const char *key, const void *val, size_t len)
+{
+    pthread_mutex_lock(&pmi.lock);
+    int rc = put_locked(key, val, len);
+    pthread_mutex_unlock(&pmi.lock);
+    return rc;
+}
+
+static int pmi1_fence(void)
+{
+    pthread_mutex_lock(&pmi.lock);
+    int rc = fence_locked();
+    pthread_mutex_unlock(&pmi.lock);
+    return rc;
+}
+
+static int pmi1_get(int rank, const char *key, void *buf, size_t *len)
+{
+    pthread_mutex_lock(&pmi.lock);
+    int rc = get_locked(rank, key, buf, len);
+    pthread_mutex_unlock(&pmi.lock);
+    return rc;
+}
+
+/* Not under the lock: abort may come from a thread that holds it. */
 static void pmi1_abort(int code, const char *msg)
 {
     char req[64];
@@ -523,9 +562,11 @@ static void pmi1_abort(int code, const char *msg)
 static int pmi1_finalize(void)
 {
     char reply[PMI1_LINE_MAX];
+    pthread_mutex_lock(&pmi.lock);
     int st = request("cmd=finalize\n", "finalize_ack", reply);
     close(pmi.fd);
     pmi.fd = -1;
+    pthread_mutex_unlock(&pmi.lock);
     return st;
 }
 
