@@ -83,8 +83,8 @@ static int runtime_start(int level, const char *fn)
     char detail[RD_ERR_DETAIL_MAX];
     if (rc != RD_OK) {
         rd_err_detail_take(detail, sizeof(detail));
-        fprintf(stderr, "rdmpi: %s: cannot connect to the process manager (PMIx): %s%s%s\n", fn,
-                rd_status_str(rc), *detail ? ": " : "", detail);
+        fprintf(stderr, "rdmpi: %s: cannot connect to the process manager (%s): %s%s%s\n", fn,
+                rd_boot_name(), rd_status_str(rc), *detail ? ": " : "", detail);
         exit(1);
     }
     if ((rc = rd_api_tunables_check()) != RD_OK) {

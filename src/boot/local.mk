@@ -1,2 +1,3 @@
 # src/boot: sources and tests of this component
-libmpi_la_SOURCES += src/boot/boot.c src/boot/boot.h
+libmpi_la_SOURCES += src/boot/boot.c src/boot/boot.h src/boot/boot_backend.h \
+	src/boot/boot_pmix.c src/boot/boot_pmi1.c

@@ -12,7 +12,7 @@ const char *rd_status_str(int status)
     case RD_EPEER: return "peer process failed or disconnected";
     case RD_ETRUNC: return "message truncated";
     case RD_ENOTSUP: return "operation not supported";
-    case RD_EBOOT: return "process manager (PMIx) failure";
+    case RD_EBOOT: return "process manager failure";
     case RD_EINTERN: return "internal error";
     case RD_ESYNC: return "no epoch allows this operation";
     case RD_ERANGE: return "target range outside the window";

@@ -5,6 +5,8 @@
  *   info            print what rd_boot_init reported, one line
  *   where           print "where <rank> <network namespace>" (/proc/self/ns/net)
  *   exchange        put a key, fence, read every rank's key back and check
+ *   bigexchange     the same with a 3000-byte binary value (zeros, spaces,
+ *                   '=' and newlines in it), longer than one PMI-1 value
  *   fence           rd_boot_fence
  *   echo            one line on stdout and one on stderr
  *   partial         "partial <rank>" on stdout without a newline
@@ -97,6 +99,42 @@ static void exchange(void)
     printf("exchange ok rank %d\n", info.rank);
 }
 
+/* Byte i of rank r's big value: every byte value, often 0, ' ', '=', '\n'. */
+static unsigned char big_byte(int r, size_t i)
+{
+    static const unsigned char special[] = { 0, ' ', '=', '\n' };
+    return i % 7 == 0 ? special[i / 7 % 4] : (unsigned char)((i * 31 + (size_t)r) & 0xff);
+}
+
+static void bigexchange(void)
+{
+    enum { BIG = 3000 };
+    static unsigned char val[BIG], buf[BIG + 16];
+    int rc;
+
+    for (size_t i = 0; i < BIG; i++)
+        val[i] = big_byte(info.rank, i);
+    if ((rc = rd_boot_put("lt.big", val, BIG)) != RD_OK)
+        die("rd_boot_put", rc);
+    if ((rc = rd_boot_fence()) != RD_OK)
+        die("rd_boot_fence", rc);
+    for (int r = 0; r < info.size; r++) {
+        size_t len = sizeof(buf);
+        if ((rc = rd_boot_get(r, "lt.big", buf, &len)) != RD_OK)
+            die("rd_boot_get", rc);
+        if (len != BIG) {
+            fprintf(stderr, "rank %d: rank %d's big value has %zu bytes\n", info.rank, r, len);
+            exit(3);
+        }
+        for (size_t i = 0; i < BIG; i++)
+            if (buf[i] != big_byte(r, i)) {
+                fprintf(stderr, "rank %d: rank %d's big value differs at %zu\n", info.rank, r, i);
+                exit(3);
+            }
+    }
+    printf("bigexchange ok rank %d\n", info.rank);
+}
+
 /* "name@R=N" for this rank (or "name=N", "name@all=N"): returns 1 and sets *n. */
 static int targets_me(const char *arg, const char *name, long *n)
 {
@@ -133,6 +171,8 @@ int main(int argc, char **argv)
             printf("where %d %s\n", info.rank, n > 0 ? ns : "unknown");
         } else if (!strcmp(a, "exchange")) {
             exchange();
+        } else if (!strcmp(a, "bigexchange")) {
+            bigexchange();
         } else if (!strcmp(a, "fence")) {
             if ((rc = rd_boot_fence()) != RD_OK)
                 die("rd_boot_fence", rc);

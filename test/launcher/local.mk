@@ -4,7 +4,8 @@
 # MPI (MPI_COMM_WORLD, MPI_APPNUM).
 check_PROGRAMS += test/launcher/boot_client
 test_launcher_boot_client_SOURCES = test/launcher/boot_client.c \
-	src/boot/boot.c src/boot/boot.h src/util/status.c src/util/status.h \
+	src/boot/boot.c src/boot/boot.h src/boot/boot_backend.h src/boot/boot_pmix.c \
+	src/boot/boot_pmi1.c src/util/status.c src/util/status.h \
 	src/util/errdetail.c src/util/errdetail.h
 test_launcher_boot_client_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
 test_launcher_boot_client_LDADD = $(PMIX_LIBS)
@@ -28,6 +29,10 @@ LAUNCHER_TESTS = \
 	test/launcher/setup_prefix.sh \
 	test/launcher/binding.sh \
 	test/launcher/mapping.sh \
-	test/launcher/spin.sh
+	test/launcher/spin.sh \
+	test/launcher/hydra.sh \
+	test/launcher/foreign.sh \
+	test/launcher/pmi1.sh
 TESTS += $(LAUNCHER_TESTS)
-EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh $(LAUNCHER_TESTS)
+EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
+	$(LAUNCHER_TESTS)

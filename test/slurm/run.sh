@@ -1,6 +1,7 @@
 #!/bin/bash
-# run.sh: rdmpi under Slurm's srun --mpi=pmix, on a throwaway two-node Slurm
-# cluster in network namespaces on this machine (test/slurm/cluster.sh).
+# run.sh: rdmpi under Slurm's srun --mpi=pmix (and --mpi=pmi2), on a
+# throwaway two-node Slurm cluster in network namespaces on this machine
+# (test/slurm/cluster.sh).
 #
 # Usage (from a build tree; "make check-slurm" does this):
 #   test/slurm/run.sh [-k PATTERN]     -k: only MPI cases matching PATTERN
@@ -13,6 +14,9 @@
 #   2. src/boot under Slurm's PMIx server (test/launcher/boot_client): rank,
 #      size, local peers, one job id, address exchange through the fence,
 #      on one node (2 ranks) and two nodes (4 ranks, block and cyclic).
+#   2b. The same under srun --mpi=pmi2, whose server also speaks the PMI-1
+#      wire protocol src/boot uses, and two MPI test programs (p2p_order,
+#      coll_ops) on one node (2 ranks) and two nodes (4 ranks).
 #   3. PMIx_Abort from one rank ends the step with a non-zero exit; srun
 #      --mpi=none gets a clear error from every rank, not N singletons.
 #   4. The MPI test programs of one-node.testlist with every rank on one node
@@ -97,7 +101,7 @@ fi
 # against the layout expected: $1 = the ranks of each node, "0,1 2,3".
 check_boot() {
     local label=$1 layout=$2; shift 2
-    if ! timeout 60 "${slurm_ctl[@]}" srun --quiet --mpi=pmix --kill-on-bad-exit=1 "$@" \
+    if ! timeout 60 "${slurm_ctl[@]}" srun --quiet --mpi="${boot_mpi:-pmix}" --kill-on-bad-exit=1 "$@" \
             "$build/test/launcher/boot_client" info exchange >"$out" 2>&1; then
         fail "$label: srun exited non-zero" "$out"
         return
@@ -132,6 +136,27 @@ check_boot "boot: 1 node, 2 ranks" "0,1" -N 1 -n 2
 check_boot "boot: 2 nodes, 4 ranks, block" "0,1 2,3" -N 2 -n 4 --ntasks-per-node=2
 check_boot "boot: 2 nodes, 4 ranks, cyclic" "0,2 1,3" -N 2 -n 4 --ntasks-per-node=2 --distribution=cyclic
 check_boot "boot: 2 nodes, 3 ranks" "0,1 2" -N 2 -n 3 --ntasks-per-node=2
+
+# 2b. srun --mpi=pmi2: src/boot's PMI-1 back end (PMI_FD) against Slurm's pmi2 plugin.
+if in_ctl srun --mpi=list 2>&1 | grep -q pmi2; then
+    boot_mpi=pmi2 check_boot "boot pmi2: 1 node, 2 ranks" "0,1" -N 1 -n 2
+    boot_mpi=pmi2 check_boot "boot pmi2: 2 nodes, 4 ranks, block" "0,1 2,3" -N 2 -n 4 --ntasks-per-node=2
+    boot_mpi=pmi2 check_boot "boot pmi2: 2 nodes, 4 ranks, cyclic" "0,2 1,3" -N 2 -n 4 \
+        --ntasks-per-node=2 --distribution=cyclic
+    for p in p2p_order coll_ops; do
+        for shape in "-N 1 -n 2" "-N 2 -n 4 --ntasks-per-node=2"; do
+            # shellcheck disable=SC2086
+            if timeout 120 "${slurm_ctl[@]}" srun --quiet --mpi=pmi2 --kill-on-bad-exit=1 $shape \
+                    "$build/test/mpi/$p" </dev/null >"$out" 2>&1 && grep -q '^ No Errors$' "$out"; then
+                pass "pmi2: $p $shape"
+            else
+                fail "pmi2: $p $shape" "$out"
+            fi
+        done
+    done
+else
+    fail "srun --mpi=list offers pmi2 (no pmi2 plugin: slurm-wlm-basic-plugins?)"
+fi
 
 # 3. PMIx_Abort from rank 3 (on the second node) ends the whole step.
 t0=$(date +%s)
