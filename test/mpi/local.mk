@@ -57,7 +57,7 @@ check_SCRIPTS += test/mpi/runtests.sh
 RD_MPI_TESTLISTS = test/mpi/main.testlist test/mpi/coll.testlist test/mpi/comm.testlist \
 	test/mpi/dtype.testlist test/mpi/nbc.testlist test/mpi/protocols.testlist \
 	test/mpi/tcp.testlist test/mpi/errors.testlist test/mpi/rma.testlist \
-	test/mpi/persist.testlist
+	test/mpi/persist.testlist test/mpi/conform.testlist
 TESTS += $(RD_MPI_TESTLISTS)
 TEST_EXTENSIONS = .testlist
 TESTLIST_LOG_COMPILER = bash

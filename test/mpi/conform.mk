@@ -1,0 +1,12 @@
+# test/mpi/conform.mk: cases found by MPICH's test suite (programs listed in
+# conform.testlist).
+
+RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order
+
+check_PROGRAMS += $(RD_CONFORM_TEST_PROGS)
+EXTRA_DIST += test/mpi/conform.testlist
+
+test_mpi_ibcast_order_SOURCES = test/mpi/ibcast_order.c test/mpi/mtest.c
+test_mpi_ibcast_order_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_ibcast_order_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_ibcast_order_LDFLAGS = $(RD_TEST_LINKOPTS)
