@@ -1,7 +1,7 @@
 # test/mpi/conform.mk: cases found by MPICH's test suite (programs listed in
 # conform.testlist).
 
-RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order
+RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order test/mpi/pcoll_free_handles
 
 check_PROGRAMS += $(RD_CONFORM_TEST_PROGS)
 EXTRA_DIST += test/mpi/conform.testlist
@@ -10,3 +10,7 @@ test_mpi_ibcast_order_SOURCES = test/mpi/ibcast_order.c test/mpi/mtest.c
 test_mpi_ibcast_order_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_ibcast_order_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_ibcast_order_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_pcoll_free_handles_SOURCES = test/mpi/pcoll_free_handles.c test/mpi/mtest.c
+test_mpi_pcoll_free_handles_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_pcoll_free_handles_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_pcoll_free_handles_LDFLAGS = $(RD_TEST_LINKOPTS)
