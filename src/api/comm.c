@@ -425,6 +425,8 @@ static int dup(MPI_Comm comm, int with_info, MPI_Info hints, MPI_Comm *newcomm, 
     if (rc != RD_OK && nc)
         rd_api_comm_destroy(nc);
     rd_api_unlock();
+    /* On an error the new handle is MPI_COMM_NULL (as MPICH does). */
+    *newcomm = MPI_COMM_NULL;
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
     if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS)

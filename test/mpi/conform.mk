@@ -1,7 +1,8 @@
 # test/mpi/conform.mk: cases found by MPICH's test suite (programs listed in
 # conform.testlist).
 
-RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order test/mpi/pcoll_free_handles
+RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order test/mpi/pcoll_free_handles \
+	test/mpi/dup_copy_err
 
 check_PROGRAMS += $(RD_CONFORM_TEST_PROGS)
 EXTRA_DIST += test/mpi/conform.testlist
@@ -14,3 +15,7 @@ test_mpi_pcoll_free_handles_SOURCES = test/mpi/pcoll_free_handles.c test/mpi/mte
 test_mpi_pcoll_free_handles_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_pcoll_free_handles_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_pcoll_free_handles_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_dup_copy_err_SOURCES = test/mpi/dup_copy_err.c test/mpi/mtest.c
+test_mpi_dup_copy_err_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_dup_copy_err_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_dup_copy_err_LDFLAGS = $(RD_TEST_LINKOPTS)
