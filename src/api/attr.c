@@ -338,8 +338,13 @@ int rd_api_attr_free_keyval(int obj, int *keyval, const char *fn)
         return rd_api_error(NULL, MPI_ERR_KEYVAL, fn,
                             "keyval 0x%x is predefined and cannot be freed", (unsigned)*keyval);
     rd_api_lock();
-    rd_keyval_t *k = keyval_live(*keyval, obj);
-    if (k) {
+    /* A keyval already freed lives on while attributes hold it: freeing it
+     * again then does nothing (as in MPICH, whose attr/keyval_double_free*
+     * free one in its delete callback and again afterwards). */
+    rd_keyval_t *k = keyval_obj(*keyval);
+    if (k && k->obj != obj)
+        k = NULL;
+    if (k && !k->freed) {
         k->freed = 1;
         keyval_release(k);
     }

@@ -2,7 +2,7 @@
 # conform.testlist).
 
 RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order test/mpi/pcoll_free_handles \
-	test/mpi/dup_copy_err
+	test/mpi/dup_copy_err test/mpi/keyval_refree
 
 check_PROGRAMS += $(RD_CONFORM_TEST_PROGS)
 EXTRA_DIST += test/mpi/conform.testlist
@@ -19,3 +19,7 @@ test_mpi_dup_copy_err_SOURCES = test/mpi/dup_copy_err.c test/mpi/mtest.c
 test_mpi_dup_copy_err_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_dup_copy_err_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_dup_copy_err_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_keyval_refree_SOURCES = test/mpi/keyval_refree.c test/mpi/mtest.c
+test_mpi_keyval_refree_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_keyval_refree_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_keyval_refree_LDFLAGS = $(RD_TEST_LINKOPTS)
