@@ -14,7 +14,9 @@
  * request becomes the persistent one's inner request, so Wait and Test
  * complete it as they complete a persistent point-to-point request and the
  * request stays allocated, inactive, until MPI_Request_free. Freeing it
- * while active is an error (wait.c).
+ * while active is an error (wait.c). The request holds references on the
+ * datatypes and the operation it records until then: the user may free
+ * them between the init call and the request's last start.
  */
 #include "api/coll_persist.h"
 
@@ -150,6 +152,11 @@ static int check(rd_api_pcoll_t *a, rd_comm_t **cp, int *ns, int *nr, const char
         a->scounts = a->sdispls = a->stypes = NULL;
     if (!*nr)
         a->rcounts = a->rdispls = a->rtypes = NULL;
+    a->ns = *ns;
+    a->nr = *nr;
+    a->held_stype = send && !uses[a->kind].w;
+    a->held_rtype = (recv && !uses[a->kind].w) || uses[a->kind].op;
+    a->held_op = uses[a->kind].op;
     if (a->kind == RD_PC_REDSCAT) {
         a->rdispls = NULL;
         if (!a->rcounts)
@@ -182,6 +189,37 @@ static int check(rd_api_pcoll_t *a, rd_comm_t **cp, int *ns, int *nr, const char
     return MPI_SUCCESS;
 }
 
+/* Lock held. Takes (hold 1) or drops (hold 0) a reference on each datatype
+ * and the operation the checks of a accepted: MPI_Type_free and MPI_Op_free
+ * then leave their handles valid for the starts. */
+static void hold_objects(const rd_api_pcoll_t *a, int hold)
+{
+    MPI_Datatype t[2] = { a->held_stype ? a->stype : MPI_DATATYPE_NULL,
+                          a->held_rtype ? a->rtype : MPI_DATATYPE_NULL };
+    const MPI_Datatype *arr[2] = { a->stypes, a->rtypes };
+    int n[2] = { a->ns, a->nr };
+    for (int side = 0; side < 2; side++) {
+        for (int i = -1; i < (arr[side] ? n[side] : 0); i++) {
+            rd_datatype_t *dt = rd_api_dt(i < 0 ? t[side] : arr[side][i]);
+            if (dt && hold)
+                rd_dt_ref(dt);
+            else if (dt)
+                rd_dt_release(dt);
+        }
+    }
+    rd_op_t *o = a->held_op ? rd_api_op(a->op) : NULL;
+    if (o && hold)
+        rd_api_op_ref(o);
+    else if (o)
+        rd_api_op_release(o);
+}
+
+void rd_api_pcoll_free(rd_request_t *p)
+{
+    if (p->tmp)
+        hold_objects(p->tmp, 0);
+}
+
 int rd_api_pcoll_init(rd_api_pcoll_t *a, MPI_Info info, MPI_Request *request, const char *fn)
 {
     rd_comm_t *c;
@@ -210,6 +248,7 @@ int rd_api_pcoll_init(rd_api_pcoll_t *a, MPI_Info info, MPI_Request *request, co
         r->tag = tag;
         r->tmp = rec;
         r->done = 1; /* inactive: waits return at once */
+        hold_objects(rec, 1);
         *request = r->handle;
     }
     rd_api_unlock();

@@ -49,6 +49,10 @@ typedef struct rd_api_pcoll {
     int root;
     const void *scounts, *sdispls, *stypes;
     const void *rcounts, *rdispls, *rtypes;
+    /* Set by the init call: the lengths of the arrays, and which of stype,
+     * rtype and op it holds a reference on. */
+    int ns, nr;
+    unsigned char held_stype, held_rtype, held_op;
 } rd_api_pcoll_t;
 
 /* What a _c form was given beyond rd_api_pcoll_t: its counts and its int-sized
@@ -74,5 +78,8 @@ int rd_api_pcoll_init_c(rd_api_pcoll_t *a, const rd_api_pcoll_wide_t *w, MPI_Inf
  * Returns MPI_SUCCESS or the error handler's code (MPI_ERR_REQUEST if p is
  * already active). */
 int rd_api_pcoll_start(rd_request_t *p, const char *fn);
+/* Lock held. Drops the references p's record holds on its datatypes and
+ * operation (MPI_Request_free, before the request itself is freed). */
+void rd_api_pcoll_free(rd_request_t *p);
 
 #endif

@@ -449,6 +449,8 @@ static int dup(MPI_Comm comm, int with_info, MPI_Info hints, MPI_Comm *newcomm, 
     if (rc != RD_OK && nc)
         rd_api_comm_destroy(nc);
     rd_api_unlock();
+    /* On an error the new handle is MPI_COMM_NULL (as MPICH does). */
+    *newcomm = MPI_COMM_NULL;
     if (rc != RD_OK)
         return rd_api_status_error(c, rc, fn);
     if ((err = rd_api_attr_copy_dup(c, nc, fn)) != MPI_SUCCESS) {
@@ -474,15 +476,40 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 }
 
 /* ---- hints ----
- * rdmpi interprets no communicator hint yet: they are stored as given and
- * MPI_Comm_get_info hands back a copy of them. */
+ * rdmpi acts on no communicator hint yet: it keeps those MPI-4.0 (7.4.4)
+ * defines, as given, and MPI_Comm_get_info hands back a copy of them.
+ * Other keys are ignored, as MPI-4.0 asks of keys an implementation does
+ * not use. */
 
-/* Gives c a copy of info (NULL or empty: no hints). Lock held; internal status. */
+static const char *const known_hints[] = {
+    "mpi_assert_no_any_tag",
+    "mpi_assert_no_any_source",
+    "mpi_assert_exact_length",
+    "mpi_assert_allow_overtaking",
+};
+
+static int known_hint(const char *key)
+{
+    for (size_t i = 0; i < sizeof(known_hints) / sizeof(known_hints[0]); i++)
+        if (!strcmp(key, known_hints[i]))
+            return 1;
+    return 0;
+}
+
+/* Gives c a copy of info's known hints (none: no hints). Lock held;
+ * internal status. */
 static int set_hints(rd_comm_t *c, const rd_info_t *info)
 {
     rd_info_t *copy = NULL;
-    if (info && info->n > 0 && !(copy = rd_api_info_copy(info)))
-        return RD_ENOMEM;
+    for (int i = 0; info && i < info->n; i++) {
+        if (!known_hint(info->e[i].key))
+            continue;
+        if ((!copy && !(copy = rd_api_info_copy(NULL))) ||
+            rd_api_info_set(copy, info->e[i].key, info->e[i].value) != RD_OK) {
+            rd_api_info_destroy(copy);
+            return RD_ENOMEM;
+        }
+    }
     comm_extra_t *x = extra_find(c);
     if (!x && copy && !(x = extra_get(c))) {
         rd_api_info_destroy(copy);

@@ -419,8 +419,11 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     cart_coords(t, c->rank, mine);
     for (int r = 0; r < c->size; r++) {
         cart_coords(t, r, other);
-        int same = 1;
-        for (int i = 0; i < nd && same; i++)
+        /* Nothing kept: one 0-dimensional grid, of rank 0 alone, and
+         * MPI_COMM_NULL elsewhere (as MPI_Cart_create with ndims 0; MPICH
+         * does the same). */
+        int same = kept > 0 || r == 0;
+        for (int i = 0; i < nd && same && kept > 0; i++)
             same = remain_dims[i] || other[i] == mine[i];
         if (same)
             world[n++] = c->group->world[r];

@@ -15,6 +15,8 @@
 
 /* A scalar type: one block. */
 #define SCALAR(h, ctype, basic) { h, #h, sizeof(ctype), 0, 0, 0, basic, _Alignof(ctype) }
+/* MPI_LB / MPI_UB: bound markers of no size (MPI-1; MPICH keeps them). */
+#define MARKER(h) { h, #h, 0, 0, 0, 0, RD_BASIC_NONE, 1 }
 /* A pair type (value, index) laid out as the C struct { T1 a; T2 b; } is. */
 #define PAIR(h, t1, t2, basic)                                                       \
     { h, #h, sizeof(struct { t1 a; t2 b; }), sizeof(t1),                             \
@@ -53,6 +55,8 @@ static const builtin_t builtins[] = {
     SCALAR(MPI_DOUBLE, double, RD_BASIC_DOUBLE),
     SCALAR(MPI_LONG_DOUBLE, long double, RD_BASIC_LONG_DOUBLE),
     SCALAR(MPI_PACKED, char, RD_BASIC_NONE),
+    MARKER(MPI_LB),
+    MARKER(MPI_UB),
     SCALAR(MPI_INT8_T, int8_t, RD_BASIC_INT8),
     SCALAR(MPI_INT16_T, int16_t, RD_BASIC_INT16),
     SCALAR(MPI_INT32_T, int32_t, RD_BASIC_INT32),
@@ -134,7 +138,9 @@ int rd_api_types_init(void)
         t->combiner = MPI_COMBINER_NAMED;
         t->lb = 0;
         t->ub = (ptrdiff_t)b->extent;
-        if (!b->len1) {
+        if (!b->extent) {
+            leaf(&nd[0], 0, 0, 1);
+        } else if (!b->len1) {
             leaf(&nd[0], 0, b->extent, b->extent);
         } else if (b->off2 == b->len1 && b->len1 == b->len2) {
             /* two members of one size with no padding between them: one

@@ -7,6 +7,7 @@
 #include "api/api.h"
 
 #include "api/grequest.h"
+#include "api/coll_persist.h"
 #include "api/win.h"
 #include "p2p/p2p.h"
 
@@ -488,6 +489,8 @@ int PMPI_Request_free(MPI_Request *request)
     } else if (r->kind == RD_REQ_GREQ && r->done > 0) {
         err = rd_api_greq_free(r);
     } else if (r->done > 0 || r->kind == RD_REQ_PERSIST_SEND || r->kind == RD_REQ_PERSIST_RECV) {
+        if (r->kind == RD_REQ_PERSIST_COLL)
+            rd_api_pcoll_free(r);
         rd_req_free(r);
     } else {
         r->user_freed = 1;

@@ -236,13 +236,50 @@ typedef struct ibcast {
     char *bytes;                 /* buf's bytes when contiguous, else NULL */
     size_t n, off;               /* bytes in all; the next chunk's offset */
     uint32_t seq;                /* the next chunk's sequence number */
+    struct ibcast *next;         /* the root's: the next in pub_queue */
+    int queued;                  /* the root's: still in pub_queue */
 } ibcast_t;
+
+/* The root's MPI_Ibcasts that have chunks left to publish, in the order of
+ * their calls. They publish in that order: all communicators share this
+ * process's two buffers, and a later broadcast that took them first could
+ * wait on readers who have yet to call the earlier one (each rank calls them
+ * in the same order, but completes them in its own). */
+static ibcast_t *pub_head, *pub_tail;
+
+static void pub_enqueue(ibcast_t *ib)
+{
+    ib->next = NULL;
+    ib->queued = 1;
+    if (pub_tail)
+        pub_tail->next = ib;
+    else
+        pub_head = ib;
+    pub_tail = ib;
+}
+
+static void pub_dequeue(void *arg)
+{
+    ibcast_t *ib = arg, **p = &pub_head, *prev = NULL;
+    if (!ib->queued)
+        return;
+    while (*p != ib) {
+        prev = *p;
+        p = &(*p)->next;
+    }
+    *p = ib->next;
+    if (pub_tail == ib)
+        pub_tail = prev;
+    ib->queued = 0;
+}
 
 /* The root: publishes every chunk it has a free buffer for. */
 static int ibcast_publish(rd_nbc_t *s, void *arg)
 {
     ibcast_t *ib = arg;
     rd_comm_t *c = rd_nbc_comm(s);
+    if (ib != pub_head)
+        return 0;
     while (ib->off < ib->n) {
         rd_coll_shm_buf_t *b = take_free(ib->area, ib->stride);
         if (!b)
@@ -256,6 +293,7 @@ static int ibcast_publish(rd_nbc_t *s, void *arg)
         ib->seq = seq_after(ib->seq);
         ib->off += len;
     }
+    pub_dequeue(ib);
     return 1;
 }
 
@@ -312,8 +350,12 @@ int rd_coll_shm_ibcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, 
         next_stamp(c);
     if (n == 0)
         return RD_OK;
-    if (c->rank == root)
+    if (c->rank == root) {
         mark_version(ib->area);
+        pub_enqueue(ib);
+        /* A schedule that fails or is never started leaves the queue too. */
+        rd_nbc_on_free(s, pub_dequeue, ib);
+    }
     rd_nbc_wait(s, c->rank == root ? ibcast_publish : ibcast_copy_out, ib, dt);
     rd_nbc_fence(s);
     return RD_OK;

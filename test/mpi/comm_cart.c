@@ -140,16 +140,16 @@ static void grid(int nd, const int *per, const char *what)
         keep[nd - 1] = 0;
         check_sub(cart, nd, dims, per, keep, what);
     }
-    /* nothing kept: MPI-3.1 says a 0-dimensional grid; rdmpi gives each
-     * rank its own, MPICH 4.0 only the grid's rank 0 (MPI_COMM_NULL
-     * elsewhere), so only that rank is checked */
+    /* nothing kept: a 0-dimensional grid of the grid's rank 0 alone (as
+     * MPI_Cart_create with ndims 0, and as MPICH 4.0 does), MPI_COMM_NULL
+     * elsewhere */
     {
         MPI_Comm sub;
         int r, nd0 = -1, size = -1;
         keep[0] = keep[1] = keep[2] = 0;
         MPI_Comm_rank(cart, &r);
         MT_OK(MPI_Cart_sub(cart, keep, &sub));
-        if (sub != MPI_COMM_NULL) {
+        if (r == 0 && sub != MPI_COMM_NULL) {
             MPI_Comm_size(sub, &size);
             MT_OK(MPI_Cartdim_get(sub, &nd0));
             MT_CHECK(size == 1 && nd0 == 0, "%s: sub with nothing kept: size %d ndims %d", what,
@@ -157,6 +157,8 @@ static void grid(int nd, const int *per, const char *what)
             MT_OK(MPI_Comm_free(&sub));
         } else {
             MT_CHECK(r != 0, "%s: sub with nothing kept: MPI_COMM_NULL at rank 0", what);
+            MT_CHECK(sub == MPI_COMM_NULL, "%s: sub with nothing kept at rank %d: not MPI_COMM_NULL",
+                     what, r);
         }
     }
 
