@@ -83,6 +83,10 @@ int rd_api_errh_apply(rd_errhandler_t *e, int h, int code, const char *text);
  * the old handler released. */
 MPI_Errhandler rd_api_errh_get(rd_errhandler_t *cur);
 void rd_api_errh_set(rd_errhandler_t **slot, rd_errhandler_t *e);
+/* The body of MPI_{Comm,Win,File,Session}_create_errhandler: a new user
+ * handler calling f for objects of kind obj (RD_OBJ_*), its handle in
+ * *errhandler; argument errors and ENOMEM reported under fn. */
+int rd_api_errh_create(int obj, void (*f)(void), MPI_Errhandler *errhandler, const char *fn);
 /* Same, for an internal status code from a lower layer. */
 int rd_api_status_error(rd_comm_t *c, int status, const char *fn);
 /* The error of a completed request w (w->error != RD_OK): truncation and a

@@ -75,16 +75,14 @@ void rd_api_errh_set(rd_errhandler_t **slot, rd_errhandler_t *e)
 
 /* ---- shared bodies of the MPI-2 and MPI-1 names ---- */
 
-static int create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler,
-                             const char *fn)
+int rd_api_errh_create(int obj, void (*f)(void), MPI_Errhandler *errhandler, const char *fn)
 {
-    RD_API_CHECK_INIT(fn);
     if (!f)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "error handler function is NULL");
     if (!errhandler)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "errhandler pointer is NULL");
     rd_api_lock();
-    rd_errhandler_t *e = rd_errh_new(RD_ERRH_USER, RD_OBJ_COMM, (rd_errh_fn)f);
+    rd_errhandler_t *e = rd_errh_new(RD_ERRH_USER, obj, (rd_errh_fn)f);
     if (e && !(e->handle = rd_handle_alloc(RD_OBJ_ERRHANDLER, e))) {
         rd_errh_release(e);
         e = NULL;
@@ -94,6 +92,13 @@ static int create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *er
         return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for a new error handler");
     *errhandler = e->handle;
     return MPI_SUCCESS;
+}
+
+static int create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler,
+                             const char *fn)
+{
+    RD_API_CHECK_INIT(fn);
+    return rd_api_errh_create(RD_OBJ_COMM, (void (*)(void))f, errhandler, fn);
 }
 
 static int set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char *fn)

@@ -98,21 +98,7 @@ int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn
 {
     static const char fn[] = "MPI_File_create_errhandler";
     RD_API_CHECK_INIT(fn);
-    if (!file_errhandler_fn)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "error handler function is NULL");
-    if (!errhandler)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "errhandler pointer is NULL");
-    rd_api_lock();
-    rd_errhandler_t *e = rd_errh_new(RD_ERRH_USER, RD_OBJ_FILE, (rd_errh_fn)file_errhandler_fn);
-    if (e && !(e->handle = rd_handle_alloc(RD_OBJ_ERRHANDLER, e))) {
-        rd_errh_release(e);
-        e = NULL;
-    }
-    rd_api_unlock();
-    if (!e)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for a new error handler");
-    *errhandler = e->handle;
-    return MPI_SUCCESS;
+    return rd_api_errh_create(RD_OBJ_FILE, (void (*)(void))file_errhandler_fn, errhandler, fn);
 }
 
 RD_WEAK_ALIAS(MPI_File_set_errhandler)

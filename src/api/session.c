@@ -275,21 +275,8 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
                                    MPI_Errhandler *errhandler)
 {
     static const char fn[] = "MPI_Session_create_errhandler";
-    if (!session_errhandler_fn)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "error handler function is NULL");
-    if (!errhandler)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "errhandler pointer is NULL");
-    rd_api_lock();
-    rd_errhandler_t *e = rd_errh_new(RD_ERRH_USER, RD_OBJ_SESSION, (rd_errh_fn)session_errhandler_fn);
-    if (e && !(e->handle = rd_handle_alloc(RD_OBJ_ERRHANDLER, e))) {
-        rd_errh_release(e);
-        e = NULL;
-    }
-    rd_api_unlock();
-    if (!e)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for a new error handler");
-    *errhandler = e->handle;
-    return MPI_SUCCESS;
+    return rd_api_errh_create(RD_OBJ_SESSION, (void (*)(void))session_errhandler_fn, errhandler,
+                              fn);
 }
 
 RD_WEAK_ALIAS(MPI_Session_set_errhandler)

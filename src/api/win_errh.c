@@ -69,21 +69,7 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 {
     static const char fn[] = "MPI_Win_create_errhandler";
     RD_API_CHECK_INIT(fn);
-    if (!win_errhandler_fn)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "error handler function is NULL");
-    if (!errhandler)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "errhandler pointer is NULL");
-    rd_api_lock();
-    rd_errhandler_t *e = rd_errh_new(RD_ERRH_USER, RD_OBJ_WIN, (rd_errh_fn)win_errhandler_fn);
-    if (e && !(e->handle = rd_handle_alloc(RD_OBJ_ERRHANDLER, e))) {
-        rd_errh_release(e);
-        e = NULL;
-    }
-    rd_api_unlock();
-    if (!e)
-        return rd_api_error(NULL, MPI_ERR_NO_MEM, fn, "out of memory for a new error handler");
-    *errhandler = e->handle;
-    return MPI_SUCCESS;
+    return rd_api_errh_create(RD_OBJ_WIN, (void (*)(void))win_errhandler_fn, errhandler, fn);
 }
 
 static int is_predefined(const rd_errhandler_t *e)

@@ -127,48 +127,51 @@ void rd_nbc_inter_reduce_scatter(rd_nbc_t *s, const void *sbuf, void *rbuf, cons
     rd_coll_steps_scatterv(l, theirs, rcounts, displs, count, dt, rbuf, mine, dt, 0);
 }
 
-void rd_nbc_inter_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,
-                          void *rbuf, const int *rcounts, const int *rdispls, size_t rcount,
-                          rd_datatype_t *rdt, int root)
+/* The rooted exchanges between the groups: a non-root of the other group
+ * moves its one block with the root, the root (MPI_ROOT) moves block i of
+ * its many with remote rank i, to it (scatter) or from it (gather). */
+static void inter_rooted(rd_nbc_t *s, int gather, void *one, size_t onecount,
+                         rd_datatype_t *onedt, void *many, const int *counts, const int *displs,
+                         size_t count, rd_datatype_t *manydt, int root)
 {
     if (root == RD_COLL_NO_ROOT)
         return;
     if (root != RD_COLL_ROOT) {
-        if (scount && sdt->size)
-            rd_nbc_send(s, sbuf, scount, sdt, root);
+        if (onecount && onedt->size) {
+            if (gather)
+                rd_nbc_send(s, one, onecount, onedt, root);
+            else
+                rd_nbc_recv(s, one, onecount, onedt, root);
+        }
         rd_nbc_fence(s);
         return;
     }
     for (int i = 0; i < rd_comm_remote_size(rd_nbc_comm(s)); i++) {
         void *b;
         size_t cnt;
-        rd_coll_block(rbuf, rcounts, rdispls, rcount, rdt, i, &b, &cnt);
-        if (cnt && rdt->size)
-            rd_nbc_recv(s, b, cnt, rdt, i);
+        rd_coll_block(many, counts, displs, count, manydt, i, &b, &cnt);
+        if (!cnt || !manydt->size)
+            continue;
+        if (gather)
+            rd_nbc_recv(s, b, cnt, manydt, i);
+        else
+            rd_nbc_send(s, b, cnt, manydt, i);
     }
     rd_nbc_fence(s);
+}
+
+void rd_nbc_inter_gatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,
+                          void *rbuf, const int *rcounts, const int *rdispls, size_t rcount,
+                          rd_datatype_t *rdt, int root)
+{
+    inter_rooted(s, 1, (void *)sbuf, scount, sdt, rbuf, rcounts, rdispls, rcount, rdt, root);
 }
 
 void rd_nbc_inter_scatterv(rd_nbc_t *s, const void *sbuf, const int *scounts, const int *sdispls,
                            size_t scount, rd_datatype_t *sdt, void *rbuf, size_t rcount,
                            rd_datatype_t *rdt, int root)
 {
-    if (root == RD_COLL_NO_ROOT)
-        return;
-    if (root != RD_COLL_ROOT) {
-        if (rcount && rdt->size)
-            rd_nbc_recv(s, rbuf, rcount, rdt, root);
-        rd_nbc_fence(s);
-        return;
-    }
-    for (int i = 0; i < rd_comm_remote_size(rd_nbc_comm(s)); i++) {
-        void *b;
-        size_t cnt;
-        rd_coll_block(sbuf, scounts, sdispls, scount, sdt, i, &b, &cnt);
-        if (cnt && sdt->size)
-            rd_nbc_send(s, b, cnt, sdt, i);
-    }
-    rd_nbc_fence(s);
+    inter_rooted(s, 0, rbuf, rcount, rdt, (void *)sbuf, scounts, sdispls, scount, sdt, root);
 }
 
 void rd_nbc_inter_allgatherv(rd_nbc_t *s, const void *sbuf, size_t scount, rd_datatype_t *sdt,

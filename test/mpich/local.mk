@@ -8,7 +8,8 @@ EXTRA_DIST += \
 	test/mpich/check-mpich.sh \
 	test/mpich/fetch.sh \
 	test/mpich/rma-baseline.txt \
-	test/mpich/skip.txt
+	test/mpich/skip.txt \
+	test/mpich/todo.txt
 
 check-mpich: all
 	bash $(top_srcdir)/test/mpich/check-mpich.sh $(CHECK_MPICH_FLAGS)
