@@ -34,7 +34,7 @@ enum {
 };
 
 #define OPG_INT (OPG_MINMAX | OPG_SUMPROD | OPG_LOGICAL | OPG_BITWISE)
-#define OPG_FLOAT (OPG_MINMAX | OPG_SUMPROD)
+#define OPG_FLOAT (OPG_MINMAX | OPG_SUMPROD | OPG_LOGICAL)
 #define PAIR_INFO(t1, t2) { sizeof(t1) + sizeof(t2), sizeof(t1), OPG_LOC }
 
 static const basic_info_t info[] = {
@@ -143,14 +143,18 @@ int rd_op_valid(const rd_op_t *op, const rd_datatype_t *dt)
 #define MAXE(x, y) ((x) > (y) ? (x) : (y))
 #define MINE(x, y) ((x) < (y) ? (x) : (y))
 
-/* Operations valid on every arithmetic type: MAX/MIN (ordered types only,
- * selected by the caller), SUM, PROD. */
+/* The operations on the real floating types: MAX, MIN, SUM, PROD, and the
+ * logical ones (a value is true when non-zero), which MPICH applies to them
+ * beyond the standard's list. */
 #define ARITH(T, kind)                                                                   \
     switch (kind) {                                                                      \
     case RD_OP_SUM: LOOP(T, a[i] + b[i]); break;                                         \
     case RD_OP_PROD: LOOP(T, a[i] * b[i]); break;                                        \
     case RD_OP_MAX: LOOP(T, MAXE(a[i], b[i])); break;                                    \
     case RD_OP_MIN: LOOP(T, MINE(a[i], b[i])); break;                                    \
+    case RD_OP_LAND: LOOP(T, (T)(a[i] && b[i])); break;                                  \
+    case RD_OP_LOR: LOOP(T, (T)(a[i] || b[i])); break;                                   \
+    case RD_OP_LXOR: LOOP(T, (T)(!a[i] != !b[i])); break;                                \
     default: break;                                                                      \
     }
 

@@ -292,11 +292,17 @@ run_one() {  # index dir name np options
     fi
     # The launcher gets the limit as MPIEXEC_TIMEOUT (init/timeout checks
     # that it ends the job) and a few seconds to act on it before timeout.
+    # A launcher that ends the job on its own limit may exit 124 as timeout(1)
+    # does (rdmpi's mpirun): only timeout(1) firing, at limit + 10 s, is a
+    # hang.
+    local t0=$SECONDS
     (cd "$build/$d" && env MPIEXEC_TIMEOUT="$limit" "${envs[@]}" \
         timeout -k 10 $((limit + 10)) "$mpirun" -n "$np" "${mpiargs[@]}" "./$name" "${args[@]}" \
         >"$out" 2>&1 </dev/null)
     rc=$?
-    why=$(awk -v rc="$rc" -v kind="${result:-default}" '
+    local hung=0
+    { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ $((SECONDS - t0)) -ge $((limit + 10)) ] && hung=1
+    why=$(awk -v rc="$rc" -v hung="$hung" -v kind="${result:-default}" '
         /FORTRAN STOP/ { next }
         kind == "TestStatus" || kind == "TestErrFatal" { next }
         /^[ \t]*No [Ee]rrors[ \t]*$/ && !noerr { noerr = 1; next }
@@ -305,7 +311,7 @@ run_one() {  # index dir name np options
         /^[ \t]*Test Passed[ \t]*$/ || /requesting checkpoint[ \t]*$/ || /checkpoint completed[ \t]*$/ { next }
         !bad { bad = $0; gsub(/[\r\t]/, " ", bad); if (length(bad) > 100) bad = substr(bad, 1, 100) "..." }
         END {
-            if (rc == 124 || rc == 137) { print "timeout"; exit }
+            if (hung) { print "timeout"; exit }
             if (kind == "TestStatus" || kind == "TestErrFatal") {
                 if (rc == 0) print "exit 0, a failure was expected"; exit
             }

@@ -247,10 +247,11 @@ static void test_uint16_prod_wraps(void)
 
 /* ---- floating point ---- */
 
-static const int float_ops[] = { RD_OP_MAX, RD_OP_MIN, RD_OP_SUM, RD_OP_PROD, RD_OP_REPLACE,
-                                 RD_OP_NO_OP };
-static const int not_float_ops[] = { RD_OP_LAND, RD_OP_LOR, RD_OP_LXOR, RD_OP_BAND, RD_OP_BOR,
-                                     RD_OP_BXOR, RD_OP_MINLOC, RD_OP_MAXLOC };
+/* The logical operations too: MPICH applies them to floating types. */
+static const int float_ops[] = { RD_OP_MAX, RD_OP_MIN, RD_OP_SUM, RD_OP_PROD, RD_OP_LAND,
+                                 RD_OP_LOR, RD_OP_LXOR, RD_OP_REPLACE, RD_OP_NO_OP };
+static const int not_float_ops[] = { RD_OP_BAND, RD_OP_BOR, RD_OP_BXOR, RD_OP_MINLOC,
+                                     RD_OP_MAXLOC };
 static const double float_vals[] = { 0.0, 1.5, -2.25, 1e10, -0.5, 3.0, 0.001, 42.0, -1e-3,
                                      65504.0, -7.75, 0.1 };
 #define NFLOAT (sizeof(float_vals) / sizeof(float_vals[0]))
@@ -276,6 +277,9 @@ static const double float_vals[] = { 0.0, 1.5, -2.25, 1e10, -0.5, 3.0, 0.001, 42
                         : kind == RD_OP_MIN ? (x < y ? x : y)                                \
                         : kind == RD_OP_SUM ? (T)(x + y)                                     \
                         : kind == RD_OP_PROD ? (T)(x * y)                                    \
+                        : kind == RD_OP_LAND ? (T)(x != 0 && y != 0)                         \
+                        : kind == RD_OP_LOR ? (T)(x != 0 || y != 0)                          \
+                        : kind == RD_OP_LXOR ? (T)((x != 0) != (y != 0))                     \
                         : kind == RD_OP_REPLACE ? x : y;                                     \
             }                                                                                \
             memcpy(io, b, sizeof(io));                                                       \
@@ -717,7 +721,7 @@ static void test_valid_table(void)
         { RD_OP_MAX, di, 0, "MAX on MPI_DOUBLE_INT" },
         { RD_OP_MINLOC, di, 1, "MINLOC on MPI_DOUBLE_INT" },
         { RD_OP_BAND, dbl, 0, "BAND on MPI_DOUBLE" },
-        { RD_OP_LAND, dbl, 0, "LAND on MPI_DOUBLE" },
+        { RD_OP_LAND, dbl, 1, "LAND on MPI_DOUBLE" },
         { RD_OP_MINLOC, dbl, 0, "MINLOC on MPI_DOUBLE" },
         { RD_OP_MAX, dbl, 1, "MAX on MPI_DOUBLE" },
         { RD_OP_LAND, i32, 1, "LAND on MPI_INT" },
