@@ -49,7 +49,7 @@ extra() {
 }
 
 echo "== MPICH 4.0.2's test/mpi (pt2pt coll datatype comm group init errhan attr info topo basic threads/pt2pt)"
-extra check-mpich make -s check-mpich CHECK_MPICH_FLAGS="--todo $top/test/mpich/todo.txt"
+extra check-mpich make -s check-mpich CHECK_MPICH_FLAGS="--todo $top/test/mpich/todo.txt --timeout-scale 2"
 
 echo "== MPICH 4.0.2's test/mpi/rma: the entries Debian's MPICH passes (apt-get source mpich)"
 extra check-mpich-rma make -s check-mpich-rma CHECK_MPICH_FLAGS=--required-only
