@@ -145,13 +145,17 @@ static int burst_slot(int origin, int msg)
     return (origin * BURST + msg) * 2;
 }
 
-/* Messages [from, to) of this rank's burst to target. */
+/* Messages [from, to) of this rank's burst to target. Each message has its
+ * own origin buffer: a put's origin buffer may be read until the put
+ * completes (the round's flush), so it must not change before. */
 static void burst_send(struct rw *w, int target, int from, int to)
 {
+    static int v[BURST][2];
     for (int m = from; m < to; m++) {
-        int v[2] = { w->rank, m };
-        MT_OK(MPIX_Put_notify(v, 2, MPI_INT, target, rw_disp(w, target, burst_slot(w->rank, m)),
-                              2, MPI_INT, m, w->win));
+        v[m][0] = w->rank;
+        v[m][1] = m;
+        MT_OK(MPIX_Put_notify(v[m], 2, MPI_INT, target,
+                              rw_disp(w, target, burst_slot(w->rank, m)), 2, MPI_INT, m, w->win));
     }
 }
 
@@ -253,22 +257,12 @@ int main(int argc, char **argv)
     round_for(win, buf, size - 1, 1, vec);
     MPI_Type_free(&vec);
     MT_OK(MPI_Win_free(&win));
-    /* Known bug, kept visible: over the verbs transports (rc, ud) a target
-     * that takes notifications while it sends a burst of its own can miss
-     * the first ones of another origin's burst. The Soft-RoCE lists set
-     * this to leave those rounds out until it is fixed; every other list
-     * runs them. */
-    const char *skip = getenv("RMA_NOTIFY_SKIP_TAKE_WHILE_SENDING");
-    int rounds = skip && *skip == '1' ? 1 : 2;
-    if (rounds == 1 && rank == 0)
-        fprintf(stderr, "rma_notify: rounds taken while sending left out "
-                        "(RMA_NOTIFY_SKIP_TAKE_WHILE_SENDING=1, a known bug)\n");
     for (int flavor = 0; flavor < RW_NFLAVORS; flavor++) {
         struct rw w;
         if (!rw_open(&w, flavor, size * BURST * 2, MPI_COMM_WORLD))
             continue;
         for (int t = 0; t < size; t++)
-            for (int while_sending = 0; while_sending < rounds; while_sending++) {
+            for (int while_sending = 0; while_sending < 2; while_sending++) {
                 rw_fill(&w, t * 2 + while_sending);
                 burst_round(&w, t, while_sending);
             }
