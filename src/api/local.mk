@@ -18,6 +18,7 @@ libmpi_la_SOURCES += src/api/session.c
 libmpi_la_SOURCES += src/api/partitioned.c src/api/partitioned.h
 libmpi_la_SOURCES += src/api/pt2pt.h src/api/pt2pt_c.c src/api/coll.h src/api/coll_c.c \
 	src/api/nbc.h src/api/nbc_c.c src/api/dtype.h src/api/dtype_c.c \
+	src/api/dtype_lbub.c src/api/dtype_lbub.h \
 	src/api/pack.c
 libmpi_la_SOURCES += src/api/type_f90.c src/api/type_f90.h
 libmpi_la_SOURCES += src/api/errclass_user.c src/api/errclass_user.h
