@@ -4,10 +4,10 @@
 #ifndef RD_API_DTYPE_LBUB_H
 #define RD_API_DTYPE_LBUB_H
 
+#include <mpi.h>
 #include <stddef.h>
 
 #include "core/datatype.h"
-#include "mpi.h"
 
 /* rd_dt_build_struct of n entries, where entries of type MPI_LB / MPI_UB
  * move no data but set the lower bound (least MPI_LB displacement) and the
