@@ -1,6 +1,7 @@
 /* The API layer's tunables and the list of all tables (see api_tunables.h). */
 #include "api/api_tunables.h"
 
+#include "boot/boot_tunables.h"
 #include "coll/coll_tunables.h"
 #include "p2p/p2p_tunables.h"
 #include "transport/shm/shm_tunables.h"
@@ -32,7 +33,8 @@ const rd_tunable_table_t rd_api_tunables_table = {
 const rd_tunable_table_t *const rd_api_all_tunables[] = {
     &rd_api_tunables_table, &rd_coll_tunables_table, &rd_p2p_tunables_table,
     &rd_shm_tunables_table, &rd_tcp_tunables_table, &rd_vb_tunables_table,
-    &rd_rc_tunables_table, &rd_ud_tunables_table, &rd_util_tunables_table, NULL,
+    &rd_rc_tunables_table, &rd_ud_tunables_table, &rd_util_tunables_table,
+    &rd_boot_tunables_table, NULL,
 };
 
 int rd_api_tunables_check(void)

@@ -115,6 +115,8 @@ static int runtime_start(int level, const char *fn)
     rd_err_detail_clear();
     if (rd_p2p_verbose()) {
         char report[512];
+        fprintf(stderr, "rdmpi: rank %d: process manager protocol: %s\n", rd_api.boot.rank,
+                rd_boot_name());
         rd_p2p_report_init(report, sizeof(report));
         fprintf(stderr, "%s\n", report);
     }

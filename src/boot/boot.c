@@ -6,8 +6,9 @@
  *  1. PMIX_NAMESPACE set: PMIx (rdmpi's mpirun, srun --mpi=pmix, other PMIx
  *     servers). It comes first because rdmpi's mpirun also exports MPICH's
  *     PMI_RANK and PMI_SIZE to its ranks.
- *  2. PMI_FD or PMI_PORT set: the PMI-1 simple wire protocol (MPICH's Hydra,
- *     mpiexec.hydra / mpirun.mpich).
+ *  2. PMI_FD or PMI_PORT set: MPICH's simple wire protocols (Hydra's
+ *     mpiexec.hydra / mpirun.mpich, srun --mpi=pmi2): PMI-2 when the
+ *     process manager offers it, else PMI-1 (RDMPI_PMI may insist on one).
  *  3. Otherwise a singleton, a job of one with puts kept in a local table.
  *     We never call PMIx_Init without PMIX_NAMESPACE: PMIx's own singleton
  *     mode would go looking for system-level servers in /tmp and could
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include "boot/boot_backend.h"
+#include "boot/boot_pmi_wire.h"
+#include "boot/boot_tunables.h"
 #include "util/errdetail.h"
 #include "util/status.h"
 
@@ -38,6 +41,7 @@ typedef struct rd_boot_kv {
 static struct {
     int initialized;
     const rd_boot_ops_t *ops;   /* NULL for a singleton */
+    const char *tried;          /* the protocol rd_boot_init chose or last tried */
     rd_boot_kv_t *kv;           /* singleton's own puts */
 } boot;
 
@@ -124,6 +128,25 @@ static int init_singleton(rd_boot_info_t *info)
     return RD_OK;
 }
 
+/* Connects over PMI_FD or PMI_PORT and picks the version both sides speak. */
+static int pmi_wire_connect(const rd_boot_ops_t **ops)
+{
+    static const char *const names[] = { "auto", "1", "2" };
+    const char *want;
+    int rc, w = RD_PMIW_ANY;
+
+    boot.tried = "PMI-2 or PMI-1";
+    if ((rc = rd_tunable_str(&rd_boot_tunables[RD_BOOT_T_PMI], &want)) != RD_OK)
+        return rc;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(want, names[i]) == 0)
+            w = i == 0 ? RD_PMIW_ANY : i == 1 ? RD_PMIW_ONLY1 : RD_PMIW_ONLY2;
+    if ((rc = rd_pmiw_connect(w)) != RD_OK)
+        return rc;
+    *ops = rd_pmiw.version == 2 ? &rd_boot_pmi2_ops : &rd_boot_pmi1_ops;
+    return RD_OK;
+}
+
 int rd_boot_init(rd_boot_info_t *info)
 {
     const rd_boot_ops_t *ops = NULL;
@@ -136,12 +159,15 @@ int rd_boot_init(rd_boot_info_t *info)
         strcpy(info->hostname, "localhost");
     info->hostname[sizeof(info->hostname) - 1] = '\0';
 
-    if (getenv("PMIX_NAMESPACE"))
+    if (getenv("PMIX_NAMESPACE")) {
         ops = &rd_boot_pmix_ops;
-    else if (getenv("PMI_FD") || getenv("PMI_PORT"))
-        ops = &rd_boot_pmi1_ops;
-    else if (foreign_launcher())
+    } else if (getenv("PMI_FD") || getenv("PMI_PORT")) {
+        if ((rc = pmi_wire_connect(&ops)) != RD_OK)
+            return rc;
+    } else if (foreign_launcher()) {
         return RD_EBOOT;
+    }
+    boot.tried = ops ? ops->name : "none found";
 
     rc = ops ? ops->init(info) : init_singleton(info);
     if (rc != RD_OK)
@@ -153,10 +179,12 @@ int rd_boot_init(rd_boot_info_t *info)
 
 const char *rd_boot_name(void)
 {
+    if (boot.tried)
+        return boot.tried;
     if (getenv("PMIX_NAMESPACE"))
         return rd_boot_pmix_ops.name;
     if (getenv("PMI_FD") || getenv("PMI_PORT"))
-        return rd_boot_pmi1_ops.name;
+        return "PMI-2 or PMI-1";
     return "none found";
 }
 

@@ -1,8 +1,8 @@
 /*
  * Bootstrap: what a rank learns from its process manager, behind one
  * interface with one back end per protocol: PMIx (rdmpi's mpirun, Slurm's
- * srun --mpi=pmix) and the PMI-1 simple wire protocol (MPICH's Hydra:
- * mpiexec.hydra, mpirun.mpich). Started with no process manager at all
+ * srun --mpi=pmix) and MPICH's simple wire protocols PMI-2 and PMI-1
+ * (Slurm's srun --mpi=pmi2; MPICH's Hydra: mpiexec.hydra, mpirun.mpich). Started with no process manager at all
  * (./a.out), a rank runs as a singleton job of size 1; started by a launcher
  * rdmpi cannot talk to, rd_boot_init fails and its detail says which
  * launcher it looks like and what to use instead.
@@ -32,8 +32,9 @@ typedef struct rd_boot_info {
 /* Connects to the process manager and fills *info. Returns RD_OK or RD_EBOOT. */
 int rd_boot_init(rd_boot_info_t *info);
 
-/* The protocol rd_boot_init uses (or would use) here: "PMIx", "PMI-1", or
- * "none found" for a singleton. */
+/* The protocol rd_boot_init chose (after it: "PMIx", "PMI-2", "PMI-1", or
+ * "none found" for a singleton), or would try ("PMI-2 or PMI-1" before the
+ * process manager has answered). */
 const char *rd_boot_name(void);
 
 /* Publishes a value under key for the other ranks (visible after rd_boot_fence). */

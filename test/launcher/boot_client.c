@@ -4,10 +4,15 @@
  *
  *   info            print what rd_boot_init reported, one line
  *   where           print "where <rank> <network namespace>" (/proc/self/ns/net)
+ *   proto           print "proto <rank> <protocol>" (rd_boot_name: PMIx, PMI-2, ...)
  *   exchange        put a key, fence, read every rank's key back and check
  *   bigexchange     the same with a 3000-byte binary value (zeros, spaces,
  *                   '=' and newlines in it), longer than one PMI-1 value
  *   fence           rd_boot_fence
+ *   fencecheck=DIR  rd_boot_fence is a barrier: rank 0 waits a second and
+ *                   creates DIR/fence-in before it fences; every other rank
+ *                   prints "fencecheck ok rank <r>" if the file is there
+ *                   once its fence returns, "fencecheck early rank <r>" if not
  *   echo            one line on stdout and one on stderr
  *   partial         "partial <rank>" on stdout without a newline
  *   stdin           copy stdin to stdout, each line as "stdin <rank>: <line>"
@@ -135,6 +140,24 @@ static void bigexchange(void)
     printf("bigexchange ok rank %d\n", info.rank);
 }
 
+static void fence_check(const char *dir)
+{
+    char path[4096];
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/fence-in", dir);
+    if (info.rank == 0) {
+        sleep(1);
+        FILE *f = fopen(path, "w");
+        if (!f || fclose(f) != 0)
+            die("creating the fencecheck file", RD_EINTERN);
+    }
+    if ((rc = rd_boot_fence()) != RD_OK)
+        die("rd_boot_fence", rc);
+    if (info.rank != 0)
+        printf("fencecheck %s rank %d\n", access(path, F_OK) == 0 ? "ok" : "early", info.rank);
+}
+
 /* "name@R=N" for this rank (or "name=N", "name@all=N"): returns 1 and sets *n. */
 static int targets_me(const char *arg, const char *name, long *n)
 {
@@ -165,6 +188,8 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "info")) {
             print_info();
+        } else if (!strcmp(a, "proto")) {
+            printf("proto %d %s\n", info.rank, rd_boot_name());
         } else if (!strcmp(a, "where")) {
             char ns[64] = "";
             ssize_t n = readlink("/proc/self/ns/net", ns, sizeof(ns) - 1);
@@ -186,6 +211,8 @@ int main(int argc, char **argv)
             char line[4096];
             while (fgets(line, sizeof(line), stdin))
                 printf("stdin %d: %s", info.rank, line);
+        } else if (!strncmp(a, "fencecheck=", 11)) {
+            fence_check(a + 11);
         } else if (!strncmp(a, "sleep=", 6)) {
             sleep((unsigned)atoi(a + 6));
         } else if (!strcmp(a, "ignoreterm")) {

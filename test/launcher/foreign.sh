@@ -33,10 +33,10 @@ expect_rc "srun without PMIx" 1
 expect_grep "srun without PMIx: names the launcher" "$T/err" \
     "looks like Slurm's srun \(one of 3 tasks\).*--mpi=pmix"
 
-# A PMI_FD that is not open is an error of the PMI-1 back end, not a hang.
+# A PMI_FD that is not open is an error of the PMI back ends, not a hang.
 run_direct PMI_FD=250 PMI_RANK=0 PMI_SIZE=2
 expect_rc "PMI_FD not open" 1
-expect_grep "PMI_FD not open: said" "$T/err" "process manager \(PMI-1\).*PMI_FD=250"
+expect_grep "PMI_FD not open: said" "$T/err" "process manager \(PMI-2 or PMI-1\).*PMI_FD=250"
 
 # Job size 1, or no launcher at all: a singleton.
 run_direct PMI_RANK=0 PMI_SIZE=1 OMPI_COMM_WORLD_SIZE=1

@@ -1,11 +1,12 @@
 #!/bin/bash
 # rdmpi ranks started by MPICH's Hydra (mpiexec.hydra, as Debian's mpich
-# package installs it) talk to it over the PMI-1 simple wire protocol and
-# run as one job: what each rank learns (rank, size, the ranks of its node),
-# the exchange of values longer than one PMI-1 value, abort's exit code, and
-# the project's MPI test programs (point-to-point and collective) at 2 and 4
-# ranks, on one host and on two hosts that Hydra's fork launcher starts here
-# (separate nodes that share /dev/shm, as network-namespace hosts do).
+# package installs it) talk to it over PMI-2, which Hydra offers (or PMI-1
+# with RDMPI_PMI=1), and run as one job: what each rank learns (rank, size,
+# the ranks of its node, the protocol), the exchange of values longer than
+# one PMI value, abort, and the project's MPI test programs (point-to-point
+# and collective) at 2 and 4 ranks, on one host and on two hosts that
+# Hydra's fork launcher starts here (separate nodes that share /dev/shm, as
+# network-namespace hosts do).
 . "${srcdir:-.}/test/launcher/lib.sh"
 
 HYDRA=$(command -v mpiexec.hydra || true)
@@ -20,7 +21,7 @@ need_built check "$P2P" "$COLL"
 # run_mpirun starts $MPIRUN: Hydra here; nothing of rdmpi's mpirun is in
 # the ranks' environment.
 MPIRUN=$HYDRA
-unset PMIX_NAMESPACE PMI_FD PMI_PORT PMI_RANK PMI_SIZE
+unset PMIX_NAMESPACE PMI_FD PMI_PORT PMI_RANK PMI_SIZE RDMPI_PMI
 ls -A /dev/shm >"$T/shm.hydra.before" 2>/dev/null
 
 # info without the job id and host (they vary): rank, size, local rank,
@@ -30,14 +31,19 @@ info_lines() {
     mv "$T/out.info" "$T/out"
 }
 
-run_mpirun -n 4 "$CLIENT" info mark=$MARK
-info_lines
-expect_rc "hydra -n 4: bootstrap" 0
-expect_out_sorted "hydra -n 4: ranks of one node" \
-    "rank 0 size 4 local_rank 0 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
-    "rank 1 size 4 local_rank 1 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
-    "rank 2 size 4 local_rank 2 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
-    "rank 3 size 4 local_rank 3 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0"
+for pmi in 2 1; do
+    RDMPI_PMI=auto
+    [ $pmi = 1 ] && RDMPI_PMI=1
+    RDMPI_PMI=$RDMPI_PMI run_mpirun -n 4 "$CLIENT" info proto mark=$MARK
+    info_lines
+    expect_rc "hydra -n 4, RDMPI_PMI=$RDMPI_PMI: bootstrap" 0
+    expect_out_sorted "hydra -n 4, RDMPI_PMI=$RDMPI_PMI: ranks of one node, PMI-$pmi" \
+        "rank 0 size 4 local_rank 0 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
+        "rank 1 size 4 local_rank 1 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
+        "rank 2 size 4 local_rank 2 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
+        "rank 3 size 4 local_rank 3 local_size 4 local_ranks 0,1,2,3 univ 4 appnum 0 singleton 0 node 0" \
+        "proto 0 PMI-$pmi" "proto 1 PMI-$pmi" "proto 2 PMI-$pmi" "proto 3 PMI-$pmi"
+done
 
 run_mpirun -launcher fork -hosts lt-host-a:2,lt-host-b:2 -n 4 "$CLIENT" info mark=$MARK
 info_lines
@@ -55,19 +61,49 @@ expect_out_sorted "hydra: long binary values" \
     "bigexchange ok rank 0" "bigexchange ok rank 1" "bigexchange ok rank 2" \
     "exchange ok rank 0" "exchange ok rank 1" "exchange ok rank 2"
 
+# Over PMI-1 Hydra ends the job with abort's exit code; Hydra 4.0 does not
+# know PMI-2's abort and ends the job with 255.
+RDMPI_PMI=1 run_mpirun -n 3 "$CLIENT" abort@1=7 sleep=30 mark=$MARK
+expect_rc "hydra, PMI-1: abort's exit code" 7
 run_mpirun -n 3 "$CLIENT" abort@1=7 sleep=30 mark=$MARK
-expect_rc "hydra: abort's exit code" 7
+if [ "$RC" -ne 0 ] && [ "$ELAPSED" -lt 25000 ]; then
+    pass "hydra, PMI-2: abort ends the job (exit status $RC)"
+else
+    fail "hydra, PMI-2: abort: exit status $RC after $ELAPSED ms"
+fi
+
+# expect_proto WHAT NP PMI: every rank's RDMPI_VERBOSE line names PMI-<PMI>.
+expect_proto() {
+    local n
+    n=$(grep -c "^rdmpi: rank [0-9]*: process manager protocol: PMI-$3\$" "$T/err")
+    if [ "$n" = "$2" ]; then
+        pass "$1: every rank used PMI-$3"
+    else
+        fail "$1: $n of $2 ranks say they used PMI-$3"
+    fi
+}
 
 for np in 2 4; do
     for prog in "$P2P" "$COLL"; do
         name="hydra -n $np $(basename "$prog")"
-        run_mpirun -n $np "$prog" $MARK
+        RDMPI_VERBOSE=1 run_mpirun -n $np "$prog" $MARK
         expect_rc "$name" 0
         expect_grep "$name" "$T/out" "^ No Errors$"
-        run_mpirun -launcher fork -hosts lt-host-a,lt-host-b -n $np "$prog" $MARK
+        expect_proto "$name" $np 2
+        RDMPI_VERBOSE=1 run_mpirun -launcher fork -hosts lt-host-a,lt-host-b -n $np "$prog" $MARK
         expect_rc "$name, two hosts" 0
         expect_grep "$name, two hosts" "$T/out" "^ No Errors$"
+        expect_proto "$name, two hosts" $np 2
     done
+done
+# PMI-1 stays covered with the real Hydra.
+for prog in "$P2P" "$COLL"; do
+    name="hydra, PMI-1, -n 4 $(basename "$prog"), two hosts"
+    RDMPI_PMI=1 RDMPI_VERBOSE=1 run_mpirun -launcher fork -hosts lt-host-a,lt-host-b -n 4 \
+        "$prog" $MARK
+    expect_rc "$name" 0
+    expect_grep "$name" "$T/out" "^ No Errors$"
+    expect_proto "$name" 4 1
 done
 
 # The ranks remove their shared-memory segments themselves under Hydra.

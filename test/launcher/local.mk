@@ -5,8 +5,9 @@
 check_PROGRAMS += test/launcher/boot_client
 test_launcher_boot_client_SOURCES = test/launcher/boot_client.c \
 	src/boot/boot.c src/boot/boot.h src/boot/boot_backend.h src/boot/boot_pmix.c \
-	src/boot/boot_pmi1.c src/util/status.c src/util/status.h \
-	src/util/errdetail.c src/util/errdetail.h
+	src/boot/boot_pmi1.c src/boot/boot_pmi2.c src/boot/boot_pmi_wire.c \
+	src/boot/boot_tunables.c src/util/tunable.c src/util/env.c src/util/status.c \
+	src/util/status.h src/util/errdetail.c src/util/errdetail.h
 test_launcher_boot_client_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
 test_launcher_boot_client_LDADD = $(PMIX_LIBS)
 check_PROGRAMS += test/launcher/mpmd_rank
@@ -32,7 +33,8 @@ LAUNCHER_TESTS = \
 	test/launcher/spin.sh \
 	test/launcher/hydra.sh \
 	test/launcher/foreign.sh \
-	test/launcher/pmi1.sh
+	test/launcher/pmi1.sh \
+	test/launcher/pmi2.sh
 TESTS += $(LAUNCHER_TESTS)
-EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
+EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi_server.py \
 	$(LAUNCHER_TESTS)

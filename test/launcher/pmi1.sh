@@ -1,12 +1,12 @@
 #!/bin/bash
 # src/boot's PMI-1 back end against a PMI-1 server of our own
-# (pmi1_server.py), for what Hydra does not exercise: the PMI_PORT + PMI_ID
+# (pmi_server.py), for what Hydra does not exercise: the PMI_PORT + PMI_ID
 # handshake (rank and size from the server, not the environment), a small
 # vallen_max (values split across many keys), no PMI_process_mapping (nodes
 # from host names), and abort's exit code.
 . "${srcdir:-.}/test/launcher/lib.sh"
 
-SERVER="${srcdir:-.}/test/launcher/pmi1_server.py"
+SERVER="${srcdir:-.}/test/launcher/pmi_server.py"
 PROG=$builddir/test/mpi/p2p_order
 need_built check "$PROG"
 if ! command -v python3 >/dev/null; then

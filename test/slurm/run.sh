@@ -14,9 +14,10 @@
 #   2. src/boot under Slurm's PMIx server (test/launcher/boot_client): rank,
 #      size, local peers, one job id, address exchange through the fence,
 #      on one node (2 ranks) and two nodes (4 ranks, block and cyclic).
-#   2b. The same under srun --mpi=pmi2, whose server also speaks the PMI-1
-#      wire protocol src/boot uses, and two MPI test programs (p2p_order,
-#      coll_ops) on one node (2 ranks) and two nodes (4 ranks).
+#   2b. The same under srun --mpi=pmi2 over PMI-2 (and once over PMI-1,
+#      which Slurm's pmi2 plugin also speaks, with RDMPI_PMI=1), each rank
+#      saying which protocol it used, and two MPI test programs (p2p_order,
+#      coll_ops) on one node (2 ranks) and two nodes (4 ranks) over PMI-2.
 #   3. PMIx_Abort from one rank ends the step with a non-zero exit; srun
 #      --mpi=none gets a clear error from every rank, not N singletons.
 #   4. The MPI test programs of one-node.testlist with every rank on one node
@@ -97,16 +98,17 @@ else
 fi
 
 # 2. boot_client prints "rank R size S local_rank L local_size N local_ranks
-# A,B univ U appnum 0 singleton 0 job_id J host H node I" per rank; check every rank
-# against the layout expected: $1 = the ranks of each node, "0,1 2,3".
+# A,B univ U appnum 0 singleton 0 job_id J host H node I" and "proto R P"
+# per rank; check every rank against the layout expected: $1 = the ranks of
+# each node, "0,1 2,3", and P against $boot_proto (default PMIx).
 check_boot() {
     local label=$1 layout=$2; shift 2
     if ! timeout 60 "${slurm_ctl[@]}" srun --quiet --mpi="${boot_mpi:-pmix}" --kill-on-bad-exit=1 "$@" \
-            "$build/test/launcher/boot_client" info exchange >"$out" 2>&1; then
+            "$build/test/launcher/boot_client" info proto exchange >"$out" 2>&1; then
         fail "$label: srun exited non-zero" "$out"
         return
     fi
-    if awk -v layout="$layout" '
+    if awk -v layout="$layout" -v proto="${boot_proto:-PMIx}" '
         BEGIN { nn = split(layout, nodes, " "); size = 0
                 for (i = 1; i <= nn; i++) { k = split(nodes[i], rs, ",")
                     for (j = 1; j <= k; j++) { peers[rs[j]] = nodes[i]; lrank[rs[j]] = j - 1; size++ } } }
@@ -122,10 +124,12 @@ check_boot() {
             node[peers[r]] = node[peers[r]] == "" ? $22 : node[peers[r]]
             if (node[peers[r]] != $22) bad = bad " rank " r ": node id " $22 }
         $1 == "exchange" && $2 == "ok" { ex++ }
+        $1 == "proto" { np++; if ($3 != proto) bad = bad " rank " $2 ": protocol " $3 }
         END { for (r in peers) if (seen[r] != 1) bad = bad " rank " r " reported " seen[r] + 0 " times"
               for (a in host) for (b in host) if (a != b && host[a] == host[b]) bad = bad " two nodes on host " host[a]
               for (a in node) for (b in node) if (a != b && node[a] == node[b]) bad = bad " two nodes with node id " node[a]
               if (ex != size) bad = bad " " ex + 0 " of " size " exchanges ok"
+              if (np != size) bad = bad " " np + 0 " of " size " ranks named their protocol"
               if (bad != "") { print "layout:" bad; exit 1 } }' "$out" >>"$out"; then
         pass "$label"
     else
@@ -137,20 +141,28 @@ check_boot "boot: 2 nodes, 4 ranks, block" "0,1 2,3" -N 2 -n 4 --ntasks-per-node
 check_boot "boot: 2 nodes, 4 ranks, cyclic" "0,2 1,3" -N 2 -n 4 --ntasks-per-node=2 --distribution=cyclic
 check_boot "boot: 2 nodes, 3 ranks" "0,1 2" -N 2 -n 3 --ntasks-per-node=2
 
-# 2b. srun --mpi=pmi2: src/boot's PMI-1 back end (PMI_FD) against Slurm's pmi2 plugin.
+# 2b. srun --mpi=pmi2: src/boot's PMI-2 back end (PMI_FD) against Slurm's
+# pmi2 plugin, and its PMI-1 back end (RDMPI_PMI=1) against the same.
 if in_ctl srun --mpi=list 2>&1 | grep -q pmi2; then
-    boot_mpi=pmi2 check_boot "boot pmi2: 1 node, 2 ranks" "0,1" -N 1 -n 2
-    boot_mpi=pmi2 check_boot "boot pmi2: 2 nodes, 4 ranks, block" "0,1 2,3" -N 2 -n 4 --ntasks-per-node=2
-    boot_mpi=pmi2 check_boot "boot pmi2: 2 nodes, 4 ranks, cyclic" "0,2 1,3" -N 2 -n 4 \
-        --ntasks-per-node=2 --distribution=cyclic
+    boot_mpi=pmi2 boot_proto=PMI-2 check_boot "boot pmi2: 1 node, 2 ranks" "0,1" -N 1 -n 2
+    boot_mpi=pmi2 boot_proto=PMI-2 check_boot "boot pmi2: 2 nodes, 4 ranks, block" "0,1 2,3" \
+        -N 2 -n 4 --ntasks-per-node=2
+    boot_mpi=pmi2 boot_proto=PMI-2 check_boot "boot pmi2: 2 nodes, 4 ranks, cyclic" "0,2 1,3" \
+        -N 2 -n 4 --ntasks-per-node=2 --distribution=cyclic
+    boot_mpi=pmi2 boot_proto=PMI-1 check_boot "boot pmi2, RDMPI_PMI=1: 2 nodes, 4 ranks, block" \
+        "0,1 2,3" --export=ALL,RDMPI_PMI=1 -N 2 -n 4 --ntasks-per-node=2
     for p in p2p_order coll_ops; do
         for shape in "-N 1 -n 2" "-N 2 -n 4 --ntasks-per-node=2"; do
+            np=${shape##*-n }
+            np=${np%% *}
             # shellcheck disable=SC2086
-            if timeout 120 "${slurm_ctl[@]}" srun --quiet --mpi=pmi2 --kill-on-bad-exit=1 $shape \
-                    "$build/test/mpi/$p" </dev/null >"$out" 2>&1 && grep -q '^ No Errors$' "$out"; then
-                pass "pmi2: $p $shape"
+            if timeout 120 "${slurm_ctl[@]}" srun --quiet --mpi=pmi2 --kill-on-bad-exit=1 \
+                    --export=ALL,RDMPI_VERBOSE=1 $shape "$build/test/mpi/$p" </dev/null \
+                    >"$out" 2>&1 && grep -q '^ No Errors$' "$out" &&
+                    [ "$(grep -c '^rdmpi: rank [0-9]*: process manager protocol: PMI-2$' "$out")" = "$np" ]; then
+                pass "pmi2: $p $shape, every rank over PMI-2"
             else
-                fail "pmi2: $p $shape" "$out"
+                fail "pmi2: $p $shape, every rank over PMI-2" "$out"
             fi
         done
     done
