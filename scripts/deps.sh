@@ -5,7 +5,7 @@ set -e
 PKGS="build-essential autoconf automake libtool pkg-config
       libpmix-dev libhwloc-dev libibverbs-dev librdmacm-dev libcunit1-dev
       gfortran mpich libmpich-dev openmpi-bin libopenmpi-dev
-      iproute2 procps python3 clang libclang-rt-14-dev"
+      iproute2 procps python3 clang libclang-rt-14-dev meson ninja-build man-db"
 missing=
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
