@@ -34,7 +34,8 @@ LAUNCHER_TESTS = \
 	test/launcher/hydra.sh \
 	test/launcher/foreign.sh \
 	test/launcher/pmi1.sh \
-	test/launcher/pmi2.sh
+	test/launcher/pmi2.sh \
+	test/launcher/install.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi_server.py \
 	$(LAUNCHER_TESTS)
