@@ -274,12 +274,23 @@ static int pmi2_get(int rank, const char *key, void *buf, size_t *len)
 }
 
 /* Not under the lock: abort may come from a thread that holds it. The exit
- * code does not travel in PMI-2's abort: the caller exits with it. */
+ * code does not travel in PMI-2's abort: the caller exits with it. Under
+ * MPICH's Hydra (HYDI_CONTROL_FD is its proxy's) PMI-1's abort line goes
+ * instead: Hydra reads either wire format on a connection, its 4.0 server
+ * does not know PMI-2's abort (it fails the job with status 255), and
+ * PMI-1's carries the exit code Hydra then ends the job with. */
 static void pmi2_abort(int code, const char *msg)
 {
     char text[512];
-    int n = snprintf(text, sizeof(text), "cmd=abort;isworld=TRUE;msg=");
-    (void)code;
+    int n;
+
+    if (getenv("HYDI_CONTROL_FD")) {
+        n = snprintf(text, sizeof(text), "cmd=abort exitcode=%d\n", code);
+        if (rd_pmiw.fd >= 0)
+            (void)rd_pmiw_write(text, (size_t)n);
+        return;
+    }
+    n = snprintf(text, sizeof(text), "cmd=abort;isworld=TRUE;msg=");
     for (const char *p = msg ? msg : ""; *p && n < (int)sizeof(text) - 2; p++)
         text[n++] = *p == ';' || *p == '\n' ? ' ' : *p;
     text[n++] = ';';

@@ -18,7 +18,8 @@
 #      which Slurm's pmi2 plugin also speaks, with RDMPI_PMI=1), each rank
 #      saying which protocol it used, and two MPI test programs (p2p_order,
 #      coll_ops) on one node (2 ranks) and two nodes (4 ranks) over PMI-2.
-#   3. PMIx_Abort from one rank ends the step with a non-zero exit; srun
+#   3. PMIx_Abort from one rank ends the step with a non-zero exit, and so
+#      does PMI-2's abort under srun --mpi=pmi2; srun
 #      --mpi=none gets a clear error from every rank, not N singletons.
 #   4. The MPI test programs of one-node.testlist with every rank on one node
 #      (shared memory) and of two-node.testlist with ranks over both nodes
@@ -179,6 +180,19 @@ if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $(( $(date +%s) - t0 )) -lt 25 ]; then
     pass "boot: abort on node 2 ends the step (exit $rc)"
 else
     fail "boot: abort on node 2 ends the step (exit $rc after $(( $(date +%s) - t0 )) s)" "$out"
+fi
+
+# The same over PMI-2 (srun --mpi=pmi2): its abort ends the step too.
+if in_ctl srun --mpi=list 2>&1 | grep -q pmi2; then
+    t0=$(date +%s)
+    timeout 60 "${slurm_ctl[@]}" srun --quiet --mpi=pmi2 -N 2 -n 4 --ntasks-per-node=2 \
+        "$build/test/launcher/boot_client" fence abort@3=7 sleep=30 >"$out" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $(( $(date +%s) - t0 )) -lt 25 ]; then
+        pass "boot pmi2: abort on node 2 ends the step (exit $rc)"
+    else
+        fail "boot pmi2: abort on node 2 ends the step (exit $rc after $(( $(date +%s) - t0 )) s)" "$out"
+    fi
 fi
 
 # srun without PMIx: every rank says how to launch instead of running alone.
