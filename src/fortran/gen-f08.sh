@@ -24,7 +24,7 @@
 #   periods, remain_dims (int [])        LOGICAL arrays (.TRUE. is 1 in C)
 #   MPI_Status *, MPI_Status []          TYPE(MPI_Status); MPI_STATUS(ES)_IGNORE
 #   void * buffers                       TYPE(*), DIMENSION(..): see below
-#   void *baseptr                        TYPE(C_PTR)
+#   void *baseptr, void *buffer_addr     TYPE(C_PTR)
 #   const char * / char *                CHARACTER(LEN=*)
 #   MPI_User_function * ...              PROCEDURE(MPI_User_function)
 # Choice buffers of blocking routines are CONTIGUOUS: the compiler passes a
@@ -209,7 +209,7 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
         cargs[++ncargs] = "rd_f08_buf(" name ")"
         return
     }
-    if (base == "void" && ptr == 1 && name == "baseptr") {
+    if (base == "void" && ptr == 1 && (name == "baseptr" || name == "buffer_addr")) {
         dummy(name, "type(c_ptr), intent(out) :: " name, "type(c_ptr), intent(out) :: " name,
               name, "void *" name)
         cargs[++ncargs] = name

@@ -2,12 +2,28 @@
 ! fields, MPI_Get_count, MPI_STATUS(ES)_IGNORE, optional ierror, probe and
 ! iprobe, sendrecv, nonblocking sends and receives completed by waitall
 ! with an array of statuses, waitany (1-based index), testall, handle
-! comparison, communicator basics (dup, split, compare, free), and array
-! sections: copied in and out by blocking routines, refused (not
-! corrupted) by nonblocking ones.
+! comparison, communicator basics (dup, split, compare, free, attributes
+! with predefined and user callbacks), and array sections: copied in and
+! out by blocking routines, refused (not corrupted) by nonblocking ones.
+module f08_p2p_cb
+  use mpi_f08
+  implicit none
+  integer, save :: deleted = 0
+contains
+  ! An attribute delete callback: counts the values it is given.
+  subroutine count_delete(comm, comm_keyval, attribute_val, extra_state, ierror)
+    type(MPI_Comm) :: comm
+    integer :: comm_keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    deleted = deleted + int(attribute_val + extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine count_delete
+end module f08_p2p_cb
+
 program f08_p2p
   use mpi_f08
   use ftest08
+  use f08_p2p_cb
   implicit none
   integer, parameter :: n = 10
   integer :: right, left, i, k, cnt, ierr, idx, res, nr, cls
@@ -15,8 +31,10 @@ program f08_p2p
   double precision :: d(3, 4), dr(3, 4)
   type(MPI_Status) :: st, sts(4)
   type(MPI_Request) :: reqs(4)
-  type(MPI_Comm) :: dup, half
+  type(MPI_Comm) :: dup, half, dup2
   logical :: flag
+  integer :: kcopy, kdel
+  integer(kind=MPI_ADDRESS_KIND) :: val
 
   call ft_init()
   right = mod(ft_rank + 1, ft_size)
@@ -114,6 +132,24 @@ program f08_p2p
   call ft_check(nr == (ft_size + 1 - mod(ft_rank, 2)) / 2, 'MPI_Comm_split size')
   call ft_check(k == (nr - 1) - ft_rank / 2, 'MPI_Comm_split key order')
   call MPI_Comm_free(half)
+
+  ! Attributes: a predefined one, one copied by MPI_COMM_DUP_FN, one deleted
+  ! by a Fortran callback (value 5 + extra_state 100) when dup2 is freed.
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, val, flag)
+  call ft_check(flag .and. val >= 32767, 'MPI_Comm_get_attr MPI_TAG_UB')
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kcopy, 0_MPI_ADDRESS_KIND)
+  call MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, kdel, 100_MPI_ADDRESS_KIND)
+  call MPI_Comm_set_attr(dup, kcopy, 42_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(dup, dup2)
+  call MPI_Comm_get_attr(dup2, kcopy, val, flag)
+  call ft_check(flag .and. val == 42, 'attribute copied by MPI_COMM_DUP_FN')
+  call MPI_Comm_set_attr(dup2, kdel, 5_MPI_ADDRESS_KIND)
+  call MPI_Comm_get_attr(dup2, kdel, val, flag)
+  call ft_check(flag .and. val == 5, 'MPI_Comm_get_attr')
+  call MPI_Comm_free(dup2)
+  call ft_check(deleted == 105, 'delete callback')
+  call MPI_Comm_free_keyval(kcopy)
+  call MPI_Comm_free_keyval(kdel)
   call MPI_Comm_free(dup)
   call ft_check(dup == MPI_COMM_NULL, 'MPI_Comm_free')
   call ft_check(dup%MPI_VAL == MPI_COMM_NULL%MPI_VAL, 'MPI_VAL')
