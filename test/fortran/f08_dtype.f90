@@ -2,7 +2,8 @@
 ! MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_struct describing a
 ! Fortran derived type (addresses from MPI_Get_address), commit, size,
 ! extent, MPI_Type_create_resized, names, free; groups of communicators;
-! MPI_ERRORS_RETURN, error classes and strings.
+! MPI_ERRORS_RETURN, error classes and strings; a periodic Cartesian
+! topology (LOGICAL arrays) and an unweighted distributed graph.
 program f08_dtype
   use mpi_f08
   use ftest08
@@ -21,7 +22,9 @@ program f08_dtype
   character(len=MPI_MAX_OBJECT_NAME) :: name
   character(len=MPI_MAX_ERROR_STRING) :: msg
   type(MPI_Group) :: world, g, gx
-  type(MPI_Comm) :: sub
+  type(MPI_Comm) :: sub, cart, ring
+  integer :: dims(1), coords(1), src, dst, srcs(1), dsts(1), indeg, outdeg
+  logical :: periods(1), weighted
 
   call ft_init()
   right = mod(ft_rank + 1, ft_size)
@@ -117,6 +120,27 @@ program f08_dtype
   call MPI_Group_free(g)
   call MPI_Group_free(world)
   call ft_check(world == MPI_GROUP_NULL, 'MPI_Group_free')
+
+  ! A periodic ring as a Cartesian topology, then as a distributed graph.
+  dims = 0
+  call MPI_Dims_create(ft_size, 1, dims)
+  call ft_check(dims(1) == ft_size, 'MPI_Dims_create')
+  periods = .true.
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., cart)
+  periods = .false.
+  dims = -1
+  call MPI_Cart_get(cart, 1, dims, periods, coords)
+  call ft_check(dims(1) == ft_size .and. periods(1) .and. coords(1) == ft_rank, 'MPI_Cart_get')
+  call MPI_Cart_shift(cart, 0, 1, src, dst)
+  call ft_check(src == left .and. dst == right, 'MPI_Cart_shift periodic')
+  call MPI_Comm_free(cart)
+  srcs = left
+  dsts = right
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, srcs, MPI_UNWEIGHTED, 1, dsts, &
+                                      MPI_UNWEIGHTED, MPI_INFO_NULL, .false., ring)
+  call MPI_Dist_graph_neighbors_count(ring, indeg, outdeg, weighted)
+  call ft_check(indeg == 1 .and. outdeg == 1 .and. .not. weighted, 'MPI_Dist_graph_neighbors_count')
+  call MPI_Comm_free(ring)
 
   ! Error handlers: an error returned with its class and message.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)

@@ -92,7 +92,9 @@ program f08_p2p
   call ft_check(sts(2)%MPI_SOURCE == right .and. sts(2)%MPI_TAG == 22, 'statuses(2)')
   call ft_check(all(reqs == MPI_REQUEST_NULL), 'requests freed')
 
-  ! Waitany returns a 1-based index; testall with MPI_STATUSES_IGNORE.
+  ! Waitany returns a 1-based index (MPICH 4.0.2's mpi_f08 returns a
+  ! 0-based one, hence xfail=mpich in the test list); testall with
+  ! MPI_STATUSES_IGNORE.
   call MPI_Irecv(vals(3), 1, MPI_INTEGER, left, 23, MPI_COMM_WORLD, reqs(1))
   reqs(2) = MPI_REQUEST_NULL
   call MPI_Send(ft_rank, 1, MPI_INTEGER, right, 23, MPI_COMM_WORLD)
@@ -114,11 +116,18 @@ program f08_p2p
   call ft_check(all(m(3, :) == [(left * 10 + i, i = 1, n)]), 'array section received')
   call ft_check(all(m(4, :) == -1) .and. all(m(1, :) == -1), 'array section bounds')
 
-  ! ... and refused by a nonblocking send, through the error handler.
+  ! ... and, for a nonblocking send, either sent in place (an MPI with
+  ! MPI_SUBARRAYS_SUPPORTED) or refused through the error handler.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
   call MPI_Isend(m(2, :), n, MPI_INTEGER, right, 32, MPI_COMM_WORLD, reqs(1), ierr)
-  call MPI_Error_class(ierr, cls)
-  call ft_check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'noncontiguous MPI_Isend refused')
+  if (MPI_SUBARRAYS_SUPPORTED) then
+    call MPI_Recv(m(4, :), n, MPI_INTEGER, left, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+    call ft_check(all(m(4, :) == [(left * 10 + i, i = 1, n)]), 'noncontiguous MPI_Isend')
+  else
+    call MPI_Error_class(ierr, cls)
+    call ft_check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'noncontiguous MPI_Isend refused')
+  end if
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
 
   ! Communicators.

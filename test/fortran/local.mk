@@ -1,7 +1,8 @@
 # test/fortran: Fortran test programs. They are written to the standard and
-# were checked against MPICH; run-fortran-tests.sh runs fortran.testlist with
-# test/mpi/runtests.sh. check-mpif.sh compares mpif.h with MPICH's, and
-# abi-fortran.sh runs the tests built by MPICH's mpif90 on rdmpi.
+# were checked against MPICH; run-fortran-tests.sh runs fortran.testlist and
+# f08.testlist (the mpi_f08 module) with test/mpi/runtests.sh. check-mpif.sh
+# compares mpif.h with MPICH's, and abi-fortran.sh runs the tests built by
+# MPICH's mpif90 on rdmpi.
 
 AM_FCFLAGS = -I$(top_builddir)/src/fortran -Jtest/fortran -fallow-argument-mismatch
 RD_F_TEST_LIBS = libmpifort.la $(RD_TEST_LDADD)
@@ -29,7 +30,7 @@ TESTS += test/fortran/check-mpif.sh test/fortran/run-fortran-tests.sh \
 	test/fortran/abi-fortran.sh
 EXTRA_DIST += test/fortran/run-fortran-tests.sh test/fortran/check-mpif.sh \
 	test/fortran/abi-fortran.sh \
-	test/fortran/fortran.testlist \
+	test/fortran/fortran.testlist test/fortran/f08.testlist \
 	test/fortran/f77_basic.f
 CLEANFILES += test/fortran/*.mod
 
