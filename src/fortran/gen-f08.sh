@@ -163,8 +163,6 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
     if (arr != "") ptr++
     inn = (ptr == 0 || cst) ? ", intent(in)" : ""
     if (s == "..." || name == "") { bad = "varargs"; return }
-    if (name == "comm" && base == "MPI_Comm" && ptr == 0) errobj = "COMM"
-    if (name == "win" && base == "MPI_Win" && ptr == 0) errobj = "WIN"
 
     if (base == "int" && (name in logical) && ptr == 0) {
         dummy(name, "logical, intent(in) :: " name, "integer(c_int), intent(in) :: " name,
@@ -242,7 +240,7 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
         return
     }
     if (base == "int" || (base in handle) || (base in wide)) {
-        if (base in handle && base == "MPI_File") { bad = p; return }
+        if (base == "MPI_File") { bad = p; return }
         t = base == "int" ? "integer" : (base in handle) ? "type(" base ")" : "integer(kind=" wide[base] ")"
         ct = base == "int" ? "integer(c_int)" : (base in wide) ? "integer(" cwide[base] ")" : t
         if (ptr == 0) {
@@ -272,8 +270,7 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
 # Routines whose buffers the library may use after they return.
 function asyncfn(f) {
     return f ~ /^MPI_I[a-z]/ || f ~ /_init$/ || f ~ /^MPI_R(put|get|accumulate|get_accumulate)$/ ||
-           f ~ /^MPI_(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|Compare_and_swap)$/ ||
-           f ~ /^MPI_(Pready|Parrived)/
+           f ~ /^MPI_(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|Compare_and_swap)$/
 }
 
 # One free-form line, continued with & before 100 columns.
@@ -319,7 +316,7 @@ function declaration(d,    open, rp, head, name, params, n, p, i, lower, spec, l
     reset()
     if (params !~ /^[ \t]*void[ \t]*$/) {
         n = split(params, p, ",")
-        # The error handler is known only once every parameter is seen.
+        # Whose error handler reports a refused buffer (see param()).
         for (i = 1; i <= n; i++) if (p[i] ~ /MPI_Comm comm$/) errobj = "COMM"
         if (errobj == "NONE") for (i = 1; i <= n; i++) if (p[i] ~ /MPI_Win win$/) errobj = "WIN"
         for (i = 1; i <= n && bad == ""; i++) param(p[i], name)
