@@ -1,5 +1,5 @@
 ! Derived datatypes, groups and error handlers through the mpi_f08 module:
-! MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_struct describing a
+! MPI_Sizeof, MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_struct describing a
 ! Fortran derived type (addresses from MPI_Get_address), commit, size,
 ! extent, MPI_Type_create_resized, names, free; groups of communicators;
 ! MPI_ERRORS_RETURN, error classes and strings; a periodic Cartesian
@@ -29,6 +29,13 @@ program f08_dtype
   call ft_init()
   right = mod(ft_rank + 1, ft_size)
   left = mod(ft_rank - 1 + ft_size, ft_size)
+
+  ! MPI_Sizeof agrees with the sizes of the predefined types.
+  call MPI_Sizeof(ps(1)%pos, sz)
+  call MPI_Type_size(MPI_DOUBLE_PRECISION, i)
+  call ft_check(sz == 8 .and. i == 8, 'MPI_Sizeof double precision')
+  call MPI_Sizeof(a(1), sz)
+  call ft_check(sz == 4, 'MPI_Sizeof integer')
 
   ! Contiguous and vector types on an integer array.
   call MPI_Type_contiguous(3, MPI_INTEGER, tcont)
