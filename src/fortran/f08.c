@@ -50,8 +50,9 @@ static int noncontig_code(const char *fn)
         PMPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) != MPI_SUCCESS)
         goto out;
     snprintf(msg, sizeof(msg),
-             "%s (mpi_f08): a noncontiguous array section is not supported as the buffer "
-             "of a nonblocking, persistent or one-sided routine; pass a contiguous array",
+             "%s (mpi_f08): this noncontiguous array section cannot be its buffer (only "
+             "point-to-point and MPI_Put/Get/Rput/Rget take one, with one datatype per "
+             "element); pass a contiguous array",
              fn);
     PMPI_Add_error_string(code, msg);
     errcodes[nerrcodes].fn = fn;
@@ -78,6 +79,45 @@ int rd_f08_noncontig(const char *fn, enum rd_f08_errobj obj, MPI_Fint handle)
         break;
     }
     return code;
+}
+
+int rd_f08_section(const CFI_cdesc_t *d, int *count, MPI_Datatype *datatype, MPI_Datatype *tmp,
+                   const char *fn, enum rd_f08_errobj obj, MPI_Fint handle)
+{
+    MPI_Datatype t = *datatype, v;
+    MPI_Aint lb, extent;
+    CFI_index_t n = 1;
+    int i;
+
+    for (i = 0; i < d->rank; i++)
+        n *= d->dim[i].extent;
+    if (*count == 0 || n == 0)
+        return MPI_SUCCESS;
+    if (PMPI_Type_get_extent(*datatype, &lb, &extent) != MPI_SUCCESS ||
+        extent != (MPI_Aint)d->elem_len || (CFI_index_t)*count != n)
+        return rd_f08_noncontig(fn, obj, handle);
+    /* Innermost dimension first: each level repeats the one below it. */
+    for (i = 0; i < d->rank; i++) {
+        if (PMPI_Type_create_hvector((int)d->dim[i].extent, 1, (MPI_Aint)d->dim[i].sm, t, &v) !=
+            MPI_SUCCESS) {
+            if (t != *datatype)
+                PMPI_Type_free(&t);
+            return rd_f08_noncontig(fn, obj, handle);
+        }
+        if (t != *datatype)
+            PMPI_Type_free(&t);
+        t = v;
+    }
+    PMPI_Type_commit(&t);
+    *datatype = *tmp = t;
+    *count = 1;
+    return MPI_SUCCESS;
+}
+
+void rd_f08_section_free(MPI_Datatype *tmp)
+{
+    if (*tmp != MPI_DATATYPE_NULL)
+        PMPI_Type_free(tmp);
 }
 
 void rd_f08_init(MPI_Fint *ierr)

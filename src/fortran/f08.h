@@ -36,6 +36,17 @@ static inline void *rd_f08_buf(const CFI_cdesc_t *d)
 /* Whether the elements of d follow each other in memory (scalars do). */
 int rd_f08_contiguous(const CFI_cdesc_t *d);
 
+/* Describes the noncontiguous array section d, given as the buffer of
+ * routine fn with *count elements of *datatype, by a derived datatype: on
+ * success *count is 1 and *datatype and *tmp are that type (free it with
+ * rd_f08_section_free() once the routine has started: the operation keeps
+ * its own reference). The count must cover the section element by element
+ * (extent of *datatype = element size, *count = number of elements, or 0);
+ * otherwise the error is reported as rd_f08_noncontig() does. */
+int rd_f08_section(const CFI_cdesc_t *d, int *count, MPI_Datatype *datatype, MPI_Datatype *tmp,
+                   const char *fn, enum rd_f08_errobj obj, MPI_Fint handle);
+void rd_f08_section_free(MPI_Datatype *tmp);
+
 /* Reports, through the error handler of the communicator or window handle
  * (obj), that routine fn was given a noncontiguous array section as a buffer
  * it may use after returning; returns the error code (class

@@ -31,8 +31,11 @@
 # noncontiguous array section by copy-in/copy-out, which is right for a
 # routine that completes before returning. Nonblocking, persistent and
 # one-sided routines (and buffers a window or MPI_Buffer_attach keeps) may
-# not be copied: their buffers are ASYNCHRONOUS, and a noncontiguous one
-# fails with MPI_ERR_UNSUPPORTED_OPERATION naming the routine.
+# not be copied: their buffers are ASYNCHRONOUS. For the point-to-point ones
+# and MPI_Put/Get/Rput/Rget a noncontiguous section is described by a
+# derived datatype (f08.c, rd_f08_section()); elsewhere, or when the count
+# and datatype do not cover the section element by element, it fails with
+# MPI_ERR_UNSUPPORTED_OPERATION naming the routine.
 # Skipped: the large-count (_c) variants and MPI_T_*, MPI_File_* (MPI_File
 # is a pointer in C), the routines MPI removed or that have no Fortran
 # binding, the routines MODULE_IN writes by hand (every `interface MPI_Name`
@@ -85,6 +88,17 @@ BEGIN {
     # nonblocking, persistent and one-sided routines (asyncfn()).
     split("MPI_Win_create MPI_Win_attach MPI_Buffer_attach", a, " ")
     for (i in a) keeps[a[i]] = 1
+    # Nonblocking and one-sided routines whose buffer goes with one count and
+    # datatype: a noncontiguous section becomes a derived datatype there.
+    split("MPI_Isend MPI_Ibsend MPI_Issend MPI_Irsend MPI_Irecv MPI_Imrecv " \
+          "MPI_Isendrecv MPI_Isendrecv_replace MPI_Send_init MPI_Bsend_init " \
+          "MPI_Ssend_init MPI_Rsend_init MPI_Recv_init MPI_Put MPI_Get MPI_Rput " \
+          "MPI_Rget", a, " ")
+    for (i in a) sectionfn[a[i]] = 1
+    bufcount["buf"] = "count"; buftype["buf"] = "datatype"
+    bufcount["sendbuf"] = "sendcount"; buftype["sendbuf"] = "sendtype"
+    bufcount["recvbuf"] = "recvcount"; buftype["recvbuf"] = "recvtype"
+    bufcount["origin_addr"] = "origin_count"; buftype["origin_addr"] = "origin_datatype"
     # Buffers of which only the address is used.
     split("MPI_Get_address MPI_Free_mem MPI_Win_detach", a, " ")
     for (i in a) addronly[a[i]] = 1
@@ -136,7 +150,8 @@ FILENAME == ARGV[3] { modin[++nmodin] = $0 }
 
 function reset() {
     np = 0; nloc = 0; npre = 0; npost = 0; ncpre = 0; ncpost = 0; ncargs = 0
-    nstr = 0; ncheck = 0; bad = ""; nchoice = 0; errobj = "NONE"
+    nstr = 0; ncheck = 0; nsdecl = 0; nfree_t = 0; bad = ""; nchoice = 0; errobj = "NONE"
+    split("", subst)
 }
 
 # Records wrapper dummy n: name, wrapper declaration, C-facing declaration,
@@ -146,7 +161,7 @@ function dummy(name, wdecl, cdecl, actual, cparam) {
     pname[np] = name; pw[np] = wdecl; pc[np] = cdecl; pact[np] = actual; pcp[np] = cparam
 }
 
-function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct, att) {
+function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct, att, cnt, dt) {
     s = p
     gsub(/^[ \t]+|[ \t]+$/, "", s)
     arr = ""
@@ -193,11 +208,26 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
             att = ", asynchronous"
         } else if (asyncfn(fname) || (fname in keeps)) {
             att = ", asynchronous"
-            check[++ncheck] = "    if (!rd_f08_contiguous(" name ")) {"
-            check[++ncheck] = "        *ierr = rd_f08_noncontig(\"" fname "\", RD_F08_ERR_" errobj ", " \
-                              (errobj == "COMM" ? "*comm" : errobj == "WIN" ? "*win" : "0") ");"
-            check[++ncheck] = "        return;"
-            check[++ncheck] = "    }"
+            if ((fname in sectionfn) && (name in bufcount)) {
+                # The count and datatype that follow are replaced (see section()).
+                cnt = bufcount[name]; dt = buftype[name]
+                subst[cnt] = "c_" cnt; subst[dt] = "c_" dt
+                sdecl[++nsdecl] = "    int c_" cnt " = *" cnt ";"
+                sdecl[++nsdecl] = "    MPI_Datatype c_" dt " = (MPI_Datatype)*" dt ";"
+                sdecl[++nsdecl] = "    MPI_Datatype t_" name " = MPI_DATATYPE_NULL;"
+                check[++ncheck] = "    if (!rd_f08_contiguous(" name ") &&"
+                check[++ncheck] = "        (*ierr = rd_f08_section(" name ", &c_" cnt ", &c_" dt ", &t_" name ","
+                check[++ncheck] = "                                \"" fname "\", RD_F08_ERR_" errobj ", " \
+                                  errhandle() ")) != MPI_SUCCESS)"
+                check[++ncheck] = "        goto done;"
+                free_t[++nfree_t] = "    rd_f08_section_free(&t_" name ");"
+            } else {
+                check[++ncheck] = "    if (!rd_f08_contiguous(" name ")) {"
+                check[++ncheck] = "        *ierr = rd_f08_noncontig(\"" fname "\", RD_F08_ERR_" errobj ", " \
+                                  errhandle() ");"
+                check[++ncheck] = "        return;"
+                check[++ncheck] = "    }"
+            }
         } else {
             att = ", contiguous"
         }
@@ -246,7 +276,10 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
         if (ptr == 0) {
             dummy(name, t ", intent(in) :: " name, ct ", intent(in) :: " name, name,
                   "const " (base in wide ? base : "MPI_Fint") " *" name)
-            cargs[++ncargs] = (base in handle ? "(" base ")" : "") "*" name
+            if (name in subst)
+                cargs[++ncargs] = subst[name]
+            else
+                cargs[++ncargs] = (base in handle ? "(" base ")" : "") "*" name
             return
         }
         if (ptr != 1) { bad = p; return }
@@ -265,6 +298,11 @@ function param(p, fname,    s, arr, name, type, ptr, cst, base, inn, dims, t, ct
         return
     }
     bad = p
+}
+
+# The C expression of the handle whose error handler reports a refused buffer.
+function errhandle() {
+    return errobj == "COMM" ? "*comm" : errobj == "WIN" ? "*win" : "0"
 }
 
 # Routines whose buffers the library may use after they return.
@@ -332,6 +370,7 @@ function declaration(d,    open, rp, head, name, params, n, p, i, lower, spec, l
     cout[++ncout] = ""
     wrap("void rd_f08_" lower "(", cpar, np + 1, ")")
     cout[++ncout] = "{"
+    for (i = 1; i <= nsdecl; i++) cout[++ncout] = sdecl[i]
     for (i = 1; i <= ncheck; i++) cout[++ncout] = check[i]
     for (i = 1; i <= ncpre; i++) cout[++ncout] = cpre[i]
     if (nstr > 0) {
@@ -351,6 +390,10 @@ function declaration(d,    open, rp, head, name, params, n, p, i, lower, spec, l
     if (nstr > 0) {
         cout[++ncout] = "out:"
         for (i = 1; i <= nstr; i++) cout[++ncout] = "    free(" strs[i] ");"
+    }
+    if (nfree_t > 0) {
+        cout[++ncout] = "done:"
+        for (i = 1; i <= nfree_t; i++) cout[++ncout] = free_t[i]
     }
     cout[++ncout] = "}"
     for (i = 1; i <= ncout; i++) print cout[i]

@@ -4,7 +4,8 @@
 ! with an array of statuses, waitany (1-based index), testall, handle
 ! comparison, communicator basics (dup, split, compare, free, attributes
 ! with predefined and user callbacks), and array sections: copied in and
-! out by blocking routines, refused (not corrupted) by nonblocking ones.
+! out by blocking routines, described by a datatype for nonblocking ones
+! (refused, not corrupted, where that cannot be done).
 module f08_p2p_cb
   use mpi_f08
   implicit none
@@ -116,17 +117,42 @@ program f08_p2p
   call ft_check(all(m(3, :) == [(left * 10 + i, i = 1, n)]), 'array section received')
   call ft_check(all(m(4, :) == -1) .and. all(m(1, :) == -1), 'array section bounds')
 
-  ! ... and, for a nonblocking send, either sent in place (an MPI with
-  ! MPI_SUBARRAYS_SUPPORTED) or refused through the error handler.
+  ! Nonblocking: a row sent in place, received into every other element of
+  ! a row and into a 2-d section with a negative stride.
+  m(4, :) = -1
+  call MPI_Irecv(m(4, 1:n:2), n / 2, MPI_INTEGER, left, 32, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(m(2, 1:n / 2), n / 2, MPI_INTEGER, right, 32, MPI_COMM_WORLD, reqs(2))
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+  call ft_ok(ierr, 'noncontiguous MPI_Isend and MPI_Irecv')
+  call ft_check(all(m(4, 1:n:2) == [(left * 10 + i, i = 1, n / 2)]), 'noncontiguous MPI_Irecv')
+  call ft_check(all(m(4, 2:n:2) == -1), 'noncontiguous MPI_Irecv bounds')
+  m(1, :) = -1
+  m(3, :) = -1
+  call MPI_Irecv(m(3:1:-2, 2:n:3), 2 * size(m(1, 2:n:3)), MPI_INTEGER, left, 33, &
+                 MPI_COMM_WORLD, reqs(1))
+  sbuf = [(ft_rank * 10 + i, i = 1, n)]
+  call MPI_Send(sbuf, 2 * size(m(1, 2:n:3)), MPI_INTEGER, right, 33, MPI_COMM_WORLD)
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  k = 0
+  do i = 2, n, 3
+    call ft_check(m(3, i) == left * 10 + k + 1 .and. m(1, i) == left * 10 + k + 2, &
+                  '2-d section with a negative stride')
+    k = k + 2
+  end do
+  call ft_check(count(m(1:3:2, :) /= -1) == k, '2-d section bounds')
+
+  ! A count that does not cover the section element by element: sent in
+  ! place by an MPI with MPI_SUBARRAYS_SUPPORTED, else refused through the
+  ! error handler.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
-  call MPI_Isend(m(2, :), n, MPI_INTEGER, right, 32, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Isend(m(2, :), n - 1, MPI_INTEGER, right, 34, MPI_COMM_WORLD, reqs(1), ierr)
   if (MPI_SUBARRAYS_SUPPORTED) then
-    call MPI_Recv(m(4, :), n, MPI_INTEGER, left, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Recv(rbuf, n - 1, MPI_INTEGER, left, 34, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
     call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
-    call ft_check(all(m(4, :) == [(left * 10 + i, i = 1, n)]), 'noncontiguous MPI_Isend')
+    call ft_check(all(rbuf(1:n - 1) == [(left * 10 + i, i = 1, n - 1)]), 'partial section')
   else
     call MPI_Error_class(ierr, cls)
-    call ft_check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'noncontiguous MPI_Isend refused')
+    call ft_check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'partial section refused')
   end if
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
 

@@ -1,7 +1,8 @@
 ! One-sided communication through the mpi_f08 module: MPI_Win_create on a
 ! Fortran array and MPI_Win_allocate (base address as TYPE(C_PTR)), fence
-! epochs with MPI_Put, MPI_Get and MPI_Accumulate, passive target with
-! MPI_Win_lock, MPI_Win_flush and MPI_Win_unlock, and MPI_Win_free.
+! epochs with MPI_Put, MPI_Get (array sections too) and MPI_Accumulate,
+! passive target with MPI_Win_lock, MPI_Win_flush and MPI_Win_unlock, and
+! MPI_Win_free.
 program f08_rma
   use mpi_f08
   use ftest08
@@ -9,7 +10,7 @@ program f08_rma
   implicit none
   integer, parameter :: n = 8
   integer :: right, left, i, one, got, ierr
-  integer, asynchronous :: a(n), g(n)
+  integer, asynchronous :: a(n), g(n), src(2 * n), back(n)
   integer(kind=MPI_ADDRESS_KIND) :: wsize, disp
   integer, pointer, asynchronous :: mem(:)
   type(MPI_Win) :: win, win2
@@ -45,6 +46,18 @@ program f08_rma
                       MPI_SUM, win)
   call MPI_Win_fence(0, win)
   if (ft_rank == 0) call ft_check(a(n) == -1 + ft_size, 'MPI_Accumulate')
+  ! Array sections as origin buffers: every other element of src is put
+  ! into the right neighbour, then read back in reverse order.
+  src = [(ft_rank * 100 + i, i = 1, 2 * n)]
+  call MPI_Put(src(1:2 * n:2), n, MPI_INTEGER, right, 0_MPI_ADDRESS_KIND, n, MPI_INTEGER, win)
+  call MPI_Win_fence(0, win)
+  call ft_check(all(a == [(left * 100 + 2 * i - 1, i = 1, n)]), 'MPI_Put from a section')
+  back = -1
+  call MPI_Get(back(n:1:-1), n, MPI_INTEGER, right, 0_MPI_ADDRESS_KIND, n, MPI_INTEGER, win)
+  call MPI_Win_fence(0, win)
+  call ft_check(all(back == [(ft_rank * 100 + 2 * (n + 1 - i) - 1, i = 1, n)]), &
+                'MPI_Get into a reversed section')
+
   call MPI_Win_free(win)
   call ft_check(win == MPI_WIN_NULL, 'MPI_Win_free')
 
