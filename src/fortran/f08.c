@@ -2,7 +2,8 @@
  * The mpi_f08 routines whose C side is not generated (f08-bindings.c, by
  * gen-f08.sh): MPI_Init and MPI_Init_thread (no argc/argv in Fortran), the
  * routines returning 1-based indices, and the helpers the generated
- * functions share. Conventions: see f08.h.
+ * functions share: contiguity of a buffer, the datatype describing an array
+ * section, the error refusing one. Conventions: see f08.h.
  */
 #include "fortran/f08.h"
 
