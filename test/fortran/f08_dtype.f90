@@ -1,12 +1,27 @@
 ! Derived datatypes, groups and error handlers through the mpi_f08 module:
-! MPI_Sizeof, MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_struct describing a
-! Fortran derived type (addresses from MPI_Get_address), commit, size,
-! extent, MPI_Type_create_resized, names, free; groups of communicators;
-! MPI_ERRORS_RETURN, error classes and strings; a periodic Cartesian
-! topology (LOGICAL arrays) and an unweighted distributed graph.
+! MPI_Sizeof, MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_struct
+! describing a Fortran derived type (addresses from MPI_Get_address),
+! commit, size, extent, MPI_Type_create_resized, names, free; groups of
+! communicators; MPI_ERRORS_RETURN, error classes and strings, a Fortran
+! error handler; a periodic Cartesian topology (LOGICAL arrays) and an
+! unweighted distributed graph.
+module f08_dtype_eh
+  use mpi_f08
+  implicit none
+  integer, save :: seen = -1
+contains
+  ! A communicator error handler: remembers the code it is given.
+  subroutine remember(comm, error_code)
+    type(MPI_Comm) :: comm
+    integer :: error_code
+    if (comm /= MPI_COMM_NULL) seen = error_code
+  end subroutine remember
+end module f08_dtype_eh
+
 program f08_dtype
   use mpi_f08
   use ftest08
+  use f08_dtype_eh
   implicit none
   type particle
     integer :: id
@@ -22,6 +37,7 @@ program f08_dtype
   character(len=MPI_MAX_OBJECT_NAME) :: name
   character(len=MPI_MAX_ERROR_STRING) :: msg
   type(MPI_Group) :: world, g, gx
+  type(MPI_Errhandler) :: eh
   type(MPI_Comm) :: sub, cart, ring
   integer :: dims(1), coords(1), src, dst, srcs(1), dsts(1), indeg, outdeg
   logical :: periods(1), weighted
@@ -158,6 +174,16 @@ program f08_dtype
   call MPI_Error_string(ierr, msg, len)
   call ft_check(len > 0 .and. len_trim(msg) == len, 'MPI_Error_string')
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
+
+  ! A Fortran error handler is called with the code.
+  call MPI_Comm_create_errhandler(remember, eh)
+  call MPI_Comm_dup(MPI_COMM_WORLD, sub)
+  call MPI_Comm_set_errhandler(sub, eh)
+  call MPI_Comm_call_errhandler(sub, MPI_ERR_OTHER)
+  call ft_check(seen == MPI_ERR_OTHER, 'user error handler')
+  call MPI_Comm_free(sub)
+  call MPI_Errhandler_free(eh)
+  call ft_check(eh == MPI_ERRHANDLER_NULL, 'MPI_Errhandler_free')
 
   call ft_finalize()
 end program f08_dtype
