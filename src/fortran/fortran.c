@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rd_f_priv1 mpipriv1_;
-struct rd_f_priv2 mpipriv2_;
-struct rd_f_privc mpiprivc_;
-MPI_Fint mpifcmb5_;
-MPI_Fint mpifcmb9_;
+/* Aligned as gfortran aligns COMMON blocks, which the mpi_f08 module of
+ * this library declares too (the linker warns about a smaller alignment). */
+#define RD_F_COMMON __attribute__((aligned(16)))
+struct rd_f_priv1 mpipriv1_ RD_F_COMMON;
+struct rd_f_priv2 mpipriv2_ RD_F_COMMON;
+struct rd_f_privc mpiprivc_ RD_F_COMMON;
+MPI_Fint mpifcmb5_ RD_F_COMMON;
+MPI_Fint mpifcmb9_ RD_F_COMMON;
 
 char *rd_f_str_in(const char *s, size_t len)
 {
