@@ -1,0 +1,64 @@
+#!/bin/bash
+# Links with latency between the hosts: each daemon's connection to mpirun
+# goes through delay_relay.py (50 ms each way; the kernel may lack
+# sch_netem), started in the daemon's host by the launch agent
+# delay_agent.sh. A daemon's last messages (its ranks' output, their
+# exits, DONE) then arrive after its launch agent has exited: a job that
+# succeeds must still end with status 0 and all of its output, and one
+# that fails with its ranks' status.
+. "${srcdir:-.}/test/multihost/lib.sh"
+
+MARK=mark=$TEST_NAME-$$
+AGENT=$srcdir/test/multihost/delay_agent.sh
+export MH_DELAY_MS=${MH_DELAY_MS:-50}
+
+# run ARGS...: mpirun in host 0, ranks on the three hosts, daemons behind
+# the relay; sets RC.
+run() {
+    ip netns exec "$H0" "$MPIRUN_BIN" -hosts "$HOSTS" --launch-agent "$AGENT" --bind-to none \
+        --timeout 120 "$@" </dev/null >"$T/out" 2>"$T/err"
+    RC=$?
+}
+
+# expect_lines WHAT N ERE: N lines of stdout match ERE.
+expect_lines() {
+    local got
+    got=$(grep -cE -- "$3" "$T/out")
+    if [ "$got" -eq "$2" ]; then
+        pass "$1: $2 lines"
+    else
+        fail "$1: $got of $2 lines"
+        sed 's/^/    out| /' "$T/out" | head -20
+        sed 's/^/    err| /' "$T/err" | head -20
+    fi
+}
+
+# Several rounds: where the daemon's end races its agent's, one round
+# may be lucky.
+for round in 1 2 3; do
+    run -n 6 "$CLIENT" $MARK info fence echo
+    if [ "$RC" -eq 0 ]; then
+        pass "round $round: exit status 0"
+    else
+        fail "round $round: exit status $RC"
+        sed 's/^/    err| /' "$T/err" | head -20
+    fi
+    expect_lines "round $round: every rank's info" 6 '^rank [0-5] '
+    expect_lines "round $round: every rank's output" 6 '^out [0-5]$'
+    if grep -q '^mpirun:' "$T/err"; then
+        fail "round $round: mpirun complained:"; grep '^mpirun:' "$T/err" | sed 's/^/    | /'
+    else
+        pass "round $round: no message from mpirun"
+    fi
+done
+
+# A rank on another host that exits with 3 after MPI_Finalize: the job's
+# status is 3, known only from its daemon's last messages.
+run -n 6 "$CLIENT" $MARK fence echo exit@4=3
+if [ "$RC" -eq 3 ]; then pass "a rank's exit status 3 arrives late: status 3"; else
+    fail "a rank's exit status 3 arrives late: status $RC"; sed 's/^/    err| /' "$T/err" | head -20
+fi
+expect_lines "a rank's exit status 3 arrives late: output" 6 '^out [0-5]$'
+
+check_leftovers "latency"
+finish
