@@ -111,8 +111,11 @@ int rd_mpirun_guard_start(void)
     }
     if (pid == 0) {
         int null;
-        /* Signals meant for mpirun's session must not stop the guard
-         * before mpirun is gone. */
+        /* A group of its own: the head kills a daemon that stopped
+         * answering through its launch agent's process group, and a user
+         * may kill mpirun's; the guard must outlive both. Signals meant
+         * for mpirun's session must not stop it either. */
+        setpgid(0, 0);
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);

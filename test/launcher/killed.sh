@@ -15,9 +15,9 @@ BOUND_MS=3000
 # kill9 WHAT NRANKS PROGRAM ARGS...: starts the job, waits until each rank
 # printed its "out" line, kills mpirun with SIGKILL and checks that within
 # BOUND_MS no process of the job and no file of it is left. With
-# WITH_GUARD=1 the guard is killed too (mpirun's other child, in mpirun's
-# process group): the ranks must still end, and nobody is left to remove
-# the files.
+# WITH_GUARD=1 the guard is killed too (the child of mpirun that is a copy
+# of it): the ranks must still end, and nobody is left to remove the
+# files.
 kill9() {
     local what=$1 nranks=$2 i left files start took victims guard
     shift 2
@@ -36,8 +36,7 @@ kill9() {
     victims=$MPIRUN_PID
     if [ "${WITH_GUARD:-0}" = 1 ]; then
         for guard in $(pgrep -P $MPIRUN_PID); do
-            [ "$(ps -o pgid= -p $guard | tr -d ' ')" = "$(ps -o pgid= -p $MPIRUN_PID | tr -d ' ')" ] &&
-                victims="$victims $guard"
+            [ "$(ps -o comm= -p $guard)" = mpirun ] && victims="$victims $guard"
         done
         [ "$victims" != "$MPIRUN_PID" ] || fail "$what: mpirun has no guard"
     fi
