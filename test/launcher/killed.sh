@@ -1,7 +1,8 @@
 #!/bin/bash
 # kill -9 of mpirun: it can neither stop its ranks nor remove the job's
 # files, so its ranks must notice the death by themselves (the kernel
-# sends each a SIGKILL when mpirun dies) and mpirun's guard process must
+# sends each a SIGKILL when mpirun dies, and a rank that is not mpirun's
+# child sees its PMIx connection end) and mpirun's guard process must
 # kill whatever they started and remove the job's directory in /tmp and
 # its /dev/shm files. The ranks spin at full speed, as ranks polling for
 # a peer do; some run under a shell that does not exec them, so only the
@@ -77,8 +78,11 @@ kill9 "ranks that ignore SIGTERM" 2 "$CLIENT" mark=$MARK ignoreterm echo spin=60
 # The shell is the rank mpirun forked; the program below it is not.
 kill9 "ranks under a shell" 2 sh -c "\"$CLIENT\" mark=$MARK echo spin=60; exit 0"
 
-# The ranks end by themselves: no guard needed.
+# The ranks end by themselves: no guard needed. Under a shell, the
+# program is no child of mpirun: it notices that its PMIx server is gone.
 WITH_GUARD=1 kill9 "spinning ranks, mpirun and its guard killed" 3 "$CLIENT" mark=$MARK echo spin=60
+WITH_GUARD=1 kill9 "ranks under a shell, mpirun and its guard killed" 2 \
+    sh -c "\"$CLIENT\" mark=$MARK echo spin=60; exit 0"
 
 # A job that ends by itself is as before: its status, its output, and
 # nothing left behind (checked by finish).
