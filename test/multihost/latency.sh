@@ -5,7 +5,7 @@
 # delay_agent.sh. A daemon's last messages (its ranks' output, their
 # exits, DONE) then arrive after its launch agent has exited: a job that
 # succeeds must still end with status 0 and all of its output, and one
-# that fails with its ranks' status.
+# that fails with its ranks' status and message.
 . "${srcdir:-.}/test/multihost/lib.sh"
 
 MARK=mark=$TEST_NAME-$$
@@ -59,6 +59,16 @@ if [ "$RC" -eq 3 ]; then pass "a rank's exit status 3 arrives late: status 3"; e
     fail "a rank's exit status 3 arrives late: status $RC"; sed 's/^/    err| /' "$T/err" | head -20
 fi
 expect_lines "a rank's exit status 3 arrives late: output" 6 '^out [0-5]$'
+
+# A failure on another host is still reported as itself, not as the
+# daemon's exit.
+run -n 6 "$CLIENT" $MARK fence echo nofin@4=0
+if [ "$RC" -ne 0 ] && grep -Eq "^mpirun: rank 4 \(pid [0-9]+\) on host $H1 exited with status 0 without calling MPI_Finalize" "$T/err" &&
+    ! grep -q 'daemon on host' "$T/err"; then
+    pass "a rank that does not finalize: status $RC, its message"
+else
+    fail "a rank that does not finalize: status $RC"; sed 's/^/    err| /' "$T/err" | head -20
+fi
 
 check_leftovers "latency"
 finish
