@@ -5,26 +5,37 @@ a link with latency, for kernels without sch_netem. It listens on
 first connection it accepts to TARGET PORT, and exits when both
 directions have ended, or when nobody connects within --accept-timeout.
 An end of stream (or a reset) is passed on after the bytes before it,
-with the same delay.
+with the same delay. With --swallow-end, the link dies as the accepted
+side closes: what it sent but the delay still holds is lost, and the
+other side hears nothing more (no end of stream) until it closes.
 
-Usage: delay_relay.py [--delay-ms MS] [--accept-timeout S] TARGET PORT
+Usage: delay_relay.py [--delay-ms MS] [--accept-timeout S] [--swallow-end]
+                      TARGET PORT
 """
 import argparse
 import asyncio
 import sys
 
 
-async def pump(reader, writer, delay):
-    """Copies reader to writer, each chunk delay seconds after it came."""
+async def pump(reader, writer, delay, swallow_end=False):
+    """Copies reader to writer, each chunk delay seconds after it came;
+    with swallow_end, the end of reader drops what is still held and is
+    not passed on."""
     loop = asyncio.get_running_loop()
+    ended = False
     queue = asyncio.Queue()
 
     async def feed():
+        nonlocal ended
         while True:
             try:
                 data = await reader.read(65536)
             except OSError:
                 data = b""
+            if not data and swallow_end:
+                ended = True
+                await queue.put((0, data))
+                return
             await queue.put((loop.time() + delay, data))
             if not data:
                 return
@@ -35,6 +46,8 @@ async def pump(reader, writer, delay):
             wait = due - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if ended:
+                return
             try:
                 if not data:
                     writer.write_eof()
@@ -51,6 +64,7 @@ async def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--delay-ms", type=float, default=50.0)
     ap.add_argument("--accept-timeout", type=float, default=60.0)
+    ap.add_argument("--swallow-end", action="store_true")
     ap.add_argument("target")
     ap.add_argument("port", type=int)
     args = ap.parse_args()
@@ -76,7 +90,7 @@ async def main():
         print(f"delay_relay: cannot reach {args.target} port {args.port}: {e}",
               file=sys.stderr)
         return 1
-    await asyncio.gather(pump(down_r, up_w, delay), pump(up_r, down_w, delay))
+    await asyncio.gather(pump(down_r, up_w, delay, args.swallow_end), pump(up_r, down_w, delay))
     up_w.close()
     down_w.close()
     return 0

@@ -70,5 +70,19 @@ else
     fail "a rank that does not finalize: status $RC"; sed 's/^/    err| /' "$T/err" | head -20
 fi
 
+# The link dies as the daemons end (a second of delay, and what they sent
+# in their last second is lost, without an end of stream): their agents
+# exit with status 0 but DONE never comes. The head waits no longer than
+# the heartbeat timeout and blames the daemon's exit.
+START=$(now_ms)
+RDMPI_HEARTBEAT_TIMEOUT=3 MH_DELAY_MS=1000 MH_RELAY_OPTS=--swallow-end run -n 6 "$CLIENT" $MARK fence echo
+took=$(( $(now_ms) - START ))
+echo "measured: link lost at the end: the job took $took ms"
+if [ "$RC" -eq 1 ] && grep -Eq "^mpirun: the daemon on host ($H1|$H2) \(launch agent pid [0-9]+\) exited with status 0; stopping the job\$" "$T/err"; then
+    pass "link lost at the end: status 1, the daemon's exit named"
+else
+    fail "link lost at the end: status $RC"; sed 's/^/    err| /' "$T/err" | head -20
+fi
+
 check_leftovers "latency"
 finish
