@@ -1,5 +1,5 @@
-/* The host daemon's guard (see guard.h). The daemon writes one line per
- * note to a pipe; end of file without "done" means the daemon died. */
+/* mpirun's guard (see guard.h). mpirun writes one line per note to a
+ * pipe; end of file without "done" means mpirun died. */
 #include "guard.h"
 
 #include <errno.h>
@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "session.h"
 
 static int guard_fd = -1;
+static pid_t guard_pid = -1;
 
 static void note(const char *line)
 {
@@ -44,6 +46,9 @@ void rd_mpirun_guard_release(void)
     if (guard_fd >= 0)
         close(guard_fd);
     guard_fd = -1;
+    if (guard_pid > 0)
+        waitpid(guard_pid, NULL, 0);
+    guard_pid = -1;
 }
 
 /* The guard's life: collect notes until end of file, then clean up
@@ -105,8 +110,12 @@ int rd_mpirun_guard_start(void)
         return -1;
     }
     if (pid == 0) {
-        /* Signals meant for the daemon's session must not stop the guard
-         * before the daemon is gone. */
+        int null;
+        /* A group of its own: the head kills a daemon that stopped
+         * answering through its launch agent's process group, and a user
+         * may kill mpirun's; the guard must outlive both. Signals meant
+         * for mpirun's session must not stop it either. */
+        setpgid(0, 0);
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
@@ -120,13 +129,20 @@ int rd_mpirun_guard_start(void)
             dup2(p[0], 3);
             close(p[0]);
         }
+        /* Nor may the guard hold mpirun's terminal or pipes (a shell
+         * reading mpirun's output would wait for it). */
+        null = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3 && null >= 0; fd++)
+            if (fd != null)
+                dup2(null, fd);
         close_range(4, ~0U, 0);
         guard_main(3);
     }
     close(p[0]);
     guard_fd = p[1];
+    guard_pid = pid;
     /* The ranks must not inherit the pipe: the guard would then wait for
-     * them, not for the daemon. */
+     * them, not for mpirun. */
     fcntl(guard_fd, F_SETFD, FD_CLOEXEC);
     return 0;
 }

@@ -58,12 +58,41 @@ void rd_mpirun_head_stdin(const char *data, size_t len, void *arg)
         rd_mpirun_head_lose(j, r, "sending failed");
 }
 
+/* The daemon of r ended without saying DONE: its launch agent (pid)
+ * exited with wait status st. A failure of the job. */
+static void agent_failed(rd_mpirun_job_t *j, rd_mpirun_remote_t *r, pid_t pid, int st)
+{
+    char why[512];
+
+    if (WIFSIGNALED(st))
+        snprintf(why, sizeof(why),
+                 "the daemon on host %s (launch agent pid %ld) was killed by signal %d (%s)",
+                 rd_mpirun_job_host(j, r->host), (long)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(why, sizeof(why),
+                 "the daemon on host %s (launch agent pid %ld) exited with status %d%s",
+                 rd_mpirun_job_host(j, r->host), (long)pid, WEXITSTATUS(st),
+                 r->state == RD_MPIRUN_REMOTE_LAUNCHED ? " before connecting to mpirun" : "");
+    r->state = RD_MPIRUN_REMOTE_GONE;
+    r->exited_agent = 0;
+    rd_mpirun_conn_close(&r->conn);
+    rd_mpirun_job_fail(j,
+                       WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st) ? WEXITSTATUS(st) : 1,
+                       SIGTERM, why);
+}
+
 void rd_mpirun_head_lose(rd_mpirun_job_t *j, rd_mpirun_remote_t *r, const char *what)
 {
     char why[512];
 
     if (r->state == RD_MPIRUN_REMOTE_GONE || r->state == RD_MPIRUN_REMOTE_DONE)
         return;
+    /* The connection ended after the agent without DONE: the daemon's
+     * exit explains more than the connection's end. */
+    if (r->exited_agent) {
+        agent_failed(j, r, r->exited_agent, 0);
+        return;
+    }
     snprintf(why, sizeof(why), "lost the connection to the daemon on host %s (%s)",
              rd_mpirun_job_host(j, r->host), what);
     r->state = RD_MPIRUN_REMOTE_GONE;
@@ -256,33 +285,26 @@ static void drain_remote(rd_mpirun_job_t *j, rd_mpirun_remote_t *r)
 void rd_mpirun_head_agent_exit(pid_t pid, int st, void *arg)
 {
     rd_mpirun_job_t *j = arg;
-    char why[512];
 
     for (int i = 0; i < j->nrem; i++) {
         rd_mpirun_remote_t *r = &j->rem[i];
         if (r->agent != pid)
             continue;
         r->agent = 0;
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
             drain_remote(j, r);
+            /* Over a link with latency the rest is still on its way: the
+             * loop reads the connection to its end (DONE, or the end of
+             * file that judges the exit), within the heartbeat timeout. */
+            if (rd_mpirun_remote_connected(r) && r->conn.fd >= 0) {
+                r->exited_agent = pid;
+                r->exited_at = rd_clock_ms();
+                return;
+            }
+        }
         if (r->state == RD_MPIRUN_REMOTE_DONE || r->state == RD_MPIRUN_REMOTE_GONE)
             return;
-        if (WIFSIGNALED(st))
-            snprintf(why, sizeof(why),
-                     "the daemon on host %s (launch agent pid %ld) was killed by signal %d (%s)",
-                     rd_mpirun_job_host(j, r->host), (long)pid, WTERMSIG(st),
-                     strsignal(WTERMSIG(st)));
-        else
-            snprintf(why, sizeof(why),
-                     "the daemon on host %s (launch agent pid %ld) exited with status %d%s",
-                     rd_mpirun_job_host(j, r->host), (long)pid, WEXITSTATUS(st),
-                     r->state == RD_MPIRUN_REMOTE_LAUNCHED ? " before connecting to mpirun" : "");
-        r->state = RD_MPIRUN_REMOTE_GONE;
-        rd_mpirun_conn_close(&r->conn);
-        rd_mpirun_job_fail(j,
-                           WIFSIGNALED(st) ? 128 + WTERMSIG(st)
-                           : WEXITSTATUS(st) ? WEXITSTATUS(st) : 1,
-                           SIGTERM, why);
+        agent_failed(j, r, pid, st);
         return;
     }
 }
@@ -334,6 +356,8 @@ void rd_mpirun_head_deadlines(rd_mpirun_job_t *j, long long now, int ping)
             rd_mpirun_conn_close(&r->conn);
             rd_mpirun_job_fail(j, 1, SIGTERM, why);
         }
+        if (r->exited_agent && rd_mpirun_remote_connected(r) && now - r->exited_at > j->heartbeat_ms)
+            agent_failed(j, r, r->exited_agent, 0);
         /* Only a daemon whose loop runs answers in time; before, it may
          * sit in PMIx's start-up or in fork for seconds on a busy host. */
         if (r->state == RD_MPIRUN_REMOTE_UP && now - r->conn.last_rx > j->heartbeat_ms) {

@@ -54,6 +54,11 @@ typedef struct rd_mpirun_remote {
     rd_mpirun_remote_state_t state;
     rd_mpirun_conn_t conn;
     long long launched_at;
+    /* An agent that exited with status 0 while its daemon's connection
+     * was open (its last messages may still be on the way): judged at
+     * the end of that connection, or after the heartbeat timeout. */
+    pid_t exited_agent;
+    long long exited_at;
 } rd_mpirun_remote_t;
 
 typedef struct rd_mpirun_pending {

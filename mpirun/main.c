@@ -18,6 +18,7 @@
 #include "binding.h"
 #include "daemon.h"
 #include "envcheck.h"
+#include "guard.h"
 #include "hosts.h"
 #include "iof.h"
 #include "job.h"
@@ -162,6 +163,10 @@ int main(int argc, char **argv)
     if (opts.display_map)
         display_map(&opts, &plan);
 
+    /* While we are one thread: should mpirun be killed, the guard kills
+     * the ranks' process groups and removes the job's files. */
+    if (rd_mpirun_guard_start() != 0)
+        goto out;
     /* Before PMIx starts its thread, which must inherit the mask. */
     if (rd_mpirun_job_block_signals() != 0) {
         perror("mpirun: sigprocmask");
@@ -175,6 +180,7 @@ int main(int argc, char **argv)
 
     if (rd_mpirun_session_open(&session, NULL) != 0)
         goto out;
+    rd_mpirun_guard_session(session.nspace, session.tmpdir);
     if (plan.self < 0 || plan.nhosts > 1) {
         ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
         if (n <= 0) {
@@ -207,6 +213,7 @@ out:
     rd_mpirun_server_finalize();
     rd_mpirun_session_clean(&session);
     rd_mpirun_binding_fini();
+    rd_mpirun_guard_release();
     if (head.lfd >= 0)
         close(head.lfd);
     rd_mpirun_plan_free(&plan);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,13 +59,19 @@ static void say(const char *s)
     (void)rc;
 }
 
-/* In the child: never returns. */
-static void child(const rd_mpirun_proc_t *p, const char *path, char **argv, char **env,
-                  const int fds[3])
+/* In the child: never returns. parent is mpirun's pid. */
+static void child(const rd_mpirun_proc_t *p, pid_t parent, const char *path, char **argv,
+                  char **env, const int fds[3])
 {
     sigset_t none;
 
     setpgid(0, 0);
+    /* A rank outlives a killed mpirun only to spin forever: the kernel
+     * kills it when mpirun dies (the death of the thread that forked it,
+     * which is mpirun's only forking thread, the main one), and a parent
+     * that died before the request was made is seen here. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
     /* mpirun blocks the signals it reads through signalfd and ignores
      * SIGPIPE; the program gets the defaults back. */
     signal(SIGPIPE, SIG_DFL);
@@ -92,14 +99,14 @@ static void child(const rd_mpirun_proc_t *p, const char *path, char **argv, char
 int rd_mpirun_proc_spawn(rd_mpirun_proc_t *p, const char *path, char **argv, char **env,
                          const int fds[3])
 {
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
 
     if (pid < 0) {
         fprintf(stderr, "mpirun: cannot start rank %d: fork: %s\n", p->rank, strerror(errno));
         return -1;
     }
     if (pid == 0)
-        child(p, path, argv, env, fds);
+        child(p, parent, path, argv, env, fds);
     /* Also done by the child: whichever runs first, the group exists
      * before we might signal it. EACCES once the child has exec'd. */
     setpgid(pid, pid);

@@ -136,8 +136,7 @@ static int start_rank(rd_mpirun_job_t *j, int rank)
                     rd_mpirun_binding_describe(p->local_rank));
         if (rc == 0) {
             j->alive++;
-            if (j->is_daemon)
-                rd_mpirun_guard_pgroup(p->pid);
+            rd_mpirun_guard_pgroup(p->pid);
         }
     }
     free_env(env);

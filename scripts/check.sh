@@ -1,18 +1,20 @@
 #!/bin/sh
 # README command 2 (and CI): the whole test suite from a clean checkout.
 #  1. dependencies, 2. a -Werror build with the test-only fault knobs
-#  (--enable-fault-injection, for step 7) and `make check` (unit tests, MPI tests
+#  (--enable-fault-injection, for step 8) and `make check` (unit tests, MPI tests
 #  at np 1/2/4/5 on shm and tcp, ABI and MPICH-binary tests, launcher tests),
 #  3. MPICH 4.0.2's own test suite: its directories pt2pt ... threads/pt2pt
 #  except the entries listed in test/mpich/skip.txt (fail on MPICH too) and
 #  test/mpich/todo.txt (not passed by rdmpi yet), and its one-sided tests
 #  (test/mpi/rma) that Debian's MPICH passes (test/mpich/rma-baseline.txt), 4. a bounded fuzz run of the TCP
-#  parser, 5. MPI programs across three
+#  parser, 5. the soak: mixed traffic with every byte checked, 60 s at np 4
+#  on shm and on tcp, failing on corruption or on a rank's memory growing
+#  by more than 2 % after the warm-up, 6. MPI programs across three
 #  network-namespace hosts (a representative part of check-multihost),
-#  6. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
-#  7. a representative part of check-rdma: RC and UD (with packet drops) over
+#  7. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
+#  8. a representative part of check-rdma: RC and UD (with packet drops) over
 #  Soft-RoCE in QEMU guests, in one guest and across two,
-#  8. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#  9. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 #  and the one-sided MPI tests (make check-rma) on the sanitized library.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,6 +59,9 @@ extra check-mpich-rma make -s check-mpich-rma CHECK_MPICH_FLAGS=--required-only
 echo "== fuzzing the TCP message parser (60 s, ASan/UBSan)"
 extra check-fuzz make -s check-fuzz FUZZ_SECONDS=60
 
+echo "== the soak: 60 s of mixed traffic at np 4 on shm and on tcp, every byte checked, memory watched"
+extra check-soak make -s check-soak SOAK_SECONDS=60 SOAK_NP=4
+
 echo "== several hosts: network namespaces, mpirun --launch-agent 'ip netns exec'"
 extra check-multihost make -s check-multihost \
   MH_PATTERN='^(p2p_modes|p2p_order|p2p_burst|coll_bcast|coll_reduce|coll_allgather) [2-6]$' \
@@ -86,7 +91,7 @@ cd "$top"
 # One closing line over both runs, counting automake's PASS:/FAIL: lines:
 # test cases (each MPI testlist case has its own line through TAP, each unit
 # test program one, the layer check one) plus one line per extra suite above
-# (mpich, mpich-rma, fuzz, multihost, Slurm, rdma-ci), whatever number of cases each ran.
+# (mpich, mpich-rma, fuzz, soak, multihost, Slurm, rdma-ci), whatever number of cases each ran.
 # (grep -c exits 1 when it counts nothing; that is not an error here)
 passed=$(cat _build-check/check.out _build-asan/check.out | grep -c '^PASS: ' || true)
 failed=$(cat _build-check/check.out _build-asan/check.out | grep -cE '^(FAIL|ERROR|XPASS): ' || true)

@@ -19,6 +19,31 @@
 
 /* Our PMIx name. */
 static pmix_proc_t self;
+/* The handler of the server's loss, once registered (PMIx's reference). */
+static pmix_status_t lost_ref;
+
+/* The PMIx server closed our connection without our finalizing: the
+ * launcher is gone (mpirun killed, the job torn down). Nothing can stop
+ * this process any more, and a rank polling for its peers would spin
+ * forever, so it exits at once; there is nobody left to tell. Runs in
+ * PMIx's thread, where _exit is as safe as anywhere. */
+static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                        pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                        pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
+    (void)cbfunc;
+    (void)cbdata;
+    _exit(1);
+}
+
+static int pmix_finalize(void);
 
 /* Reads an integer-valued key; PMIx servers differ in the integer type they
  * store (uint32 per the standard, but int and uint16 are seen too). */
@@ -137,6 +162,9 @@ static int pmix_init(rd_boot_info_t *info)
         return RD_EBOOT;
     }
     PMIX_LOAD_PROCID(&wild, self.nspace, PMIX_RANK_WILDCARD);
+    /* Without a cbfunc, registering blocks and returns the reference. */
+    pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
+    lost_ref = PMIx_Register_event_handler(&lost, 1, NULL, 0, lost_server, NULL, NULL);
 
     info->rank = (int)self.rank;
     if (get_number(&wild, PMIX_JOB_SIZE, &v) != RD_OK || v < 1)
@@ -173,7 +201,7 @@ static int pmix_init(rd_boot_info_t *info)
 err:
     free(info->local_ranks);
     info->local_ranks = NULL;
-    PMIx_Finalize(NULL, 0);
+    pmix_finalize();
     return rc;
 }
 
@@ -257,6 +285,10 @@ static void pmix_abort(int code, const char *msg)
 
 static int pmix_finalize(void)
 {
+    /* Our own disconnection is no loss. */
+    if (lost_ref > 0)
+        PMIx_Deregister_event_handler((size_t)lost_ref, NULL, NULL);
+    lost_ref = 0;
     return PMIx_Finalize(NULL, 0) == PMIX_SUCCESS ? RD_OK : RD_EBOOT;
 }
 

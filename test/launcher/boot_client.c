@@ -17,6 +17,7 @@
  *   partial         "partial <rank>" on stdout without a newline
  *   stdin           copy stdin to stdout, each line as "stdin <rank>: <line>"
  *   sleep=S         sleep S seconds
+ *   spin=S          keep a CPU busy for S seconds (a rank polling for a peer)
  *   ignoreterm      ignore SIGTERM from now on
  *   catch           catch SIGUSR1, SIGUSR2 and SIGALRM from now on
  *   waitsig         wait (at most 60 s) for a caught signal, then print
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
@@ -215,6 +217,12 @@ int main(int argc, char **argv)
             fence_check(a + 11);
         } else if (!strncmp(a, "sleep=", 6)) {
             sleep((unsigned)atoi(a + 6));
+        } else if (!strncmp(a, "spin=", 5)) {
+            struct timespec t0, t;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            do
+                clock_gettime(CLOCK_MONOTONIC, &t);
+            while (t.tv_sec - t0.tv_sec < atoi(a + 5));
         } else if (!strcmp(a, "ignoreterm")) {
             signal(SIGTERM, SIG_IGN);
         } else if (!strcmp(a, "catch")) {

@@ -22,6 +22,7 @@ LAUNCHER_TESTS = \
 	test/launcher/exitcodes.sh \
 	test/launcher/failures.sh \
 	test/launcher/signals.sh \
+	test/launcher/killed.sh \
 	test/launcher/mpmd.sh \
 	test/launcher/rankenv.sh \
 	test/launcher/habits.sh \

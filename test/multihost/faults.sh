@@ -1,11 +1,12 @@
 #!/bin/bash
 # Failures across hosts: kill -9 of a rank on another host, kill -9 of a
-# host daemon, a host's network interface taken down, a rank killed while
-# its peers wait for it over TCP. Each must end the
-# whole job with a non-zero status and one message naming what failed,
-# within a bound, leaving nothing behind on any host. The bounds are
-# generous (loaded CI machines); the interface test shortens the heartbeat
-# timeout (RDMPI_HEARTBEAT_TIMEOUT, default 20 s) to 3 s.
+# host daemon, a host's network interface taken down, a host daemon that
+# stops answering, a rank killed while its peers wait for it over TCP.
+# Each must end the whole job with a non-zero status and one message
+# naming what failed, within a bound, leaving nothing behind on any host.
+# The bounds are generous (loaded CI machines); the interface and stopped
+# daemon tests shorten the heartbeat timeout (RDMPI_HEARTBEAT_TIMEOUT,
+# default 20 s) to 3 s.
 . "${srcdir:-.}/test/multihost/lib.sh"
 
 MARK=mark=$TEST_NAME-$$
@@ -110,6 +111,25 @@ wait_job "interface down" 12000
 expect_nonzero_and_msg "interface down" "^mpirun: lost the connection to the daemon on host $H1 \\(no message for 3 s\\); stopping the job\$"
 check_leftovers "interface down" "$id"
 ip -n "$H1" link set eth0 up
+
+# 3b. The daemon on host 1 stops answering (SIGSTOP): the head loses it
+# through the heartbeat and kills it (SIGKILL, as it cannot take the
+# SIGTERM); its guard, which outlives it, kills its ranks and removes its
+# files.
+RDMPI_HEARTBEAT_TIMEOUT=3 start_job -n 6 "$CLIENT" $MARK info fence sleep=60
+wait_up 6
+id=$(job_id)
+daemon=""
+for p in $(ip netns pids "$H1"); do
+    if grep -qa -- rd-daemon /proc/$p/cmdline 2>/dev/null && [ "$(ps -o ppid= -p $p | tr -d ' ')" = "$PID" ]; then
+        daemon=$p
+    fi
+done
+T0=$(now_ms)
+kill -STOP $daemon
+wait_job "daemon stopped" 15000
+expect_nonzero_and_msg "daemon stopped" "^mpirun: lost the connection to the daemon on host $H1 \\(no message for 3 s\\); stopping the job\$"
+check_leftovers "daemon stopped" "$id"
 
 # 4. A remote rank that calls MPI_Abort, and one that exits without
 # finalizing: the same messages as on one host, with the host.

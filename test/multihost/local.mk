@@ -4,8 +4,10 @@ MULTIHOST_TESTS = \
 	test/multihost/programs.sh \
 	test/multihost/stdin.sh \
 	test/multihost/faults.sh \
+	test/multihost/latency.sh \
 	test/multihost/hydra.sh
-EXTRA_DIST += test/multihost/lib.sh test/multihost/netns.sh $(MULTIHOST_TESTS)
+EXTRA_DIST += test/multihost/lib.sh test/multihost/netns.sh test/multihost/delay_agent.sh \
+	test/multihost/delay_relay.py $(MULTIHOST_TESTS)
 
 # MH_PATTERN / MH_FPATTERN select programs (see programs.sh).
 # Every script's output is kept in test/multihost/<name>.log too, and the
