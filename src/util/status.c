@@ -20,6 +20,7 @@ const char *rd_status_str(int status)
     case RD_EATTACH: return "bad attach or detach";
     case RD_EFLAVOR: return "wrong window flavor";
     case RD_ESHARED: return "no shared memory between these processes";
+    case RD_EUNREACH: return "no transport reaches the peer";
     }
     return "unknown status";
 }
