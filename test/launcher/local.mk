@@ -13,6 +13,10 @@ check_PROGRAMS += test/launcher/mpmd_rank
 test_launcher_mpmd_rank_SOURCES = test/launcher/mpmd_rank.c
 test_launcher_mpmd_rank_LDADD = $(RD_TEST_LDADD)
 test_launcher_mpmd_rank_LDFLAGS = $(RD_TEST_LINKOPTS)
+check_PROGRAMS += test/launcher/reach_rank
+test_launcher_reach_rank_SOURCES = test/launcher/reach_rank.c
+test_launcher_reach_rank_LDADD = $(RD_TEST_LDADD)
+test_launcher_reach_rank_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 LAUNCHER_TESTS = \
 	test/launcher/options.sh \
@@ -36,3 +40,7 @@ LAUNCHER_TESTS = \
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
 	$(LAUNCHER_TESTS)
+# Transport choice per pair of ranks, and RDMPI_TRANSPORTS naming one
+# that cannot work (reach_rank is its MPI program).
+TESTS += test/launcher/transports.sh
+EXTRA_DIST += test/launcher/transports.sh
