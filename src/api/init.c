@@ -25,6 +25,7 @@
 #include "api/api_tunables.h"
 #include "api/async_progress.h"
 #include "api/attr.h"
+#include "api/crash.h"
 #include "api/op.h"
 
 /* MPI_COMM_WORLD and MPI_COMM_SELF with fixed context ids 0 and 2. */
@@ -99,6 +100,9 @@ static int runtime_start(int level, const char *fn)
             fprintf(stderr, "%s\n", msg);
         rd_boot_abort(1, msg);
     }
+    long long crash_report = 1;
+    (void)rd_tunable_int(&rd_api_tunables[RD_API_T_CRASH_REPORT], &crash_report);
+    rd_api_crash_init(rd_api.boot.rank, rd_api.boot.hostname, (int)crash_report);
     if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||

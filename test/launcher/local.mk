@@ -17,6 +17,10 @@ check_PROGRAMS += test/launcher/reach_rank
 test_launcher_reach_rank_SOURCES = test/launcher/reach_rank.c
 test_launcher_reach_rank_LDADD = $(RD_TEST_LDADD)
 test_launcher_reach_rank_LDFLAGS = $(RD_TEST_LINKOPTS)
+check_PROGRAMS += test/launcher/crash_rank
+test_launcher_crash_rank_SOURCES = test/launcher/crash_rank.c
+test_launcher_crash_rank_LDADD = $(RD_TEST_LDADD)
+test_launcher_crash_rank_LDFLAGS = $(RD_TEST_LINKOPTS) -rdynamic
 
 LAUNCHER_TESTS = \
 	test/launcher/options.sh \
@@ -44,3 +48,6 @@ EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_se
 # that cannot work (reach_rank is its MPI program).
 TESTS += test/launcher/transports.sh
 EXTRA_DIST += test/launcher/transports.sh
+# A rank's own report when it crashes (crash_rank is its MPI program).
+TESTS += test/launcher/crash.sh
+EXTRA_DIST += test/launcher/crash.sh
