@@ -48,6 +48,6 @@ EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_se
 # that cannot work (reach_rank is its MPI program).
 TESTS += test/launcher/transports.sh
 EXTRA_DIST += test/launcher/transports.sh
-# A rank's own report when it crashes (crash_rank is its MPI program).
-TESTS += test/launcher/crash.sh
-EXTRA_DIST += test/launcher/crash.sh
+# A rank's own reports: a crash's backtrace, where --timeout found it.
+TESTS += test/launcher/crash.sh test/launcher/timeout.sh
+EXTRA_DIST += test/launcher/crash.sh test/launcher/timeout.sh
