@@ -187,10 +187,12 @@ typedef struct rd_transport {
      * asks for it, used here or not. */
     int init_fences;
 
-    /* Collective over all ranks: every rank calls init of the same transports
-     * in the same order, so init may publish addresses and call rd_boot_fence.
-     * A transport that finds nothing to work with (no device) returns RD_OK
-     * and answers reachable() with 0. */
+    /* Collective over all ranks: every rank goes through the transports in
+     * the same order, calling init of those its RDMPI_TRANSPORTS names and
+     * fencing init_fences times for the others, so init may publish
+     * addresses and call rd_boot_fence. A transport that finds nothing to
+     * work with (no device) returns RD_OK and answers reachable() with 0
+     * (and refusal() says why). */
     int (*init)(const rd_tp_env_t *env);
     void (*finalize)(void);
 
