@@ -6,7 +6,7 @@
  *   "reach <rank> <peer> ok"   or   "reach <rank> <peer> failed: <error string>"
  * so a test sees which pairs of ranks talk when RDMPI_TRANSPORTS differs
  * between them, and that a pair without a common transport fails at once.
- * Then every rank checks in with the last rank and waits for its answer,
+ * Then every rank checks in with rank 0 and waits for its answer,
  * so that no rank reaches MPI_Finalize (which ends a job with an
  * unreachable pair) before all have printed. "mark=..." arguments (the
  * tests' process mark) are skipped.
@@ -59,14 +59,13 @@ int main(int argc, char **argv)
             failed |= exchange(rank, atoi(argv[i]));
         }
     }
-    int hub = size - 1;
-    if (rank == hub) {
-        for (int r = 0; r < hub; r++)
+    if (rank == 0) {
+        for (int r = 1; r < size; r++)
             MPI_Recv(&token, 1, MPI_INT, r, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int r = 0; r < hub; r++)
+        for (int r = 1; r < size; r++)
             MPI_Send(&token, 1, MPI_INT, r, 8, MPI_COMM_WORLD);
-    } else if (MPI_Send(&token, 1, MPI_INT, hub, 8, MPI_COMM_WORLD) == MPI_SUCCESS) {
-        MPI_Recv(&token, 1, MPI_INT, hub, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (MPI_Send(&token, 1, MPI_INT, 0, 8, MPI_COMM_WORLD) == MPI_SUCCESS) {
+        MPI_Recv(&token, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Finalize();
     return failed ? 2 : 0;

@@ -46,23 +46,32 @@ expect_rc "RDMPI_TRANSPORTS=shm across nodes" 1
 expect_grep "shm across nodes: MPI_Init says the peer is on another node" "$T/err" \
     "MPI_Init failed: no transport reaches the peer: rank [01] cannot reach rank [01] with RDMPI_TRANSPORTS=shm: shm refused: rank [01] is on another node"
 
-# Three ranks on this node: 0 uses tcp only, 1 shm only, 2 both. 0-2 talk
-# over tcp and 1-2 over shm; 0-1 have nothing in common and fail at their
-# first message, each side naming the other and the transport it lacks.
-run_mpirun -n 1 -env RDMPI_TRANSPORTS tcp "$R" 2 1 mark=$MARK : \
-    -n 1 -env RDMPI_TRANSPORTS shm "$R" 2 0 mark=$MARK : \
-    -n 1 -env RDMPI_TRANSPORTS shm,tcp "$R" 0 1 mark=$MARK
-expect_grep "tcp-only rank 0 and rank 2 talk" "$T/out" "^reach 0 2 ok$"
-expect_grep "shm-only rank 1 and rank 2 talk" "$T/out" "^reach 1 2 ok$"
-expect_grep "rank 2 talks to both" "$T/out" "^reach 2 0 ok$"
-expect_grep "rank 0's first message to rank 1 fails, saying why" "$T/out" \
-    "^reach 0 1 failed: Other MPI error, MPI_Send: rank 0 cannot send to rank 1: no transport reaches the peer: rank 0 cannot reach rank 1 with RDMPI_TRANSPORTS=tcp: tcp refused: rank 1 does not use tcp"
-expect_grep "rank 1's receive from rank 0 fails, saying why" "$T/out" \
-    "^reach 1 0 failed: Other MPI error, MPI_Recv: .*rank 1 cannot reach rank 0 with RDMPI_TRANSPORTS=shm: shm refused: rank 0 does not use shm"
+# Three ranks on this node: 0 uses shm and tcp, 1 tcp only, 2 shm only.
+# 0-1 talk over tcp and 0-2 over shm; 1-2 have nothing in common and fail
+# at their first message, each side naming the other and what it lacks.
+run_mpirun -n 1 -env RDMPI_TRANSPORTS shm,tcp "$R" 1 2 mark=$MARK : \
+    -n 1 -env RDMPI_TRANSPORTS tcp "$R" 0 2 mark=$MARK : \
+    -n 1 -env RDMPI_TRANSPORTS shm "$R" 0 1 mark=$MARK
+expect_grep "rank 0 and tcp-only rank 1 talk" "$T/out" "^reach 0 1 ok$"
+expect_grep "rank 0 and shm-only rank 2 talk" "$T/out" "^reach 0 2 ok$"
+expect_grep "rank 1 talks to rank 0" "$T/out" "^reach 1 0 ok$"
+expect_grep "rank 2 talks to rank 0" "$T/out" "^reach 2 0 ok$"
+expect_grep "rank 1's first message to rank 2 fails, saying why" "$T/out" \
+    "^reach 1 2 failed: Other MPI error, MPI_Send: rank 1 cannot send to rank 2: no transport reaches the peer: rank 1 cannot reach rank 2 with RDMPI_TRANSPORTS=tcp: tcp refused: rank 2 does not use tcp"
+expect_grep "rank 2's receive from rank 1 fails, saying why" "$T/out" \
+    "^reach 2 1 failed: Other MPI error, MPI_Recv: .*rank 2 cannot reach rank 1 with RDMPI_TRANSPORTS=shm: shm refused: rank 1 does not use shm"
 # MPI_Finalize's barrier needs the pair too: the job ends with the reason.
 expect_rc "no common transport: the job fails" 1
 expect_grep "MPI_Finalize says why" "$T/err" \
-    "MPI_Finalize: rank [01]: the closing barrier failed \(no transport reaches the peer: rank [01] cannot reach rank [01]"
+    "MPI_Finalize: rank [12]: the closing barrier failed \(no transport reaches the peer: rank [12] cannot reach rank [12]"
+
+# Local rank 0 makes the node's shm segment: when it does not use shm, the
+# others cannot either, and ranks left with nothing else say so at MPI_Init.
+run_mpirun -n 1 -env RDMPI_TRANSPORTS tcp "$R" all mark=$MARK : \
+    -n 2 -env RDMPI_TRANSPORTS shm "$R" all mark=$MARK
+expect_rc "shm without local rank 0" 1
+expect_grep "shm without local rank 0: MPI_Init says why" "$T/err" \
+    "MPI_Init failed: no transport reaches the peer: rank [12] cannot reach rank 0 \(nor 1 other rank\) with RDMPI_TRANSPORTS=shm: shm refused: local rank 0 \(rank 0\), which makes the node's segment, does not use shm"
 
 # Ranks naming different transports that still share one start and run:
 # their inits' fences line up whatever each one initializes.

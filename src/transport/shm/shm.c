@@ -80,6 +80,7 @@ static struct rd_shm_state {
     unsigned char *areas;        /* area of local index 0; the others follow */
     size_t area_bytes;
     int in_progress;
+    int no_leader;               /* local rank 0 does not use shm: no segment here */
     int rdma_error;              /* first failed get/put without done, for flush */
     long long tun_eager, tun_ring, tun_area, tun_cma;   /* tunables, read at init */
 } shm;
@@ -143,7 +144,7 @@ static uint64_t pow2_ceil(uint64_t v)
     return p;
 }
 
-/* The node-wide parameters the segment's creator decides from its environment. */
+/* The node-wide parameters local rank 0 decides from its environment. */
 static void choose_params(rd_shm_seg_hdr_t *h, int n)
 {
     long long eager = shm.tun_eager, ring = shm.tun_ring, area = shm.tun_area;
@@ -211,18 +212,13 @@ static int node_cpus(void)
     return n;
 }
 
-/* The first local rank using shm to get here creates, sizes and
- * initializes the segment (mode 0600); RD_EAGAIN when another one did, and
- * this rank attaches after the fence. Not always local rank 0: it may
- * leave shm out of its RDMPI_TRANSPORTS. */
+/* Local rank 0: creates, sizes and initializes the segment (mode 0600). */
 static int create_segment(const char *name, int n, const rd_boot_info_t *boot)
 {
     rd_shm_seg_hdr_t h;
     memset(&h, 0, sizeof(h));
     choose_params(&h, n);
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0 && errno == EEXIST)
-        return RD_EAGAIN;
     if (fd < 0) {
         rd_err_detail_sys(errno, "shm: shm_open(%s) to create the node's segment", name);
         return RD_ESYS;
@@ -255,13 +251,17 @@ err:
     return RD_ESYS;
 }
 
-/* Other local ranks using shm: map the segment its creator made. */
+/* Other local ranks: map the segment local rank 0 created. RD_EAGAIN
+ * when there is none because local rank 0 does not use shm (it is not in
+ * its RDMPI_TRANSPORTS): shm then reaches no one here. */
 static int attach_segment(const char *name, int n, const rd_boot_info_t *boot)
 {
     struct stat st;
     int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0 && errno == ENOENT)
+        return RD_EAGAIN;
     if (fd < 0) {
-        rd_err_detail_sys(errno, "shm: shm_open(%s) to attach the node's segment", name);
+        rd_err_detail_sys(errno, "shm: shm_open(%s) to attach local rank 0's segment", name);
         return RD_ESYS;
     }
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < RD_SHM_PAGE) {
@@ -363,12 +363,13 @@ static int setup_rings(void)
  * segment; a rank without shm in RDMPI_TRANSPORTS fences in p2p), and keeps
  * fencing after a local error so no rank is left waiting; the error is
  * returned at the end.
- *   1. the first rank here creates the segment     | fence
+ *   1. local rank 0 creates the segment            | fence
  *   2. the others map it; all publish pid + probe  | fence
- *   3. the creator unlinks; all vote on CMA        | fence
+ *   3. local rank 0 unlinks; all vote on CMA       | fence
  *   4. all read the vote: the node agrees on caps.
- * A local rank that does not use shm leaves its slot empty (pid 0): the
- * others neither probe it nor reach it.
+ * Another local rank that does not use shm leaves its slot empty (pid 0):
+ * the others neither probe it nor reach it. When local rank 0 does not use
+ * shm, nobody makes the segment and shm reaches no one on this node.
  */
 static int shm_init(const rd_tp_env_t *env)
 {
@@ -404,24 +405,23 @@ static int shm_init(const rd_tp_env_t *env)
      * machine) must not meet in one segment. */
     snprintf(name, sizeof(name), "/rdmpi-%s-%d-shm", boot->job_id, boot->node_id);
 
-    int creator = 0;
-    if (active && !err) {
+    if (active && !err && shm.me == 0)
         err = create_segment(name, shm.nlocal, boot);
-        creator = err == RD_OK;
-        if (err == RD_EAGAIN)
-            err = RD_OK;
+    atomic_thread_fence(memory_order_seq_cst);
+    if ((rc = rd_boot_fence()) != RD_OK && !err)
+        err = rc;
+
+    if (active && !err && shm.me != 0 && (err = attach_segment(name, shm.nlocal, boot)) ==
+                                               RD_EAGAIN) {
+        shm.no_leader = 1;
+        active = 0;
+        err = RD_OK;
     }
     atomic_thread_fence(memory_order_seq_cst);
     if ((rc = rd_boot_fence()) != RD_OK && !err)
         err = rc;
 
-    if (active && !err && !creator)
-        err = attach_segment(name, shm.nlocal, boot);
-    atomic_thread_fence(memory_order_seq_cst);
-    if ((rc = rd_boot_fence()) != RD_OK && !err)
-        err = rc;
-
-    if (active && creator)
+    if (active && shm.me == 0)
         shm_unlink(name);   /* mapped everywhere (or failed): nothing stays in /dev/shm */
     if (active && !err)
         probe_cma((rd_shm_seg_hdr_t *)shm.seg);
@@ -481,6 +481,14 @@ static int shm_refusal(int peer, char *buf, size_t len)
 {
     if (!shm.local_of || peer < 0 || peer >= shm.size || shm.local_of[peer] < 0) {
         snprintf(buf, len, "rank %d is on another node", peer);
+        return RD_TP_REFUSED;
+    }
+    if (shm.no_leader) {
+        int leader = -1;
+        for (int r = 0; r < shm.size && leader < 0; r++)
+            leader = shm.local_of[r] == 0 ? r : -1;
+        snprintf(buf, len, "local rank 0 (rank %d), which makes the node's segment, does "
+                 "not use shm", leader);
         return RD_TP_REFUSED;
     }
     snprintf(buf, len, "rank %d does not use shm", peer);
