@@ -21,6 +21,11 @@ check_PROGRAMS += test/launcher/crash_rank
 test_launcher_crash_rank_SOURCES = test/launcher/crash_rank.c
 test_launcher_crash_rank_LDADD = $(RD_TEST_LDADD)
 test_launcher_crash_rank_LDFLAGS = $(RD_TEST_LINKOPTS) -rdynamic
+# Transport choice per pair of ranks and RDMPI_TRANSPORTS naming one that
+# cannot work (reach_rank); a rank's own reports: a crash's backtrace,
+# where --timeout found it (crash_rank).
+TESTS += test/launcher/transports.sh test/launcher/crash.sh test/launcher/timeout.sh
+EXTRA_DIST += test/launcher/transports.sh test/launcher/crash.sh test/launcher/timeout.sh
 
 LAUNCHER_TESTS = \
 	test/launcher/options.sh \
@@ -44,10 +49,3 @@ LAUNCHER_TESTS = \
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
 	$(LAUNCHER_TESTS)
-# Transport choice per pair of ranks, and RDMPI_TRANSPORTS naming one
-# that cannot work (reach_rank is its MPI program).
-TESTS += test/launcher/transports.sh
-EXTRA_DIST += test/launcher/transports.sh
-# A rank's own reports: a crash's backtrace, where --timeout found it.
-TESTS += test/launcher/crash.sh test/launcher/timeout.sh
-EXTRA_DIST += test/launcher/crash.sh test/launcher/timeout.sh
