@@ -24,6 +24,9 @@
 #define RD_MPIRUN_FINALIZE_GRACE_MS 300
 /* Exit status when --timeout ends the job (as timeout(1)). */
 #define RD_MPIRUN_EXIT_TIMEOUT 124
+/* When the timeout comes, how long the ranks have to say where they are
+ * blocked (RD_BOOT_WHERE_SIGNAL) before the job is ended, in ms. */
+#define RD_MPIRUN_WHERE_WAIT_MS 2000
 /* Heartbeat between head and daemons: a message at least this often... */
 #define RD_MPIRUN_PING_MS 1000
 /* ...and a connection silent for this long (RDMPI_HEARTBEAT_TIMEOUT, in

@@ -78,6 +78,7 @@ typedef struct rd_mpirun_job {
     int first_nonzero;      /* first non-zero exit status of a rank */
     int sfd;                /* signalfd */
     long long timeout_at;   /* ms deadlines on CLOCK_MONOTONIC; 0 = none */
+    int where_asked;        /* the timeout came: the ranks were asked where they are */
     long long kill_at;
     long long drain_at;
     long long ping_at;

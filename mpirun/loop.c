@@ -21,6 +21,7 @@
 #include "iof.h"
 #include "ranks.h"
 #include "uplink.h"
+#include "boot/boot.h"
 #include "util/clock.h"
 
 /* What one pollfd entry stands for, beyond the fixed ones. */
@@ -94,7 +95,17 @@ static void handle_deadlines(rd_mpirun_job_t *j)
         j->timeout_at = 0;
         snprintf(why, sizeof(why), "the job timed out after %ld second%s",
                  j->opts->timeout, j->opts->timeout == 1 ? "" : "s");
-        rd_mpirun_job_fail(j, RD_MPIRUN_EXIT_TIMEOUT, SIGTERM, why);
+        if (!j->where_asked && j->state == RD_MPIRUN_JOB_RUNNING) {
+            /* First each rank says where it is blocked (src/api/crash.c),
+             * then the job ends. */
+            j->where_asked = 1;
+            fprintf(stderr, "mpirun: %s; asking each rank where it is blocked\n", why);
+            rd_mpirun_procs_signal(j->procs, j->np, RD_BOOT_WHERE_SIGNAL);
+            rd_mpirun_head_signal(j, RD_BOOT_WHERE_SIGNAL);
+            j->timeout_at = now + RD_MPIRUN_WHERE_WAIT_MS;
+        } else {
+            rd_mpirun_job_fail(j, RD_MPIRUN_EXIT_TIMEOUT, SIGTERM, why);
+        }
     }
     if (j->kill_at && now >= j->kill_at) {
         j->kill_at = 0;

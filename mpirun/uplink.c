@@ -13,6 +13,7 @@
 
 #include "fence.h"
 #include "iof.h"
+#include "boot/boot.h"
 #include "util/clock.h"
 
 /* A daemon waits longer than the head before giving up on a silent
@@ -95,7 +96,7 @@ void rd_mpirun_uplink_message(rd_mpirun_job_t *j, const rd_mpirun_wire_hdr_t *h,
     }
     case RD_MPIRUN_MSG_SIGNAL: {
         int sig = (int)rd_mpirun_unpack_u32(&u);
-        if (u.err || !rd_mpirun_job_signal_forwarded(sig))
+        if (u.err || (!rd_mpirun_job_signal_forwarded(sig) && sig != RD_BOOT_WHERE_SIGNAL))
             break;
         rd_mpirun_procs_signal(j->procs, j->np, sig);
         return;

@@ -38,6 +38,7 @@ int rd_api_class_of(int status)
     case RD_ETRUNC: return MPI_ERR_TRUNCATE;
     case RD_ENOTSUP: return MPI_ERR_UNSUPPORTED_OPERATION;
     case RD_EPEER: return MPI_ERR_OTHER;
+    case RD_EUNREACH: return MPI_ERR_OTHER;
     case RD_ESYNC: return MPI_ERR_RMA_SYNC;
     case RD_ERANGE: return MPI_ERR_RMA_RANGE;
     case RD_ECONFLICT: return MPI_ERR_RMA_CONFLICT;

@@ -22,6 +22,10 @@ const rd_tunable_t rd_api_tunables[RD_API_T_COUNT] = {
     [RD_API_T_WARN_UNSUPPORTED] = RD_TUNE_BOOL("RDMPI_WARN_UNSUPPORTED", 1,
         "the first call of an MPI function rdmpi does not implement prints one line "
         "naming it on stderr, even when the error is returned to the program"),
+    [RD_API_T_CRASH_REPORT] = RD_TUNE_BOOL("RDMPI_CRASH_REPORT", 1,
+        "a rank killed by SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT prints its rank, host, "
+        "signal and backtrace first, and a rank of a job mpirun's --timeout ends prints "
+        "where it was blocked (only where the program has no handler of its own)"),
 };
 
 const rd_tunable_table_t rd_api_tunables_table = {

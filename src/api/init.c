@@ -25,6 +25,7 @@
 #include "api/api_tunables.h"
 #include "api/async_progress.h"
 #include "api/attr.h"
+#include "api/crash.h"
 #include "api/op.h"
 
 /* MPI_COMM_WORLD and MPI_COMM_SELF with fixed context ids 0 and 2. */
@@ -99,6 +100,9 @@ static int runtime_start(int level, const char *fn)
             fprintf(stderr, "%s\n", msg);
         rd_boot_abort(1, msg);
     }
+    long long crash_report = 1;
+    (void)rd_tunable_int(&rd_api_tunables[RD_API_T_CRASH_REPORT], &crash_report);
+    rd_api_crash_init(rd_api.boot.rank, rd_api.boot.hostname, (int)crash_report);
     if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
@@ -243,10 +247,13 @@ int rd_api_runtime_release(const char *fn)
         /* A peer is lost (or the barrier broke): ranks still in their
          * closing barrier may wait for this one forever, so whatever the
          * error handler, the job ends here with the reason. */
-        char msg[256], who[32] = "";
+        char msg[256 + RD_ERR_DETAIL_MAX], who[RD_ERR_DETAIL_MAX + 2] = "";
+        char detail[RD_ERR_DETAIL_MAX];
         int lost = rd_p2p_failed_peer();
         if (lost >= 0)
             snprintf(who, sizeof(who), ": rank %d", lost);
+        else if (rd_err_detail_take(detail, sizeof(detail)) > 0)
+            snprintf(who, sizeof(who), ": %s", detail);   /* e.g. a peer no transport reaches */
         snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s%s); ending the "
                  "job so that no rank waits for this one", fn, rd_api.boot.rank,
                  rd_status_str(rc), who);

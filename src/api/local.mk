@@ -37,3 +37,4 @@ EXTRA_DIST += src/api/gen-unsupported.sh
 src/api/unsupported.c: $(top_srcdir)/include/mpi.h $(top_srcdir)/src/api/gen-unsupported.sh $(addprefix $(top_srcdir)/,$(filter src/api/%,$(RD_API_IMPL)))
 	$(AM_V_GEN)mkdir -p src/api && sh $(top_srcdir)/src/api/gen-unsupported.sh \
 	  $(top_srcdir)/include/mpi.h $@ $(addprefix $(top_srcdir)/,$(filter src/api/%,$(RD_API_IMPL)))
+libmpi_la_SOURCES += src/api/crash.c src/api/crash.h

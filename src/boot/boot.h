@@ -37,6 +37,13 @@ int rd_boot_init(rd_boot_info_t *info);
  * process manager has answered). */
 const char *rd_boot_name(void);
 
+/* The signal mpirun sends each rank of a job that timed out, before it
+ * ends the job, to ask where the rank is blocked (src/api/crash.c answers
+ * on stderr). SIGURG's default action is to ignore it, so a program
+ * without rdmpi (a wrapper script, a shell) is not disturbed; mpirun
+ * forwards no SIGURG of its own. (Its user includes <signal.h>.) */
+#define RD_BOOT_WHERE_SIGNAL SIGURG
+
 /* Publishes a value under key for the other ranks (visible after rd_boot_fence). */
 int rd_boot_put(const char *key, const void *val, size_t len);
 

@@ -185,6 +185,17 @@ void rd_p2p_wait(rd_request_t *r);
 /* Called on each idle poll of a wait loop: yields after enough idle polls. */
 void rd_p2p_idle(unsigned *idle);
 
+/* What rd_p2p_wait waits for, for the report of a blocked rank: recv 1
+ * for a receive (peer its source, -1 for any), 0 for a send; peer and tag
+ * as the communicator comm (its name) numbers them. */
+typedef struct rd_p2p_wait_info {
+    int recv, peer, tag;
+    const char *comm;
+} rd_p2p_wait_info_t;
+/* Fills *w and returns 1 while the calling thread is in rd_p2p_wait, else
+ * 0. Safe in a signal handler that interrupted that wait. */
+int rd_p2p_waiting(rd_p2p_wait_info_t *w);
+
 /* Node signals, for src/coll's node barrier: a bare counter per ordered
  * pair of processes that a transport with signals keeps (transport.h,
  * signal; shm: processes on this node). rd_p2p_signals(peer) is 1 when job

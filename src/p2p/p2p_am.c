@@ -39,7 +39,7 @@ int rd_p2p_am_send(int peer_world, const void *hdr, size_t hdrlen, const void *p
         return RD_EINVAL;
     peer_t *p = &rd_p2p.peers[peer_world];
     if (!p->tp)
-        return RD_EPEER;
+        return rd_p2p_unreachable(peer_world);
     if (p->failed)
         return p->failed;
     if (len > frag_max(p->tp))
@@ -60,7 +60,7 @@ int rd_p2p_am_send_now(int peer_world, const void *hdr, size_t hdrlen, const voi
         return RD_EINVAL;
     peer_t *p = &rd_p2p.peers[peer_world];
     if (!p->tp)
-        return RD_EPEER;
+        return rd_p2p_unreachable(peer_world);
     if (p->failed)
         return p->failed;
     if (len > frag_max(p->tp))

@@ -52,6 +52,11 @@ void __attribute__((noinline)) rd_p2p_recv_posted(rd_match_q_t *q, rd_request_t 
         const rd_transport_t *tp = rd_p2p.peers[w].tp;
         if (tp && tp->watch)
             tp->watch(w);
+        if (!tp) {
+            /* Nothing can come from a peer no transport reaches (p2p_reach.c). */
+            rd_match_cancel(q, &P(r)->match);
+            fail_recv(r, w, rd_p2p_unreachable(w));
+        }
     }
 }
 

@@ -125,6 +125,7 @@ typedef struct rd_p2p_state {
     int verbose;                       /* RDMPI_VERBOSE */
     int local_size;                    /* ranks on this node (for the report) */
     unsigned char *on_node;            /* by job rank: 1 when on this node */
+    int nunreach;                      /* peers no transport reaches (tp NULL) */
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     unsigned long puts_whole, streamed;     /* ... written by the sender, streamed */
     unsigned long rdma_puts, rdma_gets;     /* one-sided transfers of src/rma by RDMA */
@@ -270,6 +271,16 @@ void rd_p2p_on_peer_failed(int peer, int status);
 
 /* p2p_am.c */
 void rd_p2p_am_init(void);
+
+/* p2p_reach.c: peers no transport reaches. rd_p2p_reach_check runs at the
+ * end of init (want: RDMPI_TRANSPORTS): RD_EUNREACH with the error detail
+ * when this rank's own transports turned a peer down, else RD_OK.
+ * rd_p2p_unreachable records why peer is unreachable and returns
+ * RD_EUNREACH, for the operation that needed it. name_listed: is name an
+ * entry of the comma-separated list? */
+int rd_p2p_reach_check(const char *want);
+int rd_p2p_unreachable(int peer);
+int rd_p2p_name_listed(const char *list, const char *name);
 
 #pragma GCC visibility pop
 

@@ -18,8 +18,7 @@ rd_p2p_state_t rd_p2p;
 int rd_p2p_world_rank(void) { return rd_p2p.rank; }
 int rd_p2p_world_size(void) { return rd_p2p.size; }
 
-/* Is name one of the comma-separated entries of list? */
-static int name_listed(const char *list, const char *name)
+int rd_p2p_name_listed(const char *list, const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = list; *p;) {
@@ -44,7 +43,7 @@ static int check_transport_names(const char *list)
         char name[16];
         if (len > 0) {
             snprintf(name, sizeof(name), "%.*s", (int)len, p);
-            if (len >= sizeof(name) || !name_listed(known, name)) {
+            if (len >= sizeof(name) || !rd_p2p_name_listed(known, name)) {
                 rd_err_detail("RDMPI_TRANSPORTS=%s: unknown transport \"%.*s\" (known: %s)",
                               list, (int)len, p, known);
                 return RD_EINVAL;
@@ -171,13 +170,20 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     env.peer_failed = rd_p2p_on_peer_failed;
     env.notified = rd_p2p_on_notified;
     rd_self_set_recv(rd_p2p_on_message, boot->rank);
-    /* Every rank initializes the same transports in the same order, so
-     * collective inits line up; then one fence publishes what they put. */
+    /* Every rank goes through the transports in the same order, so
+     * collective inits line up, and fences in place of those it does not
+     * use (RDMPI_TRANSPORTS may differ between ranks); then one fence
+     * publishes what they put. */
     int fence = 0;
     for (int i = 0; rd_transports[i]; i++) {
         rd_transport_t *tp = rd_transports[i];
-        if (!name_listed(want, tp->name))
+        fence |= tp->fence_after_init;
+        if (!rd_p2p_name_listed(want, tp->name)) {
+            for (int k = 0; k < tp->init_fences; k++)
+                if ((rc = rd_boot_fence()) != RD_OK)
+                    return rc;
             continue;
+        }
         if ((rc = tp->init(&env)) != RD_OK)
             return rc;
         rd_p2p.inited[rd_p2p.ninited++] = tp;
@@ -187,7 +193,6 @@ int rd_p2p_init(const rd_boot_info_t *boot)
                           (size_t)RD_HDR_MAX, RD_TP_HDR_MAX);
             return RD_EINTERN;
         }
-        fence |= tp->fence_after_init;
     }
     if (fence && (rc = rd_boot_fence()) != RD_OK)
         return rc;
@@ -223,7 +228,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     rd_p2p.scratch_len = scratch;
     if (!rd_p2p.scratch)
         return RD_ENOMEM;
-    return RD_OK;
+    return rd_p2p_reach_check(want);
 }
 
 void rd_p2p_finalize(void)

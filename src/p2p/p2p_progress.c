@@ -99,13 +99,31 @@ void rd_p2p_idle(unsigned *idle)
     }
 }
 
+/* The request the thread is waiting for, for rd_p2p_waiting. */
+static __thread rd_request_t *volatile waiting_for;
+
 void rd_p2p_wait(rd_request_t *r)
 {
     unsigned idle = 0;
+    rd_request_t *outer = waiting_for;
+    waiting_for = r;
     while (!r->done) {
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);
         else
             idle = 0;
     }
+    waiting_for = outer;
+}
+
+int rd_p2p_waiting(rd_p2p_wait_info_t *w)
+{
+    const rd_request_t *r = waiting_for;
+    if (!r)
+        return 0;
+    w->recv = r->kind == RD_REQ_RECV;
+    w->peer = r->peer;
+    w->tag = r->tag;
+    w->comm = r->comm ? r->comm->name : NULL;
+    return 1;
 }

@@ -251,6 +251,8 @@ int rd_p2p_iprobe(rd_comm_t *c, int src, int tag, int *flag, rd_p2p_status_t *st
         fill_probe(st, rd_container_of(e, unexp_t, match));
     else if (rd_p2p.nfailed && (st->source = rd_p2p_failed_sender(c, src)) >= 0)
         return rd_p2p.peers[st->source].failed;   /* st->source: the failed job rank */
+    else if (rd_p2p.nunreach && src >= 0 && !rd_p2p.peers[rd_comm_world(c, src)].tp)
+        return rd_p2p_unreachable(st->source = rd_comm_world(c, src));
     return RD_OK;
 }
 

@@ -96,7 +96,7 @@ int rd_p2p_isend(rd_request_t *r, int coll)
     int rc;
 
     if (!tp)
-        return RD_EPEER;
+        return rd_p2p_unreachable(dst);
     r->peer_world = dst;
     P(r)->bytes = r->count * r->dt->size;
     int contig = rd_dt_is_contig(r->dt, r->count);

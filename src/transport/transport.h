@@ -62,6 +62,12 @@ typedef void (*rd_tp_claimed_fn)(void *token, int status);
  * instead (rd_boot_abort). */
 typedef void (*rd_tp_failed_fn)(int peer, int status);
 
+/* What refusal() says of a peer that reachable() turned down. */
+enum {
+    RD_TP_REFUSED = 0,           /* both ends use the transport, and it cannot join them */
+    RD_TP_ABSENT = 1,            /* the peer does not use the transport */
+};
+
 /* What p2p hands a transport at init. */
 typedef struct rd_tp_env {
     const rd_boot_info_t *boot;  /* rank, size, local ranks, job id */
@@ -174,16 +180,31 @@ typedef struct rd_transport {
      * calls reachable() (which may rd_boot_get what peers published). A
      * transport that connects lazily needs no fence of its own. */
     int fence_after_init;
+    /* How many times init calls rd_boot_fence itself (shm: 3). A rank whose
+     * RDMPI_TRANSPORTS leaves this transport out fences as often in its
+     * place, so that fences line up when the variable differs between
+     * ranks; the fence after init is made whenever a transport compiled in
+     * asks for it, used here or not. */
+    int init_fences;
 
-    /* Collective over all ranks: every rank calls init of the same transports
-     * in the same order, so init may publish addresses and call rd_boot_fence.
-     * A transport that finds nothing to work with (no device) returns RD_OK
-     * and answers reachable() with 0. */
+    /* Collective over all ranks: every rank goes through the transports in
+     * the same order, calling init of those its RDMPI_TRANSPORTS names and
+     * fencing init_fences times for the others, so init may publish
+     * addresses and call rd_boot_fence. A transport that finds nothing to
+     * work with (no device) returns RD_OK and answers reachable() with 0
+     * (and refusal() says why). */
     int (*init)(const rd_tp_env_t *env);
     void (*finalize)(void);
 
     /* Nonzero if this transport can reach job rank peer (never called for self). */
     int (*reachable)(int peer);
+
+    /* Why reachable(peer) said 0, for the error message that names the
+     * peer: writes a phrase to buf ("no RDMA device: ...", "rank 3 is on
+     * another node") and returns RD_TP_ABSENT when peer does not use this
+     * transport at all (it is not in that rank's RDMPI_TRANSPORTS), else
+     * RD_TP_REFUSED. Called after the fence that follows init. */
+    int (*refusal)(int peer, char *buf, size_t len);
 
     /* Sends hdr (hdrlen <= msg.hdr_max) and payload (len <= msg.eager_max,
      * or msg.frag_max when that is larger) to peer.

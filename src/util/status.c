@@ -10,6 +10,7 @@ const char *rd_status_str(int status)
     case RD_EINVAL: return "invalid argument";
     case RD_ESYS: return "system call failed";
     case RD_EPEER: return "peer process failed or disconnected";
+    case RD_EUNREACH: return "no transport reaches the peer";
     case RD_ETRUNC: return "message truncated";
     case RD_ENOTSUP: return "operation not supported";
     case RD_EBOOT: return "process manager failure";

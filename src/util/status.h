@@ -13,6 +13,7 @@ enum rd_status {
     RD_EINVAL = -2,       /* bad argument */
     RD_ESYS = -3,         /* a system call failed; errno tells */
     RD_EPEER = -4,        /* a peer vanished or its link failed */
+    RD_EUNREACH = -16,    /* no transport this rank uses reaches the peer */
     RD_ETRUNC = -5,       /* message longer than the receive buffer */
     RD_ENOTSUP = -6,      /* the operation is not supported here */
     RD_EBOOT = -7,        /* the process manager (PMIx) failed */

@@ -14,6 +14,19 @@ check_PROGRAMS += test/launcher/mpmd_rank
 test_launcher_mpmd_rank_SOURCES = test/launcher/mpmd_rank.c
 test_launcher_mpmd_rank_LDADD = $(RD_TEST_LDADD)
 test_launcher_mpmd_rank_LDFLAGS = $(RD_TEST_LINKOPTS)
+check_PROGRAMS += test/launcher/reach_rank
+test_launcher_reach_rank_SOURCES = test/launcher/reach_rank.c
+test_launcher_reach_rank_LDADD = $(RD_TEST_LDADD)
+test_launcher_reach_rank_LDFLAGS = $(RD_TEST_LINKOPTS)
+check_PROGRAMS += test/launcher/crash_rank
+test_launcher_crash_rank_SOURCES = test/launcher/crash_rank.c
+test_launcher_crash_rank_LDADD = $(RD_TEST_LDADD)
+test_launcher_crash_rank_LDFLAGS = $(RD_TEST_LINKOPTS) -rdynamic
+# Transport choice per pair of ranks and RDMPI_TRANSPORTS naming one that
+# cannot work (reach_rank); a rank's own reports: a crash's backtrace,
+# where --timeout found it (crash_rank).
+TESTS += test/launcher/transports.sh test/launcher/crash.sh test/launcher/timeout.sh
+EXTRA_DIST += test/launcher/transports.sh test/launcher/crash.sh test/launcher/timeout.sh
 
 LAUNCHER_TESTS = \
 	test/launcher/options.sh \

@@ -44,6 +44,7 @@ RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c \
 	src/core/datatype.c src/core/dt_build.c src/core/handle.c \
 	src/util/env.c src/util/status.c src/util/tunable.c src/util/errdetail.c \
 	src/p2p/p2p_tunables.c test/unit/fake_tp.c test/unit/fake_tp.h
+RD_P2P_TEST_SOURCES += src/p2p/p2p_reach.c
 test_unit_test_p2p_proto_SOURCES = test/unit/test_p2p_proto.c $(RD_P2P_TEST_SOURCES)
 test_unit_test_p2p_proto_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_p2p_proto_LDADD = $(CUNIT_LIBS)

@@ -64,14 +64,14 @@ static struct rd_shm_state {
     int size;                    /* job size */
     int nlocal, me;              /* local ranks, my local index */
     int *local_of;               /* job rank -> local index, or -1 */
-    pid_t *pids;                 /* local index -> pid */
+    pid_t *pids;                 /* local index -> pid (0: that rank does not use shm) */
     pid_t mypid;
     unsigned char *seg;
     size_t seg_bytes;
     uint64_t ring_bytes, ring_mask;
     uint64_t release_bytes;      /* consumer publishes head after this much */
     rd_shm_tx_t *tx;             /* by local index; tx[me] unused */
-    rd_shm_rx_t *rx;             /* nrx = nlocal - 1 entries */
+    rd_shm_rx_t *rx;             /* one per local rank using shm but this one */
     int nrx;
     _Atomic uint64_t **sig_out;  /* by local index: my signal counter towards it */
     _Atomic uint64_t **sig_in;   /* by local index: its signal counter towards me */
@@ -80,6 +80,7 @@ static struct rd_shm_state {
     unsigned char *areas;        /* area of local index 0; the others follow */
     size_t area_bytes;
     int in_progress;
+    int no_leader;               /* local rank 0 does not use shm: no segment here */
     int rdma_error;              /* first failed get/put without done, for flush */
     long long tun_eager, tun_ring, tun_area, tun_cma;   /* tunables, read at init */
 } shm;
@@ -102,6 +103,7 @@ static void rdma_off(void)
 static int shm_init(const rd_tp_env_t *env);
 static void shm_finalize(void);
 static int shm_reachable(int peer);
+static int shm_refusal(int peer, char *buf, size_t len);
 static int shm_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int shm_progress(void);
 static int shm_mem_reg(const void *buf, size_t len, rd_tp_mem_t **mem);
@@ -123,7 +125,9 @@ rd_transport_t rd_shm_transport = {
     .rdma = { .ops = 0, .split_min = RD_SHM_SPLIT_MIN },
     .init = shm_init,
     .finalize = shm_finalize,
+    .init_fences = 3,
     .reachable = shm_reachable,
+    .refusal = shm_refusal,
     .send = shm_send,
     .progress = shm_progress,
     .signal = shm_signal,
@@ -193,6 +197,8 @@ static int node_cpus(void)
     for (int li = 0; li < shm.nlocal; li++) {
         const rd_shm_slot_t *s = slot_of(li);
         uint64_t any = 0;
+        if (!s->pid)
+            continue;   /* that rank does not use shm */
         for (size_t w = 0; w < RD_SHM_CPUS / 64; w++) {
             all[w] |= s->cpus[w];
             any |= s->cpus[w];
@@ -245,11 +251,15 @@ err:
     return RD_ESYS;
 }
 
-/* Other local ranks: maps the segment local rank 0 created. */
+/* Other local ranks: map the segment local rank 0 created. RD_EAGAIN
+ * when there is none because local rank 0 does not use shm (it is not in
+ * its RDMPI_TRANSPORTS): shm then reaches no one here. */
 static int attach_segment(const char *name, int n, const rd_boot_info_t *boot)
 {
     struct stat st;
     int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0 && errno == ENOENT)
+        return RD_EAGAIN;
     if (fd < 0) {
         rd_err_detail_sys(errno, "shm: shm_open(%s) to attach local rank 0's segment", name);
         return RD_ESYS;
@@ -289,9 +299,9 @@ static void probe_cma(rd_shm_seg_hdr_t *h)
         return;
     }
     for (int li = 0; li < shm.nlocal; li++) {
-        if (li == shm.me)
-            continue;
         const rd_shm_slot_t *s = slot_of(li);
+        if (li == shm.me || !s->pid)
+            continue;
         uint64_t word = 0;
         struct iovec l = { &word, sizeof(word) };
         struct iovec r = { (void *)(uintptr_t)s->probe_addr, sizeof(word) };
@@ -327,10 +337,9 @@ static int setup_rings(void)
     shm.areas = shm.seg + h->area_off;
     shm.area_bytes = h->area_bytes;
     int k = 0;
-    shm.nrx = n - 1;
     for (int li = 0; li < n; li++) {
         shm.pids[li] = slot_of(li)->pid;
-        if (li == shm.me)
+        if (li == shm.me || !shm.pids[li])
             continue;
         size_t out = rd_shm_ring_index(n, shm.me, li);
         size_t in = rd_shm_ring_index(n, li, shm.me);
@@ -344,18 +353,23 @@ static int setup_rings(void)
         shm.rx[k].rank = slot_of(li)->rank;
         k++;
     }
+    shm.nrx = k;
     return RD_OK;
 }
 
 /*
  * Collective over all ranks of the job. Every rank calls rd_boot_fence three
  * times whatever its node looks like (ranks alone on their node make no
- * segment), and keeps fencing after a local error so no rank is left
- * waiting; the error is returned at the end.
+ * segment; a rank without shm in RDMPI_TRANSPORTS fences in p2p), and keeps
+ * fencing after a local error so no rank is left waiting; the error is
+ * returned at the end.
  *   1. local rank 0 creates the segment            | fence
  *   2. the others map it; all publish pid + probe  | fence
  *   3. local rank 0 unlinks; all vote on CMA       | fence
  *   4. all read the vote: the node agrees on caps.
+ * Another local rank that does not use shm leaves its slot empty (pid 0):
+ * the others neither probe it nor reach it. When local rank 0 does not use
+ * shm, nobody makes the segment and shm reaches no one on this node.
  */
 static int shm_init(const rd_tp_env_t *env)
 {
@@ -397,8 +411,12 @@ static int shm_init(const rd_tp_env_t *env)
     if ((rc = rd_boot_fence()) != RD_OK && !err)
         err = rc;
 
-    if (active && !err && shm.me != 0)
-        err = attach_segment(name, shm.nlocal, boot);
+    if (active && !err && shm.me != 0 && (err = attach_segment(name, shm.nlocal, boot)) ==
+                                               RD_EAGAIN) {
+        shm.no_leader = 1;
+        active = 0;
+        err = RD_OK;
+    }
     atomic_thread_fence(memory_order_seq_cst);
     if ((rc = rd_boot_fence()) != RD_OK && !err)
         err = rc;
@@ -455,7 +473,26 @@ static void shm_finalize(void)
 
 static int shm_reachable(int peer)
 {
-    return shm.seg && peer >= 0 && peer < shm.size && shm.local_of[peer] >= 0;
+    return shm.seg && peer >= 0 && peer < shm.size && shm.local_of[peer] >= 0 &&
+           shm.pids[shm.local_of[peer]] != 0;
+}
+
+static int shm_refusal(int peer, char *buf, size_t len)
+{
+    if (!shm.local_of || peer < 0 || peer >= shm.size || shm.local_of[peer] < 0) {
+        snprintf(buf, len, "rank %d is on another node", peer);
+        return RD_TP_REFUSED;
+    }
+    if (shm.no_leader) {
+        int leader = -1;
+        for (int r = 0; r < shm.size && leader < 0; r++)
+            leader = shm.local_of[r] == 0 ? r : -1;
+        snprintf(buf, len, "local rank 0 (rank %d), which makes the node's segment, does "
+                 "not use shm", leader);
+        return RD_TP_REFUSED;
+    }
+    snprintf(buf, len, "rank %d does not use shm", peer);
+    return RD_TP_ABSENT;
 }
 
 /* Signals (shm.h): one counter line per ordered pair; only p2p's barrier

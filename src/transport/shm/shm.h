@@ -4,7 +4,7 @@
  * The transport itself is exported as rd_shm_transport (transport.h); this
  * header is the wire format between the processes of one node, plus the
  * tunables. Everything here is shared by processes of the same build only
- * (local rank 0 writes RD_SHM_VERSION into the segment and the others check
+ * (its creator writes RD_SHM_VERSION into the segment and the others check
  * it), so the structs need no endianness care, only fixed sizes.
  *
  * One POSIX shm segment per node, /rdmpi-<job_id>-<node_id>-shm, unlinked as soon as
@@ -161,7 +161,7 @@ static inline size_t rd_shm_rec_size(size_t hdrlen, size_t len)
     return (n + RD_SHM_CELL - 1) & ~(size_t)(RD_SHM_CELL - 1);
 }
 
-/* Segment header (first page), written by local rank 0 before the first fence. */
+/* Segment header (first page), written by its creator before the first fence. */
 typedef struct rd_shm_seg_hdr {
     uint64_t magic;              /* RD_SHM_MAGIC */
     uint32_t version;            /* RD_SHM_VERSION */

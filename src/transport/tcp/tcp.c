@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -56,6 +57,7 @@ struct rd_tcp_state rd_tcp;
 static int tcp_init(const rd_tp_env_t *env);
 static void tcp_finalize(void);
 static int tcp_reachable(int peer);
+static int tcp_refusal(int peer, char *buf, size_t len);
 
 rd_transport_t rd_tcp_transport = {
     .name = "tcp",
@@ -65,6 +67,7 @@ rd_transport_t rd_tcp_transport = {
     .init = tcp_init,
     .finalize = tcp_finalize,
     .reachable = tcp_reachable,
+    .refusal = tcp_refusal,
     .send = rd_tcp_send,
     .push = rd_tcp_push,
     .progress = rd_tcp_progress,
@@ -102,6 +105,18 @@ static int tcp_reachable(int peer)
 {
     return rd_tcp.peers && peer >= 0 && peer < rd_tcp.size && peer != rd_tcp.rank &&
            rd_tcp_fetch_addr(peer);
+}
+
+static int tcp_refusal(int peer, char *buf, size_t len)
+{
+    rd_tcp_addr_t a;
+    size_t alen = sizeof(a);
+    if (rd_boot_get(peer, RD_TCP_BOOT_KEY, &a, &alen) == RD_EINVAL) {
+        snprintf(buf, len, "rank %d does not use tcp", peer);
+        return RD_TP_ABSENT;
+    }
+    snprintf(buf, len, "rank %d published no usable tcp address", peer);
+    return RD_TP_REFUSED;
 }
 
 static int tcp_init(const rd_tp_env_t *env)

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "boot/boot.h"
+#include "transport/transport.h"
 #include "transport/verbs/common/gid.h"
 #include "transport/verbs/common/memhook.h"
 #include "transport/verbs/common/verbs_tunables.h"
@@ -30,6 +31,8 @@
 #define RD_VB_RC_MIN_RNR_TIMER 12   /* 0.64 ms */
 
 static rd_vb_dev_t the_dev;
+/* Why the last open found no usable device, for rd_vb_refusal. */
+static char nodev_why[160];
 
 /* ---- device selection ---- */
 
@@ -138,7 +141,14 @@ static int open_dev(rd_vb_dev_t *d)
     rc = RD_ENOTSUP;
     struct ibv_device **list = ibv_get_device_list(&n);
     if (!list) {
-        rd_err_detail_sys(errno, "ibv_get_device_list (no RDMA support in this kernel?)");
+        int err = errno;
+        /* A device asked for by name must exist: never a silent fallback. */
+        if (v.device) {
+            rd_err_detail("RDMPI_IB_DEVICE=%s: no such RDMA device (ibv_get_device_list: %s; "
+                          "no RDMA support in this kernel?)", v.device, strerror(err));
+            return RD_EINVAL;
+        }
+        rd_err_detail_sys(err, "ibv_get_device_list (no RDMA support in this kernel?)");
         return RD_ENOTSUP;
     }
     struct ibv_device *dev = NULL;
@@ -205,8 +215,10 @@ int rd_vb_dev_get(rd_vb_dev_t **dev)
     if (the_dev.refs == 0) {
         memset(&the_dev, 0, sizeof(the_dev));
         int rc = open_dev(&the_dev);
-        if (rc != RD_OK)
+        if (rc != RD_OK) {
+            snprintf(nodev_why, sizeof(nodev_why), "%s", rd_err_detail_peek());
             return rc;
+        }
     }
     the_dev.refs++;
     *dev = &the_dev;
@@ -251,6 +263,33 @@ int rd_vb_addr_lookup(int rank, const char *key, rd_vb_addr_t *out)
     if (len != sizeof(*out) || out->version != RD_VB_ADDR_VERSION)
         return RD_EINVAL;
     return RD_OK;
+}
+
+int rd_vb_refusal(const rd_vb_dev_t *dev, int rank, const char *key, const char *tp, char *buf,
+                  size_t len)
+{
+    rd_vb_addr_t a;
+    size_t alen = sizeof(a);
+    if (!dev) {
+        snprintf(buf, len, "no usable RDMA device here: %s",
+                 *nodev_why ? nodev_why : "see rdmpi_info");
+        return RD_TP_REFUSED;
+    }
+    if (rd_boot_get(rank, key, &a, &alen) == RD_EINVAL) {
+        snprintf(buf, len, "rank %d does not use %s", rank, tp);
+        return RD_TP_ABSENT;
+    }
+    if (alen != sizeof(a) || a.version != RD_VB_ADDR_VERSION)
+        snprintf(buf, len, "rank %d published a %s address of another version", rank, tp);
+    else if (!(a.flags & RD_VB_ADDR_F_DEV))
+        snprintf(buf, len, "rank %d has no usable RDMA device", rank);
+    else if (!rd_vb_addr_compatible(dev, &a))
+        snprintf(buf, len, "rank %d's port is %s, this rank's %s is %s", rank,
+                 a.flags & RD_VB_ADDR_F_ETH ? "Ethernet (RoCE)" : "InfiniBand", dev->name,
+                 dev->is_eth ? "Ethernet (RoCE)" : "InfiniBand");
+    else
+        snprintf(buf, len, "rank %d's %s address does not suit this rank's", rank, tp);
+    return RD_TP_REFUSED;
 }
 
 int rd_vb_addr_compatible(const rd_vb_dev_t *dev, const rd_vb_addr_t *a)

@@ -96,6 +96,13 @@ int rd_vb_addr_publish(const rd_vb_dev_t *dev, const char *key, uint32_t qpn);
  * out->flags & RD_VB_ADDR_F_DEV), or a negative status. */
 int rd_vb_addr_lookup(int rank, const char *key, rd_vb_addr_t *out);
 
+/* Why a transport on dev (NULL: no device here) cannot reach rank, whose
+ * address it looks up under key: a phrase for transport.h's refusal(),
+ * naming the transport tp; returns RD_TP_ABSENT when rank published
+ * nothing under key (it does not use tp), else RD_TP_REFUSED. */
+int rd_vb_refusal(const rd_vb_dev_t *dev, int rank, const char *key, const char *tp, char *buf,
+                  size_t len);
+
 /* Nonzero if dev can talk to the device at a (same link layer). */
 int rd_vb_addr_compatible(const rd_vb_dev_t *dev, const rd_vb_addr_t *a);
 

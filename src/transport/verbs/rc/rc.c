@@ -50,6 +50,7 @@ rd_rc_state_t rd_rc;
 static int rc_init(const rd_tp_env_t *env);
 static void rc_finalize(void);
 static int rc_progress(void);
+static int rc_refusal(int peer, char *buf, size_t len);
 static void rdma_off(void);
 
 rd_transport_t rd_rc_transport = {
@@ -60,6 +61,7 @@ rd_transport_t rd_rc_transport = {
     .init = rc_init,
     .finalize = rc_finalize,
     .reachable = rd_rc_reachable,
+    .refusal = rc_refusal,
     .send = rd_rc_send,
     .progress = rc_progress,
 };
@@ -132,6 +134,11 @@ int rd_rc_fault_knob(long *after)
     return RD_EINVAL;
 }
 #endif
+
+static int rc_refusal(int peer, char *buf, size_t len)
+{
+    return rd_vb_refusal(rd_rc.dev, peer, RC_CM_KEY, "rc", buf, len);
+}
 
 /* Collective: every rank publishes its CM address (or "no device"). */
 static int rc_init(const rd_tp_env_t *env)

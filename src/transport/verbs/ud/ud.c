@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,6 +72,7 @@ static struct ud {
 static int ud_init(const rd_tp_env_t *env);
 static void ud_finalize(void);
 static int ud_reachable(int peer);
+static int ud_refusal(int peer, char *buf, size_t len);
 static int ud_send(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len);
 static int ud_progress(void);
 
@@ -81,6 +83,7 @@ rd_transport_t rd_ud_transport = {
     .init = ud_init,
     .finalize = ud_finalize,
     .reachable = ud_reachable,
+    .refusal = ud_refusal,
     .send = ud_send,
     .progress = ud_progress,
 };
@@ -369,6 +372,18 @@ static int ud_reachable(int peer)
     if (!ud.rel || peer < 0 || peer >= ud.size || peer == ud.rank)
         return 0;
     return lookup(peer);
+}
+
+static int ud_refusal(int peer, char *buf, size_t len)
+{
+    int why = rd_vb_refusal(ud.rel ? ud.dev : NULL, peer, UD_KEY, "ud", buf, len);
+    /* Datagrams are not split by the port: both ends need one MTU. */
+    if (ud.rel && peer >= 0 && peer < ud.size && ud.peers[peer].addr_known == 2 &&
+        rd_vb_addr_compatible(ud.dev, &ud.peers[peer].addr) &&
+        ud.peers[peer].addr.mtu != (uint8_t)ud.dev->mtu)
+        snprintf(buf, len, "rank %d's port MTU differs from this rank's (%d and %d bytes)",
+                 peer, 128 << ud.peers[peer].addr.mtu, 128 << ud.dev->mtu);
+    return why;
 }
 
 /* ---- send ---- */
