@@ -17,4 +17,4 @@ apps_ramp_rdmpi_ramp_SOURCES = apps/ramp/main.c \
 	apps/ramp/check.c apps/ramp/check.h \
 	apps/common/stats.c apps/common/stats.h
 apps_ramp_rdmpi_ramp_LDADD = libmpi.la -lm
-EXTRA_DIST += apps/ramp/bench.sh apps/ramp/build-with.sh
+EXTRA_DIST += apps/ramp/bench.sh apps/ramp/build-with.sh doc/ramp.md
