@@ -8,3 +8,9 @@ RAMP_TESTS = \
 	test/ramp/checker.sh
 TESTS += $(RAMP_TESTS)
 EXTRA_DIST += test/ramp/lib.sh $(RAMP_TESTS)
+
+# Over Soft-RoCE in QEMU guests (not in make check: it boots guests).
+check-rdma-ramp: all
+	bash $(top_srcdir)/test/ramp/rdma-vm.sh
+.PHONY: check-rdma-ramp
+EXTRA_DIST += test/ramp/rdma-vm.sh
