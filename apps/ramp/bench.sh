@@ -10,7 +10,8 @@
 #
 # Run from the build directory (or set RAMP and MPIRUN):
 #   ../apps/ramp/bench.sh [--quick] [--seconds S] [--np N] [--servers S]
-#       [--transports shm,tcp] [--with mpich,openmpi] [--out DIR]
+#       [--transports shm,tcp] [--methods rpc,plus,star,s2pl]
+#       [--with mpich,openmpi] [--out DIR]
 # --quick: 0.5 s per run, r0 and r100, sizes 2 and 8 (checks the script).
 # Throughput depends on what else the machine runs: measure on an idle one.
 set -u
@@ -28,7 +29,7 @@ reads_list="0 25 50 75 100"
 sizes="2 4 8 16"
 methods="rpc plus star s2pl"
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) seconds=0.5; reads_list="0 100"; sizes="2 8" ;;
@@ -36,6 +37,7 @@ while [ $# -gt 0 ]; do
     --np) np=$2; shift ;;
     --servers) servers=$2; shift ;;
     --transports) transports=$2; shift ;;
+    --methods) methods=${2//,/ }; shift ;;
     --with) with=$2; shift ;;
     --out) out=$2; shift ;;
     -h|--help) usage; exit 0 ;;

@@ -8,6 +8,7 @@ apps_ramp_rdmpi_ramp_SOURCES = apps/ramp/main.c \
 	apps/ramp/store.c apps/ramp/store.h \
 	apps/ramp/proto.h apps/ramp/net.h \
 	apps/ramp/rpc.c apps/ramp/rpc.h \
+	apps/ramp/window.c apps/ramp/window.h \
 	apps/ramp/mailbox.c apps/ramp/mailbox.h \
 	apps/ramp/star.c apps/ramp/star.h \
 	apps/ramp/s2pl.c apps/ramp/s2pl.h \

@@ -33,8 +33,9 @@
 
 struct mailbox {
     enum ramp_mailbox mode;
-    MPI_Win win;
-    uint8_t *base;          /* this rank's mailboxes */
+    struct ramp_window w;
+    MPI_Win win;            /* w.win */
+    uint8_t *base;          /* this rank's mailboxes: w.base */
     size_t entry;           /* bytes per entry */
     size_t per_client;      /* entries per client at a server: slots x operations */
     size_t nentries;        /* entries in this rank's window */
@@ -228,8 +229,7 @@ static int mb_send_rep(struct ramp_net *n, int client, const struct ramp_msg *m)
 static void mb_free(struct ramp_net *n)
 {
     struct mailbox *mb = n->impl;
-    MPI_Win_unlock_all(mb->win);
-    MPI_Win_free(&mb->win);
+    ramp_window_free(&mb->w);
     free(mb->stage);
     free(mb->stage_target);
     free(mb->dirty);
@@ -277,12 +277,11 @@ int ramp_mailbox_init(struct ramp_net *n, const struct ramp_opts *o, MPI_Comm co
     }
     for (size_t i = 0; i < nstage; i++)
         mb->stage_target[i] = -1;
-    int rc = MPI_Win_allocate((MPI_Aint)(mb->nentries * mb->entry), 1, MPI_INFO_NULL, comm,
-                              &mb->base, &mb->win);
+    int rc = ramp_window_new(&mb->w, o, mb->nentries * mb->entry, 1, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    memset(mb->base, 0, mb->nentries * mb->entry);
+    mb->win = mb->w.win;
+    mb->base = mb->w.base;
     n->impl = mb;
-    MPI_Barrier(comm);  /* every mailbox is clear before anyone writes */
-    return MPI_Win_lock_all(MPI_MODE_NOCHECK, mb->win);
+    return MPI_SUCCESS;
 }

@@ -5,9 +5,9 @@
 #define RAMP_MAILBOX_H
 
 #include "net.h"
+#include "window.h"
 
-/* Collective over comm: allocates every rank's mailboxes in one window
- * and opens a lock_all epoch on it. Returns MPI_SUCCESS or an MPI error. */
+/* Collective over comm: every rank's mailboxes in one window (window.h). Returns MPI_SUCCESS or an MPI error. */
 int ramp_mailbox_init(struct ramp_net *n, const struct ramp_opts *o, MPI_Comm comm);
 
 #endif

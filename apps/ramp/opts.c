@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <mpi.h>
 
+/* mpi.h says whether rdmpi's notified puts exist */
 #ifdef RDMPI_HAVE_PUT_NOTIFY
 #define RAMP_MAILBOX_DEFAULT RAMP_MB_NOTIFY
 #else
@@ -34,6 +36,8 @@ static void usage(void)
            "  --mailbox notify|flush  how plus and star make a message visible: one notified\n"
            "                      put (rdmpi's MPIX_Put_notify; the default where it exists)\n"
            "                      or the body, a flush, then the indicator\n"
+           "  --window allocate|create  plus's and star's windows: MPI_Win_allocate (default)\n"
+           "                      or MPI_Win_create on malloc'd memory\n"
            "  --servers S         server ranks (default 1)\n"
            "  --concurrency C     transactions each client runs at once (default 1)\n"
            "  --reads PCT         percent of transactions that are reads (default 50)\n"
@@ -71,13 +75,14 @@ static int num(const char *opt, const char *s, long lo, long hi, long *out, int 
 }
 
 enum {
-    O_METHOD = 1, O_MAILBOX, O_SERVERS, O_CONC, O_READS, O_KEYS, O_VSIZE, O_TSIZE, O_DIST,
+    O_METHOD = 1, O_MAILBOX, O_WINDOW, O_SERVERS, O_CONC, O_READS, O_KEYS, O_VSIZE, O_TSIZE, O_DIST,
     O_TXNS, O_SECONDS, O_SEED, O_DELAY, O_HISTORY, O_CHECK, O_CHECK_ONLY, O_CSV, O_NOSECOND, O_VERBOSE, O_HELP
 };
 
 static const struct option long_opts[] = {
     { "method", required_argument, NULL, O_METHOD },
     { "mailbox", required_argument, NULL, O_MAILBOX },
+    { "window", required_argument, NULL, O_WINDOW },
     { "servers", required_argument, NULL, O_SERVERS },
     { "concurrency", required_argument, NULL, O_CONC },
     { "reads", required_argument, NULL, O_READS },
@@ -144,6 +149,14 @@ int ramp_opts_parse(struct ramp_opts *o, int argc, char **argv, int nranks, int 
 #endif
             } else
                 BAD("--mailbox %s: expected notify or flush\n", optarg);
+            break;
+        case O_WINDOW:
+            if (strcmp(optarg, "allocate") == 0)
+                o->window = RAMP_WIN_ALLOCATE;
+            else if (strcmp(optarg, "create") == 0)
+                o->window = RAMP_WIN_CREATE;
+            else
+                BAD("--window %s: expected allocate or create\n", optarg);
             break;
         case O_SERVERS:
             if (num("servers", optarg, 1, 1 << 20, &v, print))

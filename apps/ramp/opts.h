@@ -9,10 +9,13 @@ enum ramp_method { RAMP_RPC, RAMP_PLUS, RAMP_STAR, RAMP_S2PL };
 enum ramp_dist { RAMP_UNIFORM, RAMP_ZIPFIAN };
 /* How a GET+/PUT+ message's indicator is made visible after its body. */
 enum ramp_mailbox { RAMP_MB_NOTIFY, RAMP_MB_FLUSH };
+/* How the methods' windows are made. */
+enum ramp_window_kind { RAMP_WIN_ALLOCATE, RAMP_WIN_CREATE };
 
 struct ramp_opts {
     enum ramp_method method;
     enum ramp_mailbox mailbox;
+    enum ramp_window_kind window;
     int servers;
     int concurrency;
     int reads;              /* percent of transactions that are GETs */

@@ -29,18 +29,21 @@
 #include <string.h>
 
 #include "history.h"
+#include "window.h"
 #include "workload.h"
 
 #define SLOT_INVALID 1
 
 struct ramp_star {
     int servers, clients, concurrency, txn_size, value_size, rank;
-    MPI_Win win;                /* slots (servers) */
-    uint8_t *slots;
+    struct ramp_window sw;      /* slots (servers) */
+    MPI_Win win;                /* sw.win */
+    uint8_t *slots;             /* sw.base */
     size_t slot_size, off_val, off_crc;
     struct ramp_store *store;   /* server */
-    MPI_Win ann_win;            /* announcements (clients): [server][slot] */
-    uint64_t *ann;
+    struct ramp_window aw;      /* announcements (clients): [server][slot] */
+    MPI_Win ann_win;            /* aw.win */
+    uint64_t *ann;              /* aw.base */
     uint64_t *ann_buf;          /* server: every client's for it */
     uint32_t *cache;            /* client: key -> slot index + 1 */
     uint64_t *known;            /* client: per server, the newest w seen */
@@ -83,17 +86,14 @@ struct ramp_star *ramp_star_new(const struct ramp_opts *o, MPI_Comm comm, int se
     }
     if (server ? !st->ann_buf : (!st->cache || !st->known || !st->rbuf))
         goto err;
-    if (MPI_Win_allocate((MPI_Aint)(nslots * st->slot_size), 1, MPI_INFO_NULL, comm, &st->slots,
-                         &st->win) != MPI_SUCCESS)
+    if (ramp_window_new(&st->sw, o, nslots * st->slot_size, 1, comm) != MPI_SUCCESS)
         goto err;
-    memset(st->slots, 0, nslots * st->slot_size);
-    if (MPI_Win_allocate((MPI_Aint)(nann * 8), 8, MPI_INFO_NULL, comm, &st->ann,
-                         &st->ann_win) != MPI_SUCCESS)
+    if (ramp_window_new(&st->aw, o, nann * 8, 8, comm) != MPI_SUCCESS)
         goto err;
-    memset(st->ann, 0, nann * 8);
-    MPI_Barrier(comm);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, st->win);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, st->ann_win);
+    st->win = st->sw.win;
+    st->slots = st->sw.base;
+    st->ann_win = st->aw.win;
+    st->ann = st->aw.base;
     return st;
 err:
     fprintf(stderr, "rdmpi-ramp: rank %d: no memory for star's slots\n", st->rank);
@@ -107,10 +107,8 @@ err:
 
 void ramp_star_free(struct ramp_star *st)
 {
-    MPI_Win_unlock_all(st->ann_win);
-    MPI_Win_unlock_all(st->win);
-    MPI_Win_free(&st->ann_win);
-    MPI_Win_free(&st->win);
+    ramp_window_free(&st->aw);
+    ramp_window_free(&st->sw);
     free(st->ann_buf);
     free(st->cache);
     free(st->known);

@@ -93,7 +93,7 @@ bad_input "unknown option" 3 "^rdmpi-ramp: unknown or incomplete option '--frobn
 
 run_mpirun -np 2 "$RAMP" --help
 expect_rc "--help" 0
-for opt in method mailbox servers concurrency reads keys value-size txn-size dist txns seconds \
+for opt in method mailbox window servers concurrency reads keys value-size txn-size dist txns seconds \
     seed prepare-delay-us history check check-only csv no-second-round; do
     expect_grep "--help lists --$opt" "$T/out" "^  --$opt"
 done
