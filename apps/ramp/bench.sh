@@ -2,8 +2,11 @@
 # bench.sh: rdmpi-ramp's benchmark matrix, as in Murata, Kawashima and
 # Tatebe's study: each method (rpc, plus, star, s2pl) at 0, 25, 50, 75 and
 # 100 % read transactions, and the micro-benchmark (95 % reads, transaction
-# size 2, 4, 8, 16), on shared memory and over TCP (RDMPI_TRANSPORTS=tcp),
-# optionally with the same program built against MPICH and Open MPI. It
+# size 2, 4, 8, 16), on shared memory and over TCP on this host
+# (RDMPI_TRANSPORTS=tcp with --window create, so that one-sided operations
+# travel over TCP too; Open MPI: --mca btl tcp,self), optionally with the
+# same program built against MPICH (shared memory only: it has no switch
+# to keep node peers off it) and Open MPI. It
 # prints a table of transactions per second with each method's ratio to
 # rpc, keeps the summaries as CSV and draws bar charts (bench/chart.sh)
 # when gnuplot is there.
@@ -52,10 +55,10 @@ echo "lib,transport,matrix,label,method,reads,txn_size,txn_per_s,p50_us,p99_us" 
 
 # run LIB TRANSPORT MATRIX LABEL METHOD READS SIZE: one run, one CSV row.
 run() {
-    local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=()
+    local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=() wargs=()
     case $lib in
     rdmpi) prog=$RAMP; mpirun=("$MPIRUN")
-           [ "$tr" = tcp ] && env=(-x RDMPI_TRANSPORTS=tcp) ;;
+           [ "$tr" = tcp ] && env=(-x RDMPI_TRANSPORTS=tcp) && wargs=(--window create) ;;
     mpich) prog=$out/rdmpi-ramp.mpich; mpirun=(mpirun.mpich) ;;
     openmpi) prog=$out/rdmpi-ramp.openmpi
              mpirun=(mpirun.openmpi --oversubscribe --allow-run-as-root)
@@ -63,7 +66,7 @@ run() {
     esac
     line=$(timeout $(( ${seconds%.*} * 4 + 120 )) "${mpirun[@]}" "${env[@]}" -np "$np" "$prog" \
         --method "$m" --servers "$servers" --reads "$reads" --txn-size "$size" \
-        --seconds "$seconds" 2>"$out/last.err" | grep '^ramp: ')
+        --seconds "$seconds" "${wargs[@]}" 2>"$out/last.err" | grep '^ramp: ')
     if [ -z "$line" ]; then
         echo "bench.sh: $lib $tr $m reads=$reads txn_size=$size failed:" >&2
         head -3 "$out/last.err" >&2
@@ -89,6 +92,7 @@ done
 
 for lib in $libs; do
     for tr in ${transports//,/ }; do
+        [ "$lib" = mpich ] && [ "$tr" != shm ] && continue
         for m in $methods; do
             for r in $reads_list; do
                 run "$lib" "$tr" reads "r$r" "$m" "$r" 8

@@ -380,8 +380,15 @@ static long run(struct checker *k)
     uint64_t *newest = calloc(nkeys + 1, 8), *seen = calloc(nkeys + 1, 8);
     uint64_t *stamp = calloc(nkeys + 1, 8);
     uint8_t *written = calloc(nkeys + 1, 1);
-    if (!k->puts || !newest || !seen || !stamp || !written)
+    if (!k->puts || !newest || !seen || !stamp || !written) {
+        printf("check: no memory for %zu PUTs over keys up to %llu\n", nputs,
+               (unsigned long long)nkeys);
+        free(newest);
+        free(seen);
+        free(stamp);
+        free(written);
         return -1;
+    }
     size_t finals = 0, initial = 0, gets = 0;
     for (size_t i = 0; i < k->nrecs; i++) {
         struct rec *r = &k->recs[i];

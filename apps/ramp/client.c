@@ -124,6 +124,7 @@ static int put_start(struct ramp_client *c, struct ramp_slot *s)
     s->ts = (++c->counter << TS_CLIENT_BITS) | (uint64_t)c->index;
     s->state = SLOT_PREPARE;
     s->waiting = s->n;
+    s->next_commit = 0;
     for (int i = 0; i < s->n; i++) {
         struct ramp_msg *m = ramp_client_msg(c, s, RAMP_PREPARE, i, s->keys[i], s->ts);
         uint64_t *meta = ramp_msg_meta(m);
@@ -139,12 +140,15 @@ static int put_start(struct ramp_client *c, struct ramp_slot *s)
 }
 
 /* One COMMIT per server that holds a key of PUT s (the first operation
- * on that server names the mailbox entry). */
+ * on that server names the mailbox entry), from operation s->next_commit
+ * on. --commit-stagger-us (a test knob) pauses after the first COMMIT,
+ * so that GETs see the PUT committed at one server and not yet at the
+ * others: the state RAMP's second round repairs. */
 static int put_commit(struct ramp_client *c, struct ramp_slot *s)
 {
+    int first = s->next_commit == 0;
     s->state = SLOT_COMMIT;
-    s->waiting = 0;
-    for (int i = 0; i < s->n; i++) {
+    for (int i = s->next_commit; i < s->n; i++) {
         int srv = ramp_key_server(s->keys[i], c->net->servers), seen = 0;
         for (int j = 0; j < i; j++)
             seen |= ramp_key_server(s->keys[j], c->net->servers) == srv;
@@ -154,6 +158,12 @@ static int put_commit(struct ramp_client *c, struct ramp_slot *s)
         if (ramp_client_send(c, s->keys[i]) != MPI_SUCCESS)
             return -1;
         s->waiting++;
+        s->next_commit = i + 1;
+        if (first && c->o->commit_stagger_us > 0 && i + 1 < s->n) {
+            s->state = SLOT_STAGGER;
+            s->commit_at = app_now() + c->o->commit_stagger_us * 1e-6;
+            break;
+        }
     }
     return c->net->ops->round_done(c->net);
 }
@@ -233,7 +243,8 @@ static int on_reply(struct ramp_client *c, struct ramp_msg *m)
         }
         return put_commit(c, s);
     case RAMP_COMMIT | RAMP_REPLY:
-        if (--s->waiting == 0)
+        /* (a staggered PUT has more COMMITs to send) */
+        if (--s->waiting == 0 && s->state == SLOT_COMMIT)
             ramp_client_finish(c, s);
         return 0;
     case RAMP_GET_LATEST | RAMP_REPLY:
@@ -350,12 +361,15 @@ static int drive(struct ramp_client *c)
             sched_yield();
             empty = 0;
         }
-        if (c->o->prepare_delay_us > 0) {
+        if (c->o->prepare_delay_us > 0 || c->o->commit_stagger_us > 0) {
             double now = app_now();
             for (int i = 0; i < c->o->concurrency; i++) {
                 struct ramp_slot *s = &c->slots[i];
-                if (s->state == SLOT_DELAY && now >= s->commit_at && put_commit(c, s))
+                if ((s->state == SLOT_DELAY || s->state == SLOT_STAGGER) && now >= s->commit_at &&
+                    put_commit(c, s))
                     return -1;
+                if (s->state == SLOT_COMMIT && s->waiting == 0)
+                    ramp_client_finish(c, s);
             }
         }
     }

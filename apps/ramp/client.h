@@ -17,7 +17,8 @@
 struct ramp_star;
 
 enum ramp_slot_state {
-    SLOT_IDLE, SLOT_PREPARE, SLOT_DELAY, SLOT_COMMIT, SLOT_ROUND1, SLOT_ROUND2, SLOT_LOCK,
+    SLOT_IDLE, SLOT_PREPARE, SLOT_DELAY, SLOT_STAGGER, SLOT_COMMIT, SLOT_ROUND1, SLOT_ROUND2,
+    SLOT_LOCK,
 };
 
 /* A version as a GET saw it. */
@@ -37,6 +38,7 @@ struct ramp_slot {
     uint64_t g;              /* GET: its number, for the servers' GC */
     int waiting;             /* replies still to come in this round */
     int next_lock;           /* s2pl: locks granted so far, in key order */
+    int next_commit;         /* PUT: the operation whose server gets the next COMMIT */
     int *order;              /* s2pl: operation indices in key order */
     double start, commit_at;
     struct ramp_item *items;

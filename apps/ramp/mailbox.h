@@ -7,7 +7,8 @@
 #include "net.h"
 #include "window.h"
 
-/* Collective over comm: every rank's mailboxes in one window (window.h). Returns MPI_SUCCESS or an MPI error. */
+/* Collective over comm: every rank's mailboxes in one window (window.h).
+ * Returns MPI_SUCCESS or an MPI error code. */
 int ramp_mailbox_init(struct ramp_net *n, const struct ramp_opts *o, MPI_Comm comm);
 
 #endif

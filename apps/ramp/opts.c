@@ -49,6 +49,8 @@ static void usage(void)
            "  --seconds S         run for S seconds instead of a count\n"
            "  --seed N            workload seed (default 1)\n"
            "  --prepare-delay-us U  wait U us between the PREPAREs' acks and COMMIT\n"
+           "  --commit-stagger-us U  test knob: wait U us after a PUT's first COMMIT\n"
+           "                      before the others (widens the window of fractured reads)\n"
            "  --history DIR       write DIR/history.<rank>.jsonl per client\n"
            "  --check             check Read Atomic isolation on the history at the end\n"
            "  --check-only        only check the history already in --history DIR\n"
@@ -76,7 +78,8 @@ static int num(const char *opt, const char *s, long lo, long hi, long *out, int 
 
 enum {
     O_METHOD = 1, O_MAILBOX, O_WINDOW, O_SERVERS, O_CONC, O_READS, O_KEYS, O_VSIZE, O_TSIZE, O_DIST,
-    O_TXNS, O_SECONDS, O_SEED, O_DELAY, O_HISTORY, O_CHECK, O_CHECK_ONLY, O_CSV, O_NOSECOND, O_VERBOSE, O_HELP
+    O_TXNS, O_SECONDS, O_SEED, O_DELAY, O_STAGGER, O_HISTORY, O_CHECK, O_CHECK_ONLY, O_CSV,
+    O_NOSECOND, O_VERBOSE, O_HELP
 };
 
 static const struct option long_opts[] = {
@@ -94,6 +97,7 @@ static const struct option long_opts[] = {
     { "seconds", required_argument, NULL, O_SECONDS },
     { "seed", required_argument, NULL, O_SEED },
     { "prepare-delay-us", required_argument, NULL, O_DELAY },
+    { "commit-stagger-us", required_argument, NULL, O_STAGGER },
     { "history", required_argument, NULL, O_HISTORY },
     { "check", no_argument, NULL, O_CHECK },
     { "check-only", no_argument, NULL, O_CHECK_ONLY },
@@ -218,6 +222,11 @@ int ramp_opts_parse(struct ramp_opts *o, int argc, char **argv, int nranks, int 
             if (num("prepare-delay-us", optarg, 0, 10000000, &v, print))
                 return -1;
             o->prepare_delay_us = (double)v;
+            break;
+        case O_STAGGER:
+            if (num("commit-stagger-us", optarg, 0, 10000000, &v, print))
+                return -1;
+            o->commit_stagger_us = (double)v;
             break;
         case O_HISTORY: o->history = optarg; break;
         case O_CHECK: o->check = 1; break;

@@ -27,6 +27,7 @@ struct ramp_opts {
     double seconds;
     uint64_t seed;
     double prepare_delay_us;
+    double commit_stagger_us;   /* test knob: pause after a PUT's first COMMIT */
     const char *history;    /* directory, or NULL */
     int check;
     int check_only;         /* check the history of an earlier run, no store */

@@ -93,6 +93,8 @@ static int handle(struct ramp_server *sv, int client, struct ramp_msg *m)
     const struct ramp_version *v;
     if (client < 0 || client >= sv->net->clients)
         return bad(sv, client, m, "not a client rank");
+    if (m->slot >= sv->o->concurrency || m->entry >= (uint32_t)sv->o->txn_size)
+        return bad(sv, client, m, "transaction slot or operation out of range");
     if (m->type != RAMP_DONE && m->type != RAMP_COMMIT && ramp_store_local(st, m->key) < 0)
         return bad(sv, client, m, "key not held by this server");
     if (m->nmeta > (uint32_t)sv->o->txn_size ||

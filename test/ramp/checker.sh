@@ -7,8 +7,8 @@
 . "${srcdir:-.}/test/ramp/lib.sh"
 
 # A store without the second round: fractured reads appear when a GET
-# falls between the COMMITs of a PUT at two servers; the race is likely,
-# not certain, so up to three runs.
+# falls between the COMMITs of a PUT at two servers (RACE pauses there);
+# the race is likely, not certain, so up to three runs.
 for m in rpc plus star; do
     found=0
     for seed in 1 2 3; do
@@ -94,7 +94,7 @@ bad_input "unknown option" 3 "^rdmpi-ramp: unknown or incomplete option '--frobn
 run_mpirun -np 2 "$RAMP" --help
 expect_rc "--help" 0
 for opt in method mailbox window servers concurrency reads keys value-size txn-size dist txns seconds \
-    seed prepare-delay-us history check check-only csv no-second-round; do
+    seed prepare-delay-us commit-stagger-us history check check-only csv no-second-round; do
     expect_grep "--help lists --$opt" "$T/out" "^  --$opt"
 done
 

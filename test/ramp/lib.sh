@@ -8,8 +8,11 @@ need_built all "$RAMP"
 RUN_LIMIT=${RUN_LIMIT:-60}
 
 # The race the checker looks for: a tiny hot key space, half writes,
-# transactions of 4 keys, a pause between PREPARE and COMMIT.
-RACE="--servers 2 --concurrency 2 --keys 16 --reads 50 --txn-size 4 --value-size 64 --prepare-delay-us 100"
+# transactions of 4 keys, a pause between PREPARE and COMMIT and one
+# after a PUT's first COMMIT (GETs then meet PUTs committed at one server
+# only, which RAMP's second round must repair).
+RACE="--servers 2 --concurrency 2 --keys 16 --reads 50 --txn-size 4 --value-size 64
+      --prepare-delay-us 100 --commit-stagger-us 100"
 
 # ramp_checked WHAT NP [mpirun -x args...] -- [rdmpi-ramp args...]: a run
 # with --history (its directory carries the test's mark) and --check that
