@@ -2,17 +2,18 @@
  * slot per key it holds in a window, a copy of the key's latest committed
  * version:
  *
- *   0        8      16     24     32             40            OFF_VAL   OFF_CRC  +8
+ *   0        8      16     24     32             40            OFF_VAL   OFF_SUM  +8
  *   +--------+------+------+------+-------+------+-------------+---------+-------+--------+
- *   | seq    | ts   | key  | w    | nmeta | flags| meta[txn]   | value   | crc32 | seq    |
+ *   | seq    | ts   | key  | w    | nmeta | flags| meta[txn]   | value   | sum   | seq    |
  *   +--------+------+------+------+-------+------+-------------+---------+-------+--------+
  *
  * Torn reads: the server updates a slot in place, seqlock style (both seq
- * words odd, the contents, both even again), and stores a crc32 of bytes
- * 8..OFF_CRC. A client accepts a slot only if both seq words are equal
- * and even, the crc matches and the invalid flag is clear; MPI_Get does
- * not order its bytes, so the crc is what catches a read that interleaved
- * with an update in any order. Anything else goes down the GET+ path.
+ * words odd, the contents, both even again), and stores a 64-bit checksum
+ * of bytes 8..OFF_SUM. A client accepts a slot only if both seq words are
+ * equal and even, the checksum matches and the invalid flag is clear;
+ * MPI_Get does not order its bytes, so the checksum is what catches a read
+ * that interleaved with an update in any order. Anything else goes down
+ * the GET+ path.
  *
  * Garbage collection: a one-sided read is invisible to the server, yet its
  * second round may ask for a version the server would free. So before its
@@ -39,7 +40,7 @@ struct ramp_star {
     struct ramp_window sw;      /* slots (servers) */
     MPI_Win win;                /* sw.win */
     uint8_t *slots;             /* sw.base */
-    size_t slot_size, off_val, off_crc;
+    size_t slot_size, off_val, off_sum;
     struct ramp_store *store;   /* server */
     struct ramp_window aw;      /* announcements (clients): [server][slot] */
     MPI_Win ann_win;            /* aw.win */
@@ -54,6 +55,23 @@ struct ramp_star {
 static uint64_t *word(uint8_t *slot, size_t off)
 {
     return (uint64_t *)(void *)(slot + off);
+}
+
+/* The torn-read guard's checksum of len bytes (a multiple of 8): each step
+ * is a bijection of the running value for a given word, so a read that
+ * differs from a written slot in one word always fails it, and in several
+ * words but for a 2^-64 chance. Cheaper than a crc: it runs on every slot
+ * a client reads. */
+static uint64_t slot_sum(const uint8_t *p, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+    for (size_t i = 0; i < len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return h;
 }
 
 struct ramp_star *ramp_star_new(const struct ramp_opts *o, MPI_Comm comm, int servers,
@@ -72,8 +90,8 @@ struct ramp_star *ramp_star_new(const struct ramp_opts *o, MPI_Comm comm, int se
     st->value_size = o->value_size;
     st->store = store;
     st->off_val = 40 + (size_t)o->txn_size * 8;
-    st->off_crc = st->off_val + ((size_t)o->value_size + 7) / 8 * 8;
-    st->slot_size = st->off_crc + 16;
+    st->off_sum = st->off_val + ((size_t)o->value_size + 7) / 8 * 8;
+    st->slot_size = st->off_sum + 16;
     int server = st->rank < servers;
     uint64_t nslots = server ? store->nkeys : 0;
     size_t nann = server ? 0 : (size_t)servers * (size_t)o->concurrency;
@@ -119,7 +137,7 @@ void ramp_star_free(struct ramp_star *st)
 void ramp_star_slot_write(struct ramp_star *st, const struct ramp_version *v, int pending)
 {
     uint8_t *p = st->slots + (size_t)ramp_store_local(st->store, v->key) * st->slot_size;
-    uint64_t *seq0 = word(p, 0), *seq1 = word(p, st->off_crc + 8);
+    uint64_t *seq0 = word(p, 0), *seq1 = word(p, st->off_sum + 8);
     uint64_t s = __atomic_load_n(seq0, __ATOMIC_RELAXED);
     __atomic_store_n(seq0, s + 1, __ATOMIC_RELAXED);
     __atomic_store_n(seq1, s + 1, __ATOMIC_RELAXED);
@@ -131,7 +149,7 @@ void ramp_star_slot_write(struct ramp_star *st, const struct ramp_version *v, in
     memcpy(p + 32, nf, 8);
     memcpy(p + 40, v->meta, (size_t)v->nmeta * 8);
     memcpy(p + st->off_val, v->value, (size_t)st->value_size);
-    *word(p, st->off_crc) = ramp_crc32(p + 8, st->off_crc - 8);
+    *word(p, st->off_sum) = slot_sum(p + 8, st->off_sum - 8);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     __atomic_store_n(seq1, s + 2, __ATOMIC_RELAXED);
     __atomic_store_n(seq0, s + 2, __ATOMIC_RELAXED);
@@ -153,12 +171,14 @@ uint64_t ramp_star_oldest_read(struct ramp_star *st)
     return oldest;
 }
 
-/* Whether the slot read into p is whole, valid and key's; fills item. */
-static int accept(struct ramp_star *st, uint8_t *p, uint64_t key, struct ramp_item *item)
+/* Whether the slot read into p is whole, valid and key's; fills item
+ * (its crc only when a history is recorded). */
+static int accept(struct ramp_star *st, uint8_t *p, uint64_t key, struct ramp_item *item,
+                  int want_crc)
 {
-    uint64_t s0 = *word(p, 0), s1 = *word(p, st->off_crc + 8);
+    uint64_t s0 = *word(p, 0), s1 = *word(p, st->off_sum + 8);
     if (s0 != s1 || (s0 & 1) || s0 == 0 ||
-        *word(p, st->off_crc) != ramp_crc32(p + 8, st->off_crc - 8) || *word(p, 16) != key) {
+        *word(p, st->off_sum) != slot_sum(p + 8, st->off_sum - 8) || *word(p, 16) != key) {
         st->torn++;
         return 0;
     }
@@ -171,7 +191,7 @@ static int accept(struct ramp_star *st, uint8_t *p, uint64_t key, struct ramp_it
     item->ts = *word(p, 8);
     item->nmeta = (int)nf[0];
     memcpy(item->meta, p + 40, (size_t)item->nmeta * 8);
-    item->crc = ramp_crc32(p + st->off_val, (size_t)st->value_size);
+    item->crc = want_crc ? ramp_crc32(p + st->off_val, (size_t)st->value_size) : 0;
     st->valid++;
     return 1;
 }
@@ -213,7 +233,7 @@ int ramp_star_first_round(struct ramp_star *st, struct ramp_client *c, struct ra
         if (!st->cache[s->keys[i]])
             continue;
         uint8_t *p = st->rbuf + (size_t)i * st->slot_size;
-        if (!accept(st, p, s->keys[i], &s->items[i]))
+        if (!accept(st, p, s->keys[i], &s->items[i], c->history != NULL))
             continue;
         *have |= 1ull << i;
         int srv = ramp_key_server(s->keys[i], st->servers);
