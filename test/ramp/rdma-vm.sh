@@ -6,8 +6,10 @@
 # guests and needs root the first time): from the build directory,
 #   make check-rdma-ramp             in one guest, then across two
 #   ../test/ramp/rdma-vm.sh -n 2     across two guests only
-# Prints a line per case and "rdma-vm ramp (WHERE): N passed, N failed";
-# exit 0 iff every case passed.
+# Across two guests the one-sided traffic must take rc's RDMA (star's
+# gets) and its immediates (plus's notified puts), as RDMPI_VERBOSE's
+# counters say. Prints a line per case and "rdma-vm ramp (WHERE): N
+# passed, N failed"; exit 0 iff every case passed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -50,18 +52,26 @@ passed=0 failed=0
 hist=$(mktemp -d "${RDMPI_VM_DROP:-/tmp}/ramp-history.XXXXXX")
 for cfg in "star rc" "plus rc" "rpc ud"; do
     set -- $cfg
+    # what RDMPI_VERBOSE must show across guests
+    case $1 in
+    star) want='rma: .*targets by path: shm [0-9]+, rdma [1-9]' ;;
+    plus) want='rma: .*notified puts by ring [0-9]+ \(ring full [0-9]+\), by immediate [1-9]' ;;
+    *) want=. ;;
+    esac
+    [ "$nodes" -gt 1 ] || want=.
     start=$(date +%s)
     out=$(timeout 600 mpirun/mpirun "${launch[@]}" -np 4 -x RDMPI_TRANSPORTS=$2 \
-        -x RDMPI_RC_TIMEOUT -x RDMPI_HEARTBEAT_TIMEOUT apps/ramp/rdmpi-ramp \
+        -x RDMPI_RC_TIMEOUT -x RDMPI_HEARTBEAT_TIMEOUT -x RDMPI_VERBOSE=1 apps/ramp/rdmpi-ramp \
         --method $1 --servers 2 --concurrency 2 --keys 16 --reads 50 --txn-size 4 \
         --value-size 64 --prepare-delay-us 100 --txns 100 --history "$hist/$1-$2" --check 2>&1)
     status=$?
     t=$(($(date +%s) - start))
-    if [ $status -eq 0 ] && echo "$out" | grep -q '^check: ok: 0 violation'; then
+    if [ $status -eq 0 ] && echo "$out" | grep -q '^check: ok: 0 violation' &&
+        echo "$out" | grep -Eq -- "$want"; then
         echo "PASS ramp $1 over $2 (${t} s)"
         passed=$((passed + 1))
     else
-        echo "FAIL ramp $1 over $2: exit $status (${t} s)"
+        echo "FAIL ramp $1 over $2: exit $status (${t} s), or no line matching '$want'"
         echo "$out" | tail -8 | sed 's/^/    | /'
         failed=$((failed + 1))
     fi
