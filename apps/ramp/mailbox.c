@@ -18,8 +18,8 @@
  *           and the target takes notifications instead of scanning);
  *   flush:  the entry with ind1 clear, MPI_Win_flush, then ind1 alone
  *           (two puts and a round trip per message; any MPI library).
- * Send buffers are per entry (clients) or a ring (servers) and are
- * completed with MPI_Win_flush_local before reuse. */
+ * Send buffers are per entry (clients) or a ring (servers), completed
+ * all at once when one is about to be reused. */
 #include "mailbox.h"
 
 #include <stdint.h>
@@ -41,6 +41,7 @@ struct mailbox {
     size_t nentries;        /* entries in this rank's window */
     uint8_t *stage;         /* send buffers: per entry (client) or RING (server) */
     int *stage_target;      /* rank a send buffer's last put went to, or -1 */
+    size_t nstage;
     int ring_next;
     uint8_t *dirty;         /* client, flush mode: servers written this round */
     size_t cursor;          /* flush mode: where the scan resumes */
@@ -84,11 +85,18 @@ static int put_entry(struct mailbox *mb, const uint8_t *buf, size_t bytes, int t
     return rc;
 }
 
-/* Send buffer i, completed if its last put may still read it. */
+/* Send buffer i, for a put to target. A buffer whose last put may still
+ * read it must be completed first; one MPI_Win_flush_local_all then
+ * completes every buffer in flight, so a client pays at most one per
+ * round of its transactions and a server one per RING replies, instead
+ * of a completion (a round trip on some paths) per message. */
 static uint8_t *stage(struct mailbox *mb, size_t i, int target)
 {
-    if (mb->stage_target[i] >= 0)
-        MPI_Win_flush_local(mb->stage_target[i], mb->win);
+    if (mb->stage_target[i] >= 0) {
+        MPI_Win_flush_local_all(mb->win);
+        for (size_t k = 0; k < mb->nstage; k++)
+            mb->stage_target[k] = -1;
+    }
     mb->stage_target[i] = target;
     return mb->stage + i * mb->entry;
 }
@@ -277,6 +285,7 @@ int ramp_mailbox_init(struct ramp_net *n, const struct ramp_opts *o, MPI_Comm co
     }
     for (size_t i = 0; i < nstage; i++)
         mb->stage_target[i] = -1;
+    mb->nstage = nstage;
     int rc = ramp_window_new(&mb->w, o, mb->nentries * mb->entry, 1, comm);
     if (rc != MPI_SUCCESS)
         return rc;
