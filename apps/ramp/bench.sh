@@ -13,9 +13,12 @@
 #
 # Run from the build directory (or set RAMP and MPIRUN):
 #   ../apps/ramp/bench.sh [--quick] [--seconds S] [--np N] [--servers S]
-#       [--transports shm,tcp] [--methods rpc,plus,star,s2pl]
+#       [--transports shm,tcp,netns] [--methods rpc,plus,star,s2pl]
 #       [--with mpich,openmpi] [--out DIR]
 # --quick: 0.5 s per run, r0 and r100, sizes 2 and 8 (checks the script).
+# Transport netns (rdmpi only; needs root): two network namespaces joined
+# by veth act as two hosts (test/multihost/netns.sh), the ranks alternate
+# between them (so do the servers), and talk TCP across.
 # Throughput depends on what else the machine runs: measure on an idle one.
 set -u
 
@@ -32,7 +35,7 @@ reads_list="0 25 50 75 100"
 sizes="2 4 8 16"
 methods="rpc plus star s2pl"
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) seconds=0.5; reads_list="0 100"; sizes="2 8" ;;
@@ -58,7 +61,10 @@ run() {
     local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=() wargs=()
     case $lib in
     rdmpi) prog=$RAMP; mpirun=("$MPIRUN")
-           [ "$tr" = tcp ] && env=(-x RDMPI_TRANSPORTS=tcp) && wargs=(--window create) ;;
+           [ "$tr" = tcp ] && env=(-x RDMPI_TRANSPORTS=tcp) && wargs=(--window create)
+           [ "$tr" = netns ] && mpirun=("$onhost" "$NS0" "$MPIRUN"
+               -hosts "$NS0:$(( (np + 1) / 2 )),$NS1:$(( (np + 1) / 2 ))" --map-by node
+               --launch-agent "$onhost" --bind-to none -genv RDMPI_TCP_IF eth0) ;;
     mpich) prog=$out/rdmpi-ramp.mpich; mpirun=(mpirun.mpich) ;;
     openmpi) prog=$out/rdmpi-ramp.openmpi
              mpirun=(mpirun.openmpi --oversubscribe --allow-run-as-root)
@@ -77,6 +83,28 @@ run() {
     echo "$lib,$tr,$matrix,$label,$m,$reads,$size,$(v txn_per_s),$(v p50_us),$(v p99_us)" >>"$csv"
 }
 
+# Two "hosts" for the netns transport.
+case ",$transports," in
+*,netns,*)
+    [ "$(id -u)" -eq 0 ] || { echo "bench.sh: --transports netns needs root" >&2; exit 2; }
+    MH_PREFIX=rrb$$- MH_BRIDGE=rrbbr$$
+    . "$here/../../test/multihost/netns.sh"
+    NS0=${MH_PREFIX}0 NS1=${MH_PREFIX}1
+    onhost=$out/on-host
+    printf '#!/bin/sh\nns=$1\nshift\nexec ip netns exec "$ns" "$@"\n' >"$onhost"
+    chmod +x "$onhost"
+    netns_down() {
+        local ns
+        for ns in $MH_HOSTS; do
+            kill -9 $(ip netns pids "$ns" 2>/dev/null) 2>/dev/null
+        done
+        mh_down
+        rm -f "$onhost"
+    }
+    trap netns_down EXIT
+    mh_up || { echo "bench.sh: could not create the network namespaces" >&2; exit 2; } ;;
+esac
+
 libs=rdmpi
 for l in ${with//,/ }; do
     case $l in
@@ -93,6 +121,7 @@ done
 for lib in $libs; do
     for tr in ${transports//,/ }; do
         [ "$lib" = mpich ] && [ "$tr" != shm ] && continue
+        [ "$lib" != rdmpi ] && [ "$tr" = netns ] && continue
         for m in $methods; do
             for r in $reads_list; do
                 run "$lib" "$tr" reads "r$r" "$m" "$r" 8
