@@ -1,0 +1,35 @@
+/* workload: the YCSB-style transactions a client runs (read or write
+ * transactions of distinct keys, uniform or zipfian), the values written,
+ * and the key-to-server partitioning every rank shares. */
+#ifndef RAMP_WORKLOAD_H
+#define RAMP_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "opts.h"
+
+struct ramp_workload {
+    uint64_t rng;
+    uint64_t keys;
+    int txn_size;
+    int reads;
+    enum ramp_dist dist;
+    /* YCSB's zipfian generator constants (Gray et al.) */
+    double theta, zetan, alpha, eta, zeta2;
+    uint8_t *taken;         /* keys chosen for the transaction being built */
+};
+
+int ramp_workload_init(struct ramp_workload *w, const struct ramp_opts *o, int client);
+void ramp_workload_free(struct ramp_workload *w);
+/* The next transaction: returns 1 for a read (GET), 0 for a write (PUT),
+ * with txn_size distinct keys in keys[]. */
+int ramp_workload_next(struct ramp_workload *w, uint64_t *keys);
+
+/* The value written to key by the transaction with timestamp ts: derived
+ * from both, so every version of a key has its own bytes. */
+void ramp_value_fill(uint8_t *buf, int size, uint64_t key, uint64_t ts);
+
+/* Hash partitioning: the server (0..servers-1) that owns key. */
+int ramp_key_server(uint64_t key, int servers);
+
+#endif
