@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmix_gate.h"
+
 /* How long teardown waits for PMIx's thread, in seconds. */
 #define RD_MPIRUN_SERVER_STOP_S 5
 
@@ -95,9 +97,21 @@ static pmix_status_t answer_after_post(rd_mpirun_event_type_t type, const pmix_p
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* Every client must have come through the gate (pmix_gate.h); one more
+ * client than the gate admitted means PMIx accepted it some other way,
+ * and nobody checked whose it is: refused, loudly. */
 static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    static unsigned long clients;
+
+    if (++clients > rd_mpirun_pmix_gate_admitted()) {
+        fprintf(stderr, "mpirun: a PMIx client (rank %u) connected without passing mpirun's "
+                "check of its owner; refused (is this OpenPMIx version supported?)\n",
+                (unsigned)proc->rank);
+        clients--;
+        return PMIX_ERR_NO_PERMISSIONS;
+    }
     return answer_after_post(RD_MPIRUN_EV_CONNECTED, proc);
 }
 
