@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "binding.h"
+#include "fdlimit.h"
 #include "guard.h"
 #include "hosts.h"
 #include "iof.h"
@@ -247,6 +248,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
         goto out;
     }
     rd_mpirun_guard_session(session.nspace, session.tmpdir);
+    rd_mpirun_fdlimit_raise(dj.plan.hosts[self].nranks, 0);
     if (rd_mpirun_binding_init(&dj.opts, dj.plan.hosts[self].nranks) != 0 ||
         rd_mpirun_server_init(session.tmpdir, session.nspace, dj.plan.hosts[self].name) != 0 ||
         rd_mpirun_server_register_job(&dj.plan) != 0) {

@@ -18,6 +18,7 @@
 #include "binding.h"
 #include "daemon.h"
 #include "envcheck.h"
+#include "fdlimit.h"
 #include "hosts.h"
 #include "iof.h"
 #include "job.h"
@@ -192,6 +193,8 @@ int main(int argc, char **argv)
         head.nspace = session.nspace;
         head.heartbeat_ms = heartbeat_ms;
     }
+    rd_mpirun_fdlimit_raise(plan.self >= 0 ? plan.hosts[plan.self].nranks : 0,
+                            plan.nhosts - (plan.self >= 0));
     if (plan.self >= 0) {
         if (rd_mpirun_binding_init(&opts, plan.hosts[plan.self].nranks) != 0)
             goto out;
