@@ -32,6 +32,7 @@ LAUNCHER_TESTS = \
 	test/launcher/spin.sh \
 	test/launcher/hydra.sh \
 	test/launcher/foreign.sh \
+	test/launcher/otheruser.sh \
 	test/launcher/pmi1.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
