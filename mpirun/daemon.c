@@ -193,18 +193,20 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     daemon_job_t dj;
     rd_mpirun_pack_t hello = { 0 };
     const char *payload;
-    char *end, *jobmsg = NULL;
+    char *end, *jobmsg = NULL, secret[RD_MPIRUN_SECRET_LEN + 1];
     long port, self;
     int fd, status = 1, have_job = 0;
 
     memset(&dj, 0, sizeof(dj));
     dj.plan.self = -1;
-    if (argc != 6 || (port = strtol(argv[2], &end, 10)) <= 0 || *end || port > 65535 ||
-        (self = strtol(argv[4], &end, 10)) < 0 || *end || strlen(argv[5]) != RD_MPIRUN_SECRET_LEN) {
-        fprintf(stderr, "mpirun: %s is for mpirun's own use: %s PORT ADDRESSES HOST SECRET\n",
+    if (argc != 5 || (port = strtol(argv[2], &end, 10)) <= 0 || *end || port > 65535 ||
+        (self = strtol(argv[4], &end, 10)) < 0 || *end) {
+        fprintf(stderr, "mpirun: %s is for mpirun's own use: %s PORT ADDRESSES HOST\n",
                 RD_MPIRUN_DAEMON_ARG, RD_MPIRUN_DAEMON_ARG);
         return 2;
     }
+    if (rd_mpirun_read_secret(secret) != 0)
+        return 1;
     /* First, while we are one thread and hold nothing. */
     if (rd_mpirun_guard_start() != 0)
         return 1;
@@ -218,7 +220,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     if (fd < 0)
         goto out;
     rd_mpirun_conn_init(&conn, fd, rd_clock_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
-    rd_mpirun_pack_str(&hello, argv[5]);
+    rd_mpirun_pack_str(&hello, secret);
     rd_mpirun_pack_u32(&hello, (uint32_t)getpid());
     if (hello.err || rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
         fprintf(stderr, "mpirun: host daemon: cannot reach mpirun: %s\n", strerror(errno));

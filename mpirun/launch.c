@@ -17,6 +17,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "util/clock.h"
+
 /* Connections waiting to be accepted. */
 #define RD_MPIRUN_LISTEN_BACKLOG 128
 /* Words of a --launch-agent command. */
@@ -129,8 +131,8 @@ pid_t rd_mpirun_spawn_agent(const char *agent, const char *host, const char *sel
 {
     char *words = strdup(agent), *save = NULL, *w;
     char *argv[RD_MPIRUN_AGENT_WORDS_MAX + 8];
-    char sport[16], sidx[16];
-    int n = 0;
+    char sport[16], sidx[16], line[RD_MPIRUN_SECRET_LEN + 2];
+    int n = 0, in[2];
     pid_t pid;
 
     if (!words)
@@ -146,25 +148,33 @@ pid_t rd_mpirun_spawn_agent(const char *agent, const char *host, const char *sel
     argv[n++] = sport;
     argv[n++] = (char *)addrs;
     argv[n++] = sidx;
-    argv[n++] = (char *)secret;
     argv[n] = NULL;
 
+    /* The secret goes through the agent's stdin: a command line is there
+     * for every user to read (ps, /proc/PID/cmdline), on both hosts. */
+    if (pipe2(in, O_CLOEXEC) != 0) {
+        fprintf(stderr, "mpirun: cannot start the launch agent for host %s: pipe: %s\n", host,
+                strerror(errno));
+        free(words);
+        return -1;
+    }
     pid = fork();
     if (pid < 0) {
         fprintf(stderr, "mpirun: cannot start the launch agent for host %s: %s\n", host, strerror(errno));
+        close(in[0]);
+        close(in[1]);
         free(words);
         return -1;
     }
     if (pid == 0) {
         sigset_t none;
-        int null = open("/dev/null", O_RDONLY);
         /* Its own group: a ^C on the terminal reaches mpirun, which stops
          * the job through the daemons, not the agents directly. */
         setpgid(0, 0);
         signal(SIGPIPE, SIG_DFL);
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
-        if (null < 0 || dup2(null, 0) < 0 || dup2(2, 1) < 0)
+        if (dup2(in[0], 0) < 0 || dup2(2, 1) < 0)
             _exit(127);
         close_range(3, ~0U, 0);
         execvp(argv[0], argv);
@@ -173,7 +183,49 @@ pid_t rd_mpirun_spawn_agent(const char *agent, const char *host, const char *sel
     }
     setpgid(pid, pid);
     free(words);
+    close(in[0]);
+    /* The pipe holds it all (far less than PIPE_BUF): this never blocks. */
+    snprintf(line, sizeof(line), "%s\n", secret);
+    if (write(in[1], line, strlen(line)) != (ssize_t)strlen(line))
+        fprintf(stderr, "mpirun: cannot pass the job secret to the launch agent for host %s: %s\n",
+                host, strerror(errno));
+    close(in[1]);
     return pid;
+}
+
+int rd_mpirun_read_secret(char *secret)
+{
+    long long until = rd_clock_ms() + RD_MPIRUN_CONNECT_TIMEOUT_MS;
+    size_t got = 0;
+    int null;
+
+    while (got < RD_MPIRUN_SECRET_LEN + 1) {
+        struct pollfd p = { .fd = 0, .events = POLLIN };
+        long long left = until - rd_clock_ms();
+        ssize_t r;
+        if (left <= 0 || poll(&p, 1, (int)left) != 1)
+            break;
+        r = read(0, secret + got, RD_MPIRUN_SECRET_LEN + 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    /* Nothing more comes on stdin; it stays open, on /dev/null. */
+    null = open("/dev/null", O_RDONLY);
+    if (null >= 0 && null != 0) {
+        dup2(null, 0);
+        close(null);
+    }
+    if (got != RD_MPIRUN_SECRET_LEN + 1 || secret[RD_MPIRUN_SECRET_LEN] != '\n' ||
+        strspn(secret, "0123456789abcdef") != RD_MPIRUN_SECRET_LEN) {
+        fprintf(stderr, "mpirun: host daemon: no job secret on standard input (the launch agent "
+                "must pass its standard input on: not ssh -n)\n");
+        return -1;
+    }
+    secret[RD_MPIRUN_SECRET_LEN] = '\0';
+    return 0;
 }
 
 /* Non-blocking connect with a bound on the wait. */

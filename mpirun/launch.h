@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 /* The hidden first argument that makes mpirun a host daemon:
- * mpirun --rd-daemon PORT ADDRESSES HOST SECRET */
+ * mpirun --rd-daemon PORT ADDRESSES HOST, the job secret on its stdin */
 #define RD_MPIRUN_DAEMON_ARG "--rd-daemon"
 /* Hex digits of the job secret (128 bits). */
 #define RD_MPIRUN_SECRET_LEN 32
@@ -29,12 +29,17 @@ char *rd_mpirun_addresses(void);
  * Returns 0, or -1 with a message printed. */
 int rd_mpirun_make_secret(char *secret);
 
-/* Starts "agent host self --rd-daemon port addrs hostidx secret", the
- * agent split at blanks, in its own process group with stdin from
- * /dev/null and stdout to our stderr. Returns its pid, or -1 with a
- * message printed. */
+/* Starts "agent host self --rd-daemon port addrs hostidx", the agent
+ * split at blanks, in its own process group with stdout to our stderr and
+ * on its stdin one line, the secret, then end of file. Returns its pid,
+ * or -1 with a message printed. */
 pid_t rd_mpirun_spawn_agent(const char *agent, const char *host, const char *self,
                             int port, const char *addrs, int hostidx, const char *secret);
+
+/* In a daemon: reads the job secret (RD_MPIRUN_SECRET_LEN + 1 bytes)
+ * from stdin, waiting at most RD_MPIRUN_CONNECT_TIMEOUT_MS, and puts
+ * /dev/null in its place. Returns 0, or -1 with a message printed. */
+int rd_mpirun_read_secret(char *secret);
 
 /* In a daemon: connects to the first of the comma-separated addresses
  * that answers on port. Returns the socket, or -1 with a message printed. */
