@@ -24,6 +24,8 @@
 
 /* How long the head may take to send the job after our HELLO, in ms. */
 #define RD_MPIRUN_JOB_WAIT_MS 30000
+/* Pause before connecting again when the head closed our connection, in ms. */
+#define RD_MPIRUN_RETRY_MS 200
 
 /* The job as the head described it; strings point into the JOB message,
  * but for the programs' paths and environments (copies). */
@@ -34,10 +36,10 @@ typedef struct daemon_job {
     rd_mpirun_plan_t plan;
 } daemon_job_t;
 
-/* Waits for the JOB message; returns its payload (in c's buffer) or NULL. */
-static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h)
+/* Waits until the deadline for the JOB message; returns its payload (in
+ * c's buffer) or NULL. */
+static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h, long long until)
 {
-    long long until = rd_clock_ms() + RD_MPIRUN_JOB_WAIT_MS;
     const char *payload;
     int rc;
 
@@ -216,17 +218,28 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     }
     setenv("PMIX_MCA_gds", "hash", 0);
 
-    fd = rd_mpirun_connect_head(argv[3], (int)port);
-    if (fd < 0)
-        goto out;
-    rd_mpirun_conn_init(&conn, fd, rd_clock_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
     rd_mpirun_pack_str(&hello, secret);
     rd_mpirun_pack_u32(&hello, (uint32_t)getpid());
-    if (hello.err || rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
-        fprintf(stderr, "mpirun: host daemon: cannot reach mpirun: %s\n", strerror(errno));
+    if (hello.err)
         goto out;
+    /* mpirun closes a connection it has no room for, the oldest first
+     * (another process may be holding connections to its port): a daemon
+     * whose connection closes before the job came tries again. */
+    for (long long until = rd_clock_ms() + RD_MPIRUN_JOB_WAIT_MS;;) {
+        fd = rd_mpirun_connect_head(argv[3], (int)port);
+        if (fd < 0)
+            goto out;
+        rd_mpirun_conn_init(&conn, fd, rd_clock_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
+        if (rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
+            fprintf(stderr, "mpirun: host daemon: cannot reach mpirun: %s\n", strerror(errno));
+            goto out;
+        }
+        payload = wait_job(&conn, &h, until);
+        if (payload || rd_clock_ms() + RD_MPIRUN_RETRY_MS >= until)
+            break;
+        rd_mpirun_conn_close(&conn);
+        usleep(RD_MPIRUN_RETRY_MS * 1000);
     }
-    payload = wait_job(&conn, &h);
     /* The parsed job points into its own copy: the connection's buffer
      * moves as more messages arrive. */
     if (payload && (jobmsg = malloc(h.len ? h.len : 1)) != NULL)

@@ -5,8 +5,9 @@
 #include <sys/resource.h>
 
 /* Descriptors mpirun holds whatever the job: its own stdio, signalfd,
- * eventfd, PMIx's listener and threads, the head's listener. */
-#define RD_MPIRUN_FDS_BASE 64
+ * eventfd, PMIx's listener and threads, the head's listener and the
+ * connections it has not identified yet (RD_MPIRUN_PENDING_MAX). */
+#define RD_MPIRUN_FDS_BASE 128
 /* For each local rank: stdin, stdout and stderr pipes, its PMIx connection,
  * and room for a connection in PMIx's handshake. */
 #define RD_MPIRUN_FDS_PER_RANK 8
