@@ -24,16 +24,41 @@
 /* Words of a --launch-agent command. */
 #define RD_MPIRUN_AGENT_WORDS_MAX 32
 
-int rd_mpirun_listen(int *port)
+/* A listening socket on addr (numeric), port chosen by the kernel. */
+static int listen_on(const char *addr)
+{
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+                              .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
+    struct addrinfo *ai;
+    int fd;
+
+    if (getaddrinfo(addr, "0", &hints, &ai) != 0) {
+        errno = EADDRNOTAVAIL;
+        return -1;
+    }
+    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && bind(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(ai);
+    return fd;
+}
+
+int rd_mpirun_listen(const char *addr, int *port)
 {
     struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
     struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
     struct sockaddr_storage got;
     socklen_t len = sizeof(got);
-    int zero = 0;
-    /* Both IPv6 and IPv4 on one dual-stack socket when the host has IPv6. */
-    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int zero = 0, fd = -1;
 
+    if (addr) {
+        fd = listen_on(addr);
+        goto listen;
+    }
+    /* Both IPv6 and IPv4 on one dual-stack socket when the host has IPv6. */
+    fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd >= 0 && (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) != 0 ||
                     bind(fd, (struct sockaddr *)&a6, sizeof(a6)) != 0)) {
         close(fd);
@@ -46,6 +71,7 @@ int rd_mpirun_listen(int *port)
             fd = -1;
         }
     }
+listen:
     if (fd < 0 || listen(fd, RD_MPIRUN_LISTEN_BACKLOG) != 0 ||
         getsockname(fd, (struct sockaddr *)&got, &len) != 0) {
         fprintf(stderr, "mpirun: cannot listen for the host daemons: %s\n", strerror(errno));
@@ -111,6 +137,48 @@ char *rd_mpirun_addresses(void)
     if (!s)
         fprintf(stderr, "mpirun: this host has no network address for the daemons to reach\n");
     return s;
+}
+
+/* The address this host sends from to reach host (its route's source),
+ * numeric, into buf; -1 when the name does not resolve here. */
+static int source_for(const char *host, char *buf, size_t len)
+{
+    struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai, *a;
+    int rc = -1;
+
+    if (getaddrinfo(host, "9", &hints, &ai) != 0)
+        return -1;
+    for (a = ai; a && rc != 0; a = a->ai_next) {
+        struct sockaddr_storage self;
+        socklen_t slen = sizeof(self);
+        /* A datagram socket's connect sends nothing: it picks the route. */
+        int fd = socket(a->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0 &&
+            getsockname(fd, (struct sockaddr *)&self, &slen) == 0 &&
+            getnameinfo((struct sockaddr *)&self, slen, buf, (socklen_t)len, NULL, 0,
+                        NI_NUMERICHOST) == 0)
+            rc = 0;
+        if (fd >= 0)
+            close(fd);
+    }
+    freeaddrinfo(ai);
+    return rc;
+}
+
+char *rd_mpirun_daemon_source(const char *const *hosts, int n)
+{
+    char first[NI_MAXHOST] = "", cur[NI_MAXHOST];
+
+    for (int i = 0; i < n; i++) {
+        /* A link-local address would need its interface to be bound. */
+        if (source_for(hosts[i], cur, sizeof(cur)) != 0 || strchr(cur, '%'))
+            return NULL;
+        if (!first[0])
+            snprintf(first, sizeof(first), "%s", cur);
+        else if (strcmp(first, cur) != 0)
+            return NULL;
+    }
+    return first[0] ? strdup(first) : NULL;
 }
 
 int rd_mpirun_make_secret(char *secret)

@@ -17,9 +17,15 @@
 /* How long a daemon tries each of the head's addresses, in ms. */
 #define RD_MPIRUN_CONNECT_TIMEOUT_MS 5000
 
-/* Listens on a free TCP port on every address. Returns the socket and
- * sets *port, or -1 with a message printed. */
-int rd_mpirun_listen(int *port);
+/* Listens on a free TCP port on addr (numeric), or on every address when
+ * addr is NULL. Returns the socket and sets *port, or -1 with a message
+ * printed. */
+int rd_mpirun_listen(const char *addr, int *port);
+
+/* The one address of this host that the routes to all n hosts leave from
+ * (malloc'ed): where their daemons will connect to. NULL when a name does
+ * not resolve here or the routes leave from different addresses. */
+char *rd_mpirun_daemon_source(const char *const *hosts, int n);
 
 /* This host's addresses, comma-separated, loopback last (malloc'ed), or
  * NULL with a message printed. */
