@@ -4,7 +4,8 @@ MULTIHOST_TESTS = \
 	test/multihost/programs.sh \
 	test/multihost/stdin.sh \
 	test/multihost/faults.sh \
-	test/multihost/hydra.sh
+	test/multihost/hydra.sh \
+	test/multihost/daemonport.sh
 EXTRA_DIST += test/multihost/lib.sh test/multihost/netns.sh $(MULTIHOST_TESTS)
 
 # MH_PATTERN / MH_FPATTERN select programs (see programs.sh).
