@@ -1,6 +1,7 @@
 /* Who may connect to the PMIx server (see pmix_gate.h). */
 #include "pmix_gate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
@@ -8,6 +9,8 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -28,11 +31,12 @@ unsigned long rd_mpirun_pmix_gate_refused(void)
     return atomic_load(&refused);
 }
 
-/* The owner of the socket at the other end of the TCP connection from
- * peer to self, both on this host: 0 with *uid set, or -1 when the
- * kernel knows no such socket here (a remote peer) or cannot say. */
+/* The owner and inode of the socket at the other end of the TCP
+ * connection from peer to self, both on this host: 0 with *uid and *ino
+ * set, or -1 when the kernel knows no such socket here (a remote peer) or
+ * cannot say. */
 static int peer_owner(const struct sockaddr_storage *peer, const struct sockaddr_storage *self,
-                      uid_t *uid)
+                      uid_t *uid, unsigned long *ino)
 {
     struct {
         struct nlmsghdr nh;
@@ -87,6 +91,7 @@ static int peer_owner(const struct sockaddr_storage *peer, const struct sockaddr
         ans.nh.nlmsg_type == SOCK_DIAG_BY_FAMILY) {
         const struct inet_diag_msg *m = NLMSG_DATA(&ans.nh);
         *uid = (uid_t)m->idiag_uid;
+        *ino = m->idiag_inode;
         rc = 0;
     }
 out:
@@ -94,18 +99,95 @@ out:
     return rc;
 }
 
+/* Whether process pid holds the socket whose link reads want. */
+static int holds(pid_t pid, const char *want)
+{
+    char dir[64], link[64];
+    struct dirent *e;
+    int found = 0;
+    DIR *d;
+
+    snprintf(dir, sizeof(dir), "/proc/%ld/fd", (long)pid);
+    if (!(d = opendir(dir)))
+        return 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        ssize_t n;
+        n = readlinkat(dirfd(d), e->d_name, link, sizeof(link) - 1);
+        if (n > 0) {
+            link[n] = '\0';
+            found = strcmp(link, want) == 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* Whether a process mpirun started, or one they started in turn, holds
+ * the socket with inode ino: walks the tree of children from ours down
+ * (/proc/PID/task/TID/children). */
+static int held_by_descendant(unsigned long ino)
+{
+    pid_t *todo = NULL;
+    size_t n = 0, cap = 0, next = 0;
+    char want[64];
+    int found = 0;
+
+    snprintf(want, sizeof(want), "socket:[%lu]", ino);
+    for (pid_t pid = getpid(); !found; pid = todo[next++]) {
+        struct dirent *t;
+        char dir[64], path[sizeof(t->d_name) + 64 + 16];
+        DIR *d;
+
+        if (pid != getpid() && holds(pid, want)) {
+            found = 1;
+            break;
+        }
+        snprintf(dir, sizeof(dir), "/proc/%ld/task", (long)pid);
+        if ((d = opendir(dir)) != NULL) {
+            while ((t = readdir(d)) != NULL) {
+                long child;
+                FILE *f;
+                if (t->d_name[0] == '.')
+                    continue;
+                snprintf(path, sizeof(path), "%s/%s/children", dir, t->d_name);
+                if (!(f = fopen(path, "re")))
+                    continue;
+                while (fscanf(f, "%ld", &child) == 1) {
+                    if (n == cap) {
+                        size_t ncap = cap ? 2 * cap : 64;
+                        pid_t *nt = realloc(todo, ncap * sizeof(*nt));
+                        if (!nt)
+                            break;
+                        todo = nt;
+                        cap = ncap;
+                    }
+                    todo[n++] = (pid_t)child;
+                }
+                fclose(f);
+            }
+            closedir(d);
+        }
+        if (next == n)
+            break;
+    }
+    free(todo);
+    return found;
+}
+
 /* Whether the connection c may reach PMIx: its other end is a socket on
- * this host that our user owns. */
+ * this host that our user owns, held by a process mpirun started. */
 static int admissible(int c)
 {
     struct sockaddr_storage peer, self;
     socklen_t plen = sizeof(peer), slen = sizeof(self);
+    unsigned long ino;
     uid_t uid;
 
     if (getpeername(c, (struct sockaddr *)&peer, &plen) != 0 ||
         getsockname(c, (struct sockaddr *)&self, &slen) != 0)
         return 0;
-    return peer_owner(&peer, &self, &uid) == 0 && uid == geteuid();
+    return peer_owner(&peer, &self, &uid, &ino) == 0 && uid == geteuid() &&
+           held_by_descendant(ino);
 }
 
 /* glibc declares accept() with a transparent union of the address types

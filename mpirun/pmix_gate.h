@@ -9,9 +9,11 @@
  * accept(); mpirun defines accept() (an executable's definition comes
  * before libc's for every library it loads), so each connection passes
  * here first. The kernel tells which user owns the connecting socket
- * (sock_diag, the TCP counterpart of SO_PEERCRED): a socket of another
- * user, or one not on this host, is closed at once; the others get a
- * receive timeout, so that a silent one costs PMIx's thread a few seconds.
+ * (sock_diag, the TCP counterpart of SO_PEERCRED) and its inode: a socket
+ * of another user, one not on this host, or one that no process mpirun
+ * started (its ranks and their children) holds, is closed at once; the
+ * others get a receive timeout, so that a silent one costs PMIx's thread
+ * a few seconds.
  *
  * accept() is used by nothing else in mpirun; every caller would get the
  * same check.

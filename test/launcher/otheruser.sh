@@ -6,8 +6,9 @@
 # through an LD_PRELOAD (fakeuid.so), which OpenPMIx's own check believes.
 # Each must be refused, the job must go on, and mpirun must exit promptly
 # afterwards (a refused connection used to leave it hanging in PMIx's
-# finalize). The same user claiming another uid is refused by PMIx itself:
-# mpirun must still exit. Hundreds of idle connections from the other user
+# finalize). A process of the job's user that mpirun did not start is
+# refused too. The same user claiming another uid is refused by PMIx
+# itself: mpirun must still exit. Hundreds of idle connections from the other user
 # must not keep a late rank from joining. Last, mpirun raises its own
 # descriptor limit to what its ranks need. Needs root (skipped otherwise).
 . "${srcdir:-.}/test/launcher/lib.sh"
@@ -91,6 +92,7 @@ intrude() {
 if start_job -n 2 "$CLIENT" mark=$MARK sleep=2 exchange sleep=3; then
     intrude "another user claiming uid 0" "$INTRUDER" LD_PRELOAD="$X/fakeuid.so"
     intrude "another user" "$INTRUDER"
+    intrude "a process of this user that mpirun did not start" root
     end_job "after another user was refused" 20
     expect_rc "job with intruders" 0
     expect_out_sorted "ranks unaffected" "exchange ok rank 0" "exchange ok rank 1"
