@@ -85,7 +85,9 @@ int rd_mpirun_conn_read(rd_mpirun_conn_t *c, long long now_ms)
         c->used = 0;
     }
     for (;;) {
-        size_t max = c->limit ? c->limit : sizeof(rd_mpirun_wire_hdr_t) + RD_MPIRUN_WIRE_MAX;
+        /* Without a limit the buffer grows as messages come; a malformed
+         * or too long one is refused by next(). */
+        size_t max = c->limit ? c->limit : SIZE_MAX;
         if (c->len >= max) {
             errno = EMSGSIZE;
             return -1;
@@ -102,8 +104,7 @@ int rd_mpirun_conn_read(rd_mpirun_conn_t *c, long long now_ms)
             c->buf = nb;
             c->cap = ncap;
         }
-        ssize_t r = recv(c->fd, c->buf + c->len, (c->cap < max ? c->cap : max) - c->len,
-                         MSG_DONTWAIT);
+        ssize_t r = recv(c->fd, c->buf + c->len, c->cap - c->len, MSG_DONTWAIT);
         if (r > 0) {
             c->len += (size_t)r;
             c->last_rx = now_ms;
