@@ -33,8 +33,8 @@ unsigned long rd_mpirun_pmix_gate_refused(void)
 
 /* The owner and inode of the socket at the other end of the TCP
  * connection from peer to self, both on this host: 0 with *uid and *ino
- * set, or -1 when the kernel knows no such socket here (a remote peer) or
- * cannot say. */
+ * set, -1 when the kernel knows no such socket here (a remote peer), -2
+ * when it cannot say (errno set). */
 static int peer_owner(const struct sockaddr_storage *peer, const struct sockaddr_storage *self,
                       uid_t *uid, unsigned long *ino)
 {
@@ -49,7 +49,7 @@ static int peer_owner(const struct sockaddr_storage *peer, const struct sockaddr
     struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
     struct pollfd p;
     ssize_t n;
-    int fd, rc = -1;
+    int fd, rc = -2;
 
     memset(&req, 0, sizeof(req));
     req.nh.nlmsg_len = sizeof(req);
@@ -78,13 +78,15 @@ static int peer_owner(const struct sockaddr_storage *peer, const struct sockaddr
 
     fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
     if (fd < 0)
-        return -1;
+        return -2;
     if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) !=
         (ssize_t)sizeof(req))
         goto out;
     p = (struct pollfd){ .fd = fd, .events = POLLIN };
-    if (poll(&p, 1, RD_MPIRUN_GATE_DIAG_MS) != 1)
+    if (poll(&p, 1, RD_MPIRUN_GATE_DIAG_MS) != 1) {
+        errno = ETIMEDOUT;
         goto out;
+    }
     n = recv(fd, &ans, sizeof(ans), 0);
     /* One answer: the socket, or an error (ENOENT: none such here). */
     if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct inet_diag_msg)) && NLMSG_OK(&ans.nh, (size_t)n) &&
@@ -93,6 +95,13 @@ static int peer_owner(const struct sockaddr_storage *peer, const struct sockaddr
         *uid = (uid_t)m->idiag_uid;
         *ino = m->idiag_inode;
         rc = 0;
+    } else if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
+               ans.nh.nlmsg_type == NLMSG_ERROR) {
+        const struct nlmsgerr *e = NLMSG_DATA(&ans.nh);
+        errno = -e->error;
+        rc = e->error == -ENOENT ? -1 : -2;
+    } else {
+        errno = EPROTO;
     }
 out:
     close(fd);
@@ -180,14 +189,21 @@ static int admissible(int c)
 {
     struct sockaddr_storage peer, self;
     socklen_t plen = sizeof(peer), slen = sizeof(self);
+    static atomic_int said;
     unsigned long ino;
     uid_t uid;
+    int rc;
 
     if (getpeername(c, (struct sockaddr *)&peer, &plen) != 0 ||
         getsockname(c, (struct sockaddr *)&self, &slen) != 0)
         return 0;
-    return peer_owner(&peer, &self, &uid, &ino) == 0 && uid == geteuid() &&
-           held_by_descendant(ino);
+    rc = peer_owner(&peer, &self, &uid, &ino);
+    /* Refused all the same: nobody can tell who it is. Said once, since
+     * the ranks would only say that the server was unreachable. */
+    if (rc == -2 && !atomic_exchange(&said, 1))
+        fprintf(stderr, "mpirun: cannot tell who connects to the PMIx server: the kernel's "
+                "sock_diag (NETLINK_SOCK_DIAG, module tcp_diag) failed: %s\n", strerror(errno));
+    return rc == 0 && uid == geteuid() && held_by_descendant(ino);
 }
 
 /* glibc declares accept() with a transparent union of the address types
