@@ -19,16 +19,11 @@
 /* How long the kernel may take to answer a sock_diag query, in ms. */
 #define RD_MPIRUN_GATE_DIAG_MS 2000
 
-static atomic_ulong admitted, refused;
+static atomic_ulong admitted;
 
 unsigned long rd_mpirun_pmix_gate_admitted(void)
 {
     return atomic_load(&admitted);
-}
-
-unsigned long rd_mpirun_pmix_gate_refused(void)
-{
-    return atomic_load(&refused);
 }
 
 /* The owner and inode of the socket at the other end of the TCP
@@ -224,7 +219,6 @@ int accept(int fd, __SOCKADDR_ARG addr, socklen_t *__restrict addrlen)
         return c;
     if (!admissible(c)) {
         close(c);
-        atomic_fetch_add(&refused, 1);
         /* What a connection that went away before accept() gives: callers
          * go back to waiting for the next one. */
         errno = ECONNABORTED;

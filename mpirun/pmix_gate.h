@@ -29,7 +29,4 @@
  * without the gate (a library that no longer calls accept()). */
 unsigned long rd_mpirun_pmix_gate_admitted(void);
 
-/* Connections refused so far (another user's, or not from this host). */
-unsigned long rd_mpirun_pmix_gate_refused(void);
-
 #endif
