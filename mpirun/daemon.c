@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "binding.h"
+#include "fdlimit.h"
 #include "guard.h"
 #include "hosts.h"
 #include "iof.h"
@@ -23,6 +24,8 @@
 
 /* How long the head may take to send the job after our HELLO, in ms. */
 #define RD_MPIRUN_JOB_WAIT_MS 30000
+/* Pause before connecting again when the head closed our connection, in ms. */
+#define RD_MPIRUN_RETRY_MS 200
 
 /* The job as the head described it; strings point into the JOB message,
  * but for the programs' paths and environments (copies). */
@@ -33,10 +36,10 @@ typedef struct daemon_job {
     rd_mpirun_plan_t plan;
 } daemon_job_t;
 
-/* Waits for the JOB message; returns its payload (in c's buffer) or NULL. */
-static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h)
+/* Waits until the deadline for the JOB message; returns its payload (in
+ * c's buffer) or NULL. */
+static const char *wait_job(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *h, long long until)
 {
-    long long until = rd_clock_ms() + RD_MPIRUN_JOB_WAIT_MS;
     const char *payload;
     int rc;
 
@@ -192,18 +195,20 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     daemon_job_t dj;
     rd_mpirun_pack_t hello = { 0 };
     const char *payload;
-    char *end, *jobmsg = NULL;
+    char *end, *jobmsg = NULL, secret[RD_MPIRUN_SECRET_LEN + 1];
     long port, self;
     int fd, status = 1, have_job = 0;
 
     memset(&dj, 0, sizeof(dj));
     dj.plan.self = -1;
-    if (argc != 6 || (port = strtol(argv[2], &end, 10)) <= 0 || *end || port > 65535 ||
-        (self = strtol(argv[4], &end, 10)) < 0 || *end || strlen(argv[5]) != RD_MPIRUN_SECRET_LEN) {
-        fprintf(stderr, "mpirun: %s is for mpirun's own use: %s PORT ADDRESSES HOST SECRET\n",
+    if (argc != 5 || (port = strtol(argv[2], &end, 10)) <= 0 || *end || port > 65535 ||
+        (self = strtol(argv[4], &end, 10)) < 0 || *end) {
+        fprintf(stderr, "mpirun: %s is for mpirun's own use: %s PORT ADDRESSES HOST\n",
                 RD_MPIRUN_DAEMON_ARG, RD_MPIRUN_DAEMON_ARG);
         return 2;
     }
+    if (rd_mpirun_read_secret(secret) != 0)
+        return 1;
     /* First, while we are one thread and hold nothing. */
     if (rd_mpirun_guard_start() != 0)
         return 1;
@@ -213,17 +218,28 @@ int rd_mpirun_daemon_main(int argc, char **argv)
     }
     setenv("PMIX_MCA_gds", "hash", 0);
 
-    fd = rd_mpirun_connect_head(argv[3], (int)port);
-    if (fd < 0)
-        goto out;
-    rd_mpirun_conn_init(&conn, fd, rd_clock_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
-    rd_mpirun_pack_str(&hello, argv[5]);
+    rd_mpirun_pack_str(&hello, secret);
     rd_mpirun_pack_u32(&hello, (uint32_t)getpid());
-    if (hello.err || rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
-        fprintf(stderr, "mpirun: host daemon: cannot reach mpirun: %s\n", strerror(errno));
+    if (hello.err)
         goto out;
+    /* mpirun closes a connection it has no room for, the oldest first
+     * (another process may be holding connections to its port): a daemon
+     * whose connection closes before the job came tries again. */
+    for (long long until = rd_clock_ms() + RD_MPIRUN_JOB_WAIT_MS;;) {
+        fd = rd_mpirun_connect_head(argv[3], (int)port);
+        if (fd < 0)
+            goto out;
+        rd_mpirun_conn_init(&conn, fd, rd_clock_ms(), RD_MPIRUN_CONNECT_TIMEOUT_MS);
+        if (rd_mpirun_conn_send(&conn, RD_MPIRUN_MSG_HELLO, (uint32_t)self, hello.buf, hello.len)) {
+            fprintf(stderr, "mpirun: host daemon: cannot reach mpirun: %s\n", strerror(errno));
+            goto out;
+        }
+        payload = wait_job(&conn, &h, until);
+        if (payload || rd_clock_ms() + RD_MPIRUN_RETRY_MS >= until)
+            break;
+        rd_mpirun_conn_close(&conn);
+        usleep(RD_MPIRUN_RETRY_MS * 1000);
     }
-    payload = wait_job(&conn, &h);
     /* The parsed job points into its own copy: the connection's buffer
      * moves as more messages arrive. */
     if (payload && (jobmsg = malloc(h.len ? h.len : 1)) != NULL)
@@ -247,6 +263,7 @@ int rd_mpirun_daemon_main(int argc, char **argv)
         goto out;
     }
     rd_mpirun_guard_session(session.nspace, session.tmpdir);
+    rd_mpirun_fdlimit_raise(dj.plan.hosts[self].nranks, 0);
     if (rd_mpirun_binding_init(&dj.opts, dj.plan.hosts[self].nranks) != 0 ||
         rd_mpirun_server_init(session.tmpdir, session.nspace, dj.plan.hosts[self].name) != 0 ||
         rd_mpirun_server_register_job(&dj.plan) != 0) {

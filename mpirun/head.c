@@ -168,6 +168,7 @@ void rd_mpirun_head_hello(rd_mpirun_job_t *j, rd_mpirun_pending_t *pc,
     }
     r->conn = pc->conn;
     r->conn.last_rx = rd_clock_ms();
+    r->conn.limit = 0;
     pc->conn.fd = -1;
     pc->conn.buf = NULL;
     pc->conn.len = pc->conn.cap = pc->conn.used = 0;
@@ -254,14 +255,18 @@ void rd_mpirun_head_accept(rd_mpirun_job_t *j)
     int fd;
 
     while ((fd = accept4(j->head->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-        int i;
+        int i, oldest = 0;
         for (i = 0; i < RD_MPIRUN_PENDING_MAX && j->pend[i].conn.fd >= 0; i++)
-            ;
+            if (j->pend[i].since < j->pend[oldest].since)
+                oldest = i;
+        /* Connections that say nothing must not keep a daemon out: the
+         * oldest goes (a daemon says HELLO as soon as it connects). */
         if (i == RD_MPIRUN_PENDING_MAX) {
-            close(fd);
-            continue;
+            i = oldest;
+            rd_mpirun_conn_close(&j->pend[i].conn);
         }
         rd_mpirun_conn_init(&j->pend[i].conn, fd, rd_clock_ms(), j->heartbeat_ms);
+        j->pend[i].conn.limit = RD_MPIRUN_HELLO_BYTES;
         j->pend[i].since = rd_clock_ms();
     }
 }

@@ -29,10 +29,14 @@
 #include "server.h"
 #include "wire.h"
 
-/* Connections accepted and not yet identified by their HELLO. */
-#define RD_MPIRUN_PENDING_MAX 16
+/* Connections accepted and not yet identified by their HELLO; when all
+ * are taken, a new one replaces the oldest. */
+#define RD_MPIRUN_PENDING_MAX 64
 /* How long an accepted connection may take to say HELLO, in ms. */
 #define RD_MPIRUN_HELLO_MS 5000
+/* Most bytes a connection may send before its HELLO is accepted: a HELLO
+ * and room to spare (its secret is 32 digits). */
+#define RD_MPIRUN_HELLO_BYTES 256
 
 typedef enum rd_mpirun_job_state {
     RD_MPIRUN_JOB_RUNNING,

@@ -7,6 +7,8 @@ mpirun_mpirun_SOURCES = \
 	mpirun/session.c mpirun/session.h \
 	mpirun/binding.c mpirun/binding.h \
 	mpirun/server.c mpirun/server.h \
+	mpirun/pmix_gate.c mpirun/pmix_gate.h \
+	mpirun/fdlimit.c mpirun/fdlimit.h \
 	mpirun/procs.c mpirun/procs.h \
 	mpirun/iof.c mpirun/iof.h \
 	mpirun/job.c mpirun/job.h mpirun/job_state.c mpirun/job_state.h \

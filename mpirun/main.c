@@ -18,6 +18,7 @@
 #include "binding.h"
 #include "daemon.h"
 #include "envcheck.h"
+#include "fdlimit.h"
 #include "guard.h"
 #include "hosts.h"
 #include "iof.h"
@@ -188,8 +189,20 @@ int main(int argc, char **argv)
             goto out;
         }
         self_exe[n] = '\0';
-        if (rd_mpirun_make_secret(secret) != 0 || !(addrs = rd_mpirun_addresses()) ||
-            (head.lfd = rd_mpirun_listen(&head.port)) < 0)
+        /* Listen only where the daemons will connect to, when that is
+         * known: the one address the routes to their hosts leave from. */
+        const char **remote = calloc((size_t)plan.nhosts, sizeof(*remote));
+        int nremote = 0;
+        if (!remote)
+            goto out;
+        for (int h = 0; h < plan.nhosts; h++)
+            if (h != plan.self)
+                remote[nremote++] = plan.hosts[h].name;
+        char *via = rd_mpirun_daemon_source(remote, nremote);
+        free(remote);
+        addrs = via ? via : rd_mpirun_addresses();
+        if (rd_mpirun_make_secret(secret) != 0 || !addrs ||
+            (head.lfd = rd_mpirun_listen(via, &head.port)) < 0)
             goto out;
         head.agent = opts.agent;
         head.self_exe = self_exe;
@@ -198,6 +211,8 @@ int main(int argc, char **argv)
         head.nspace = session.nspace;
         head.heartbeat_ms = heartbeat_ms;
     }
+    rd_mpirun_fdlimit_raise(plan.self >= 0 ? plan.hosts[plan.self].nranks : 0,
+                            plan.nhosts - (plan.self >= 0));
     if (plan.self >= 0) {
         if (rd_mpirun_binding_init(&opts, plan.hosts[plan.self].nranks) != 0)
             goto out;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "binding.h"
+#include "fdlimit.h"
 
 static int is_executable(const char *path)
 {
@@ -84,6 +85,7 @@ static void child(const rd_mpirun_proc_t *p, pid_t parent, const char *path, cha
     }
     /* Nothing of mpirun's (other ranks' pipes, PMIx's sockets) leaks in. */
     close_range(3, ~0U, 0);
+    rd_mpirun_fdlimit_restore();
 
     if (rd_mpirun_binding_apply(p->local_rank) != 0)
         say("mpirun: warning: could not bind the rank to its core\n");

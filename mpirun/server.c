@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmix_gate.h"
+
 /* How long teardown waits for PMIx's thread, in seconds. */
 #define RD_MPIRUN_SERVER_STOP_S 5
 
@@ -95,9 +97,21 @@ static pmix_status_t answer_after_post(rd_mpirun_event_type_t type, const pmix_p
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* Every client must have come through the gate (pmix_gate.h); one more
+ * client than the gate admitted means PMIx accepted it some other way,
+ * and nobody checked whose it is: refused, loudly. */
 static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    static unsigned long clients;
+
+    if (++clients > rd_mpirun_pmix_gate_admitted()) {
+        fprintf(stderr, "mpirun: a PMIx client (rank %u) connected without passing mpirun's "
+                "check of its owner; refused (is this OpenPMIx version supported?)\n",
+                (unsigned)proc->rank);
+        clients--;
+        return PMIX_ERR_NO_PERMISSIONS;
+    }
     return answer_after_post(RD_MPIRUN_EV_CONNECTED, proc);
 }
 
@@ -466,6 +480,45 @@ void rd_mpirun_server_rank_gone(int rank)
     PMIx_server_deregister_client(&proc, op_ignore, NULL);
 }
 
+static void *finalize_thread(void *arg)
+{
+    op_wait_t *w = arg;
+
+    PMIx_server_finalize();
+    op_done(PMIX_SUCCESS, w);
+    return NULL;
+}
+
+/* PMIx_server_finalize, given RD_MPIRUN_SERVER_STOP_S: after a client it
+ * refused in the middle of its handshake, OpenPMIx 4.2 waits forever in
+ * it for a lock its own thread never releases. Returns whether it
+ * returned; if not, its thread is left behind, to end with the process. */
+static int finalize_bounded(void)
+{
+    /* Static: the thread may outlive this call. */
+    static op_wait_t w = OP_WAIT_INIT;
+    struct timespec until;
+    pthread_t t;
+    int stuck = 0;
+
+    if (pthread_create(&t, NULL, finalize_thread, &w) != 0) {
+        PMIx_server_finalize();
+        return 1;
+    }
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += RD_MPIRUN_SERVER_STOP_S;
+    pthread_mutex_lock(&w.lock);
+    while (!w.done && !stuck)
+        stuck = pthread_cond_timedwait(&w.cond, &w.lock, &until) == ETIMEDOUT;
+    pthread_mutex_unlock(&w.lock);
+    if (stuck) {
+        pthread_detach(t);
+        return 0;
+    }
+    pthread_join(t, NULL);
+    return 1;
+}
+
 void rd_mpirun_server_finalize(void)
 {
     /* Static: PMIx may still call back after we gave up waiting. */
@@ -490,10 +543,11 @@ void rd_mpirun_server_finalize(void)
         fprintf(stderr, "mpirun: the PMIx server does not respond; not waiting for it\n");
         return;
     }
-    if (srv.initialized) {
-        PMIx_server_finalize();
-        srv.initialized = 0;
+    if (srv.initialized && !finalize_bounded()) {
+        fprintf(stderr, "mpirun: the PMIx server does not stop; not waiting for it\n");
+        return;
     }
+    srv.initialized = 0;
     /* PMIx's thread is gone: whatever it queued is ours to free. */
     while ((ev = srv.head) != NULL) {
         srv.head = ev->next;

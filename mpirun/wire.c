@@ -85,8 +85,17 @@ int rd_mpirun_conn_read(rd_mpirun_conn_t *c, long long now_ms)
         c->used = 0;
     }
     for (;;) {
-        if (c->cap - c->len < RD_MPIRUN_WIRE_RBUF / 4) {
+        /* Without a limit the buffer grows as messages come; a malformed
+         * or too long one is refused by next(). */
+        size_t max = c->limit ? c->limit : SIZE_MAX;
+        if (c->len >= max) {
+            errno = EMSGSIZE;
+            return -1;
+        }
+        if (c->cap - c->len < RD_MPIRUN_WIRE_RBUF / 4 && c->cap < max) {
             size_t ncap = c->cap ? 2 * c->cap : RD_MPIRUN_WIRE_RBUF;
+            if (ncap > max)
+                ncap = max;
             char *nb = realloc(c->buf, ncap);
             if (!nb) {
                 errno = ENOMEM;
@@ -129,7 +138,7 @@ int rd_mpirun_conn_next(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *hdr, const ch
     h.arg = le32toh(h.arg);
     h.len = le32toh(h.len);
     if (h.magic != RD_MPIRUN_WIRE_MAGIC || h.version != RD_MPIRUN_WIRE_VERSION ||
-        h.len > RD_MPIRUN_WIRE_MAX)
+        h.len > RD_MPIRUN_WIRE_MAX || (c->limit && h.len > c->limit - sizeof(h)))
         return -1;
     if (c->len - sizeof(h) < h.len)
         return 0;

@@ -94,6 +94,7 @@ typedef struct rd_mpirun_conn {
     size_t len, cap;
     size_t used;            /* bytes of the message returned last by next() */
     long long last_rx;      /* ms (CLOCK_MONOTONIC) of the last bytes received */
+    size_t limit;           /* most bytes buffered (header included); 0: any message */
 } rd_mpirun_conn_t;
 
 /* Takes a connected socket: sets the send timeout to send_timeout_ms (a
@@ -110,12 +111,14 @@ void rd_mpirun_conn_close(rd_mpirun_conn_t *c);
 int rd_mpirun_conn_send(rd_mpirun_conn_t *c, rd_mpirun_msg_t type, uint32_t arg,
                         const void *payload, size_t len);
 
-/* Reads what the socket holds. Returns 0, or -1 on end of file or error
- * (errno says which; 0 for end of file). */
+/* Reads what the socket holds, up to c->limit bytes buffered. Returns 0,
+ * or -1 on end of file or error (errno says which; 0 for end of file,
+ * EMSGSIZE past the limit). */
 int rd_mpirun_conn_read(rd_mpirun_conn_t *c, long long now_ms);
 
 /* The next whole received message: 1 with *hdr and *payload set (valid
- * until the next call), 0 when none is complete, -1 on a malformed header. */
+ * until the next call), 0 when none is complete, -1 on a malformed header
+ * or one longer than c->limit allows. */
 int rd_mpirun_conn_next(rd_mpirun_conn_t *c, rd_mpirun_wire_hdr_t *hdr, const char **payload);
 
 /* Building a payload. On allocation failure err is set and later calls do

@@ -47,9 +47,15 @@ LAUNCHER_TESTS = \
 	test/launcher/spin.sh \
 	test/launcher/hydra.sh \
 	test/launcher/foreign.sh \
+	test/launcher/otheruser.sh \
 	test/launcher/pmi1.sh \
 	test/launcher/pmi2.sh \
 	test/launcher/install.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi_server.py \
 	$(LAUNCHER_TESTS)
+
+# otheruser.sh's intruder claims to be root through this LD_PRELOAD module.
+check_LTLIBRARIES = test/launcher/fakeuid.la
+test_launcher_fakeuid_la_SOURCES = test/launcher/fakeuid.c
+test_launcher_fakeuid_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/test/launcher

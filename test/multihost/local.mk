@@ -5,7 +5,8 @@ MULTIHOST_TESTS = \
 	test/multihost/stdin.sh \
 	test/multihost/faults.sh \
 	test/multihost/latency.sh \
-	test/multihost/hydra.sh
+	test/multihost/hydra.sh \
+	test/multihost/daemonport.sh
 EXTRA_DIST += test/multihost/lib.sh test/multihost/netns.sh test/multihost/delay_agent.sh \
 	test/multihost/delay_relay.py $(MULTIHOST_TESTS)
 
