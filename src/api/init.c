@@ -250,6 +250,9 @@ int rd_api_runtime_release(const char *fn)
                  rd_status_str(rc), who);
         rd_boot_abort(1, msg);
     }
+    char dropped[256];
+    if (rd_p2p_dropped(dropped, sizeof(dropped)))
+        fprintf(stderr, "%s\n", dropped);
     if (rd_p2p_verbose()) {
         char report[512];
         rd_p2p_report_final(report, sizeof(report));

@@ -120,6 +120,20 @@ void rd_p2p_report_final(char *buf, size_t len)
              rd_p2p.streamed, rd_p2p.rank, rd_p2p.rdma_puts, rd_p2p.rdma_gets);
 }
 
+int rd_p2p_dropped(char *buf, size_t len)
+{
+    if (!rd_p2p.bad_ids && !rd_p2p.malformed) {
+        if (len)
+            buf[0] = 0;
+        return 0;
+    }
+    snprintf(buf, len,
+             "rdmpi: rank %d: warning: %lu message(s) dropped that named no live request of "
+             "this rank (forged, corrupted or stale ids), %lu with fields out of range",
+             rd_p2p.rank, rd_p2p.bad_ids, rd_p2p.malformed);
+    return 1;
+}
+
 int rd_p2p_init(const rd_boot_info_t *boot)
 {
     static rd_tp_env_t env;
@@ -148,6 +162,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     rd_list_init(&rd_p2p.busy_peers);
     rd_list_init(&rd_p2p.streaming);
     rd_p2p_am_init();
+    rd_reqid_init(&rd_p2p.ids);
     rd_p2p_send_register();
     rd_p2p_rndv_register();
     rd_p2p.peers = calloc(boot->size, sizeof(peer_t));
@@ -248,5 +263,6 @@ void rd_p2p_finalize(void)
     free(rd_p2p.peers);
     free(rd_p2p.on_node);
     free(rd_p2p.scratch);
+    rd_reqid_fini(&rd_p2p.ids);
     memset(&rd_p2p, 0, sizeof(rd_p2p)); /* hooks too: they register again at the next init */
 }

@@ -114,16 +114,22 @@ int rd_p2p_isend(rd_request_t *r, int coll)
         size_t hdrlen = RD_HDR_EAGER_LEN;
         if (r->mode == RD_MODE_SYNC) {
             h.flags = RD_MSG_F_SYNC;
-            h.sreq = (uint64_t)(uintptr_t)r;
+            h.sreq = own_id(r);
+            if (!h.sreq)
+                return RD_ENOMEM;
             hdrlen = RD_HDR_SYNC_LEN;
+            /* The loopback answers inside the send: the ACK must find us waiting. */
+            P(r)->state = RD_RS_WAIT_ACK;
         }
         rc = rd_p2p_post(dst, &h, hdrlen, payload, P(r)->bytes, r);
         if (rc == RD_OK)
             eager_sent(r);
         else if (rc == RD_EAGAIN)
             P(r)->state = RD_RS_QUEUED;
-        else
+        else {
+            id_end(r);
             return rc;
+        }
         return RD_OK;
     }
 
@@ -133,8 +139,10 @@ int rd_p2p_isend(rd_request_t *r, int coll)
 static void on_ack(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    (void)peer, (void)hdrlen, (void)payload, (void)len;
-    finish((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+    (void)hdrlen, (void)payload, (void)len;
+    rd_request_t *s = req_by_id(h->sreq, peer, RD_RS_WAIT_ACK);
+    if (s)
+        finish(s, RD_OK);
 }
 
 void rd_p2p_send_register(void)
