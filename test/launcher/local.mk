@@ -32,7 +32,8 @@ LAUNCHER_TESTS = \
 	test/launcher/spin.sh \
 	test/launcher/hydra.sh \
 	test/launcher/foreign.sh \
-	test/launcher/pmi1.sh
+	test/launcher/pmi1.sh \
+	test/launcher/shm_segment.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
 	$(LAUNCHER_TESTS)
