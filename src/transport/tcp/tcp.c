@@ -147,8 +147,10 @@ static int tcp_init(const rd_tp_env_t *env)
     if (rc != RD_OK)
         return rc;
     rd_tcp.me.version = RD_TCP_WIRE_VERSION;
-    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key))
+    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key)) {
+        rd_err_detail_sys(errno, "tcp: getrandom() for the connection key");
         return RD_ESYS;
+    }
     struct sockaddr_storage ss;
     socklen_t sl = sizeof(ss);
     rd_tcp.lfd = rd_tcp_listen(&rd_tcp.me);
@@ -160,8 +162,10 @@ static int tcp_init(const rd_tp_env_t *env)
     rd_tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                              : ((struct sockaddr_in6 *)&ss)->sin6_port;
     rd_tcp.ep = epoll_create1(EPOLL_CLOEXEC);
-    if (rd_tcp.ep < 0)
+    if (rd_tcp.ep < 0) {
+        rd_err_detail_sys(errno, "tcp: epoll_create1() (open files: ulimit -n?)");
         goto err;
+    }
     struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = NULL };
     if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, rd_tcp.lfd, &ev) != 0)
         goto err;

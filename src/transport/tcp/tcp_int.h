@@ -72,6 +72,7 @@ typedef struct tpeer {
     int bye_queued;            /* finalize: our BYE is in q */
     int failed;                /* gone without a BYE: sends fail */
     int fail_report;           /* failed, p2p not told yet */
+    int fail_status;           /* failed: the status p2p is told (RD_EPEER: it is gone) */
     long retry_at;             /* NACKed: connect again at this time (in rd_tcp.retry) */
     rd_list_t retry;           /* in rd_tcp.retry while armed */
     unsigned gen;              /* rd_tcp.gen of our last direct write to it */
@@ -97,6 +98,7 @@ struct rd_tcp_state {
     int nfail_report;          /* peers with fail_report set */
     rd_list_t hello_wait;      /* accepted, no HELLO yet: oldest first */
     int npending;              /* length of hello_wait */
+    long starved_at;           /* accept() first found no descriptor (rd_clock_ms), 0: not */
     rd_list_t retry;           /* tpeer_t NACKed, waiting for the peer's connection */
     int nconns;                /* length of conns */
     unsigned direct_polls;     /* progress calls since the last epoll pass */
