@@ -33,7 +33,8 @@ LAUNCHER_TESTS = \
 	test/launcher/hydra.sh \
 	test/launcher/foreign.sh \
 	test/launcher/pmi1.sh \
-	test/launcher/shm_segment.sh
+	test/launcher/shm_segment.sh \
+	test/launcher/fd_limit.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi1_server.py \
 	$(LAUNCHER_TESTS)

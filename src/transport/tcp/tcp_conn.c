@@ -72,16 +72,15 @@ static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockad
     return sizeof(*s);
 }
 
-/* Records why call (which makes a descriptor) failed for the connection
- * with peer (-1: one a peer opened to us): an exhausted descriptor table
- * is named, with its limit, so that the user knows what to raise. */
-static void no_descriptor(int err, const char *call, int peer)
+void rd_tcp_no_descriptor(int err, const char *call, int peer)
 {
     char who[48];
     if (peer >= 0)
         snprintf(who, sizeof(who), "the connection with rank %d", peer);
-    else
+    else if (peer == -1)
         snprintf(who, sizeof(who), "a connection from another rank");
+    else
+        snprintf(who, sizeof(who), "the connections of this rank");
     struct rlimit rl;
     if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
         rd_err_detail("tcp: %s for %s failed: %s: this process has all the descriptors its "
@@ -94,36 +93,72 @@ static void no_descriptor(int err, const char *call, int peer)
         rd_err_detail_sys(err, "tcp: %s for %s", call, who);
 }
 
-/* The listening socket: on our one address, else on every address (IPv6
- * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
-int rd_tcp_listen(const rd_tcp_addr_t *me)
+/* A listening socket on address e and port (network byte order; 0: the
+ * kernel's choice); -1 with errno set on failure. */
+static int listen_on(const rd_tcp_ent_t *e, uint16_t port)
 {
     struct sockaddr_storage ss;
-    socklen_t sl;
-    int v6 = 0;
-    for (int i = 0; i < me->count; i++)
-        v6 |= me->ent[i].family == 6;
-    if (me->count == 1) {
-        sl = sockaddr_of(&me->ent[0], 0, &ss);
-    } else {
-        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
-        sl = sockaddr_of(&any, 0, &ss);
-    }
+    socklen_t sl = sockaddr_of(e, port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        no_descriptor(errno, "socket() to listen", -1);
+    if (fd < 0)
         return -1;
-    }
-    if (ss.ss_family == AF_INET6 && me->count > 1) {
-        int off = 0;
-        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    if (ss.ss_family == AF_INET6) {
+        int on = 1;   /* this address only, never the IPv4 ones mapped into it */
+        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
     }
     if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
-        rd_err_detail_sys(errno, "tcp: bind() or listen() of the listening socket");
+        int e2 = errno;
         close(fd);
+        errno = e2;
         return -1;
     }
     return fd;
+}
+
+/* Tries of a common port before giving up: another process may hold the
+ * first socket's port on one of our other addresses. */
+#define RD_TCP_LISTEN_TRIES 16
+
+int rd_tcp_listen(const rd_tcp_addr_t *me, int *fds, uint16_t *port)
+{
+    for (int attempt = 0; attempt < RD_TCP_LISTEN_TRIES; attempt++) {
+        uint16_t p = 0;
+        int n = 0, err = 0;
+        for (; n < me->count; n++) {
+            int fd = listen_on(&me->ent[n], p);
+            if (fd < 0) {
+                err = errno;
+                break;
+            }
+            fds[n] = fd;
+            if (n == 0) {
+                struct sockaddr_storage ss;
+                socklen_t sl = sizeof(ss);
+                if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0) {
+                    err = errno;
+                    n++;
+                    break;
+                }
+                p = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                            : ((struct sockaddr_in6 *)&ss)->sin6_port;
+            }
+        }
+        if (n == me->count && !err) {
+            *port = p;
+            return n;
+        }
+        while (n-- > 0)
+            close(fds[n]);
+        if (err == EADDRINUSE && p != 0)
+            continue;   /* the port is taken on a later address: another one */
+        if (err == EMFILE || err == ENFILE)
+            rd_tcp_no_descriptor(err, "socket() to listen", -2);
+        else
+            rd_err_detail_sys(err, "tcp: socket(), bind() or listen() of a listening socket");
+        return -1;
+    }
+    rd_err_detail("tcp: no port was free on all of this rank's %d addresses", me->count);
+    return -1;
 }
 
 static void set_nodelay(int fd)
@@ -323,7 +358,7 @@ int rd_tcp_connect(int peer)
     socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        no_descriptor(errno, "socket()", peer);
+        rd_tcp_no_descriptor(errno, "socket()", peer);
         return RD_ESYS;
     }
     set_nodelay(fd);
@@ -389,7 +424,7 @@ static int accept_starved(int err)
         rd_tcp.starved_at = now;
     if (now - rd_tcp.starved_at < RD_TCP_STARVED_MS)
         return 0;
-    no_descriptor(err, "accept()", -1);
+    rd_tcp_no_descriptor(err, "accept()", -1);
     for (int i = 0; i < rd_tcp.size; i++) {
         tpeer_t *p = &rd_tcp.peers[i];
         if (i != rd_tcp.rank && (!p->conn || p->conn->state != C_UP) && !p->failed && !p->bye)
@@ -400,30 +435,32 @@ static int accept_starved(int err)
 
 void rd_tcp_accept_all(void)
 {
-    for (;;) {
-        int fd = accept4(rd_tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
+    int starved = 0;
+    for (int lk = 0; lk < rd_tcp.nlfd && !starved; lk++) {
+        for (;;) {
+            int fd = accept4(rd_tcp.lfd[lk], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd < 0) {
+                if (errno == EINTR || errno == ECONNABORTED)
+                    continue;
+                if ((errno == EMFILE || errno == ENFILE) && !(starved = !accept_starved(errno)))
+                    continue;
+                break;   /* EAGAIN: this socket is drained; or starved */
+            }
+            set_nodelay(fd);
+            if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
+                rd_tcp_conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
+            conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
+            if (!c) {
+                close(fd);
                 continue;
-            if ((errno == EMFILE || errno == ENFILE) && accept_starved(errno))
-                continue;
-            if (errno != EMFILE && errno != ENFILE)
-                rd_tcp.starved_at = 0;
-            return;   /* EAGAIN, or starved */
+            }
+            c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
+            rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
+            rd_tcp.npending++;
         }
-        rd_tcp.starved_at = 0;
-        set_nodelay(fd);
-        if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
-            rd_tcp_conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
-        conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
-        rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
-        rd_tcp.npending++;
     }
+    if (!starved)
+        rd_tcp.starved_at = 0;
 }
 
 /* Silent accepted connections past their deadline go; NACKed peers whose

@@ -84,7 +84,9 @@ typedef struct tpeer {
 struct rd_tcp_state {
     rd_tp_env_t env;
     int rank, size;
-    int ep, lfd;               /* epoll set, listening socket */
+    int ep;                    /* epoll set */
+    int lfd[RD_TCP_ADDRS_MAX]; /* listening sockets: one per published address */
+    int nlfd;
     tpeer_t *peers;
     rd_list_t conns, dead;
     rd_list_t ready;           /* readable connections left for the next pass */
@@ -123,8 +125,15 @@ extern struct rd_tcp_state rd_tcp;
 extern rd_transport_t rd_tcp_transport;
 
 /* ---- tcp_conn.c: connections and a peer's failure ---- */
-/* The listening socket on our addresses; -1 on failure. */
-int rd_tcp_listen(const rd_tcp_addr_t *me);
+/* Records why call (which makes a descriptor) failed for the connection
+ * with peer (-1: one a peer opened to us, -2: all of them): an exhausted
+ * descriptor table is named, with its limit, so that the user knows what
+ * to raise. */
+void rd_tcp_no_descriptor(int err, const char *call, int peer);
+/* The listening sockets, one on each of our addresses (only those: never
+ * the wildcard), all on one port: fds[0..n) and *port (network byte
+ * order). Returns n, or -1 with the reason recorded. */
+int rd_tcp_listen(const rd_tcp_addr_t *me, int *fds, uint16_t *port);
 /* Accepts every pending connection (the listening socket is readable). */
 void rd_tcp_accept_all(void);
 /* Fetches what peer published; 0 if it published nothing usable. */
