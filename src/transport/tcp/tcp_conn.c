@@ -102,10 +102,12 @@ static int listen_on(const rd_tcp_ent_t *e, uint16_t port)
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    if (ss.ss_family == AF_INET6) {
-        int on = 1;   /* this address only, never the IPv4 ones mapped into it */
+    int on = 1;
+    if (ss.ss_family == AF_INET6)   /* this address only, never IPv4 ones mapped into it */
         (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
-    }
+    /* An IPv6 address still in duplicate address detection (a freshly
+     * configured interface) is published already: bind it anyway. */
+    (void)setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &on, sizeof(on));
     if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
         int e2 = errno;
         close(fd);
