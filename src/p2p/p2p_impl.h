@@ -142,6 +142,7 @@ typedef struct rd_p2p_state {
     rd_reqid_tab_t ids;                /* request ids sent on the wire (reqid.h) */
     unsigned long bad_ids;             /* messages dropped: no live request of theirs */
     unsigned long malformed;           /* messages dropped for a field out of range */
+    int forge;                         /* RDMPI_P2P_FORGE_IDS names this rank (tests only) */
 } rd_p2p_state_t;
 
 /* The one instance, shared by p2p's files. */

@@ -4,6 +4,8 @@
  * order on every rank, chooses how long waits spin, and registers p2p's own
  * active-message handlers; finalize undoes it all.
  */
+#include "config.h"
+
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,18 +144,28 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     /* Until the transports know better (spin_policy), as if every rank
      * here could use this rank's CPUs. */
     const rd_tunable_t *t = rd_p2p_tunables;
-    long long spin_forced, split_min, verbose;
+    long long spin_forced, split_min, verbose, forge;
     const char *rndv, *want;
     int rc;
     if ((rc = rd_tunable_int(&t[RD_P2P_T_SPIN_COUNT], &spin_forced)) != RD_OK ||
         (rc = rd_tunable_int(&t[RD_P2P_T_RNDV_SPLIT], &split_min)) != RD_OK ||
         (rc = rd_tunable_int(&t[RD_P2P_T_VERBOSE], &verbose)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_P2P_T_FORGE_IDS], &forge)) != RD_OK ||
         (rc = rd_tunable_str(&t[RD_P2P_T_RNDV], &rndv)) != RD_OK ||
         (rc = rd_tunable_str(&t[RD_P2P_T_TRANSPORTS], &want)) != RD_OK ||
         (rc = check_transport_names(want)) != RD_OK)
         return rc;
     rd_p2p.local_size = boot->local_size;
     rd_p2p.verbose = (int)verbose;
+#ifdef RD_FAULT_INJECTION
+    rd_p2p.forge = forge == boot->rank;
+#else
+    if (forge >= 0) {
+        rd_err_detail("RDMPI_P2P_FORGE_IDS needs a library configured with "
+                      "--enable-fault-injection");
+        return RD_EINVAL;
+    }
+#endif
     spin_policy(boot, own_cpus(), "this rank's CPUs", (long)spin_forced);
     rd_p2p.split_min = (size_t)split_min;
     /* The table admits only these three words. */

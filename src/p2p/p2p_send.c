@@ -9,6 +9,8 @@
  * (p2p_progress.c) drains the queues. DATA fragments carry their offset and
  * need no order.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +49,30 @@ int rd_p2p_post(int dst, const void *hdr, size_t hdrlen, const void *payload,
     return RD_EAGAIN;
 }
 
+#ifdef RD_FAULT_INJECTION
+/* RDMPI_P2P_FORGE_IDS (tests only): before a control message, copies of it
+ * whose id of the receiver's request (rreq for PUT_FIN, else sreq) names
+ * that request's slot in the generation before and after, a slot far out
+ * of range, and what an address looks like: the receiver must drop them
+ * all, then act on the real one. */
+static void forge_ids(int dst, const rd_msg_hdr_t *real)
+{
+    int theirs_in_rreq = real->type == RD_MSG_PUT_FIN;
+    uint64_t id = theirs_in_rreq ? real->rreq : real->sreq;
+    const uint64_t fake[] = { id - (1ull << 32), id + (1ull << 32), id + (1ull << 30),
+                              0x00007ffd5c3a1e40ull };
+    for (size_t i = 0; i < sizeof(fake) / sizeof(fake[0]); i++) {
+        rd_msg_hdr_t h;
+        memcpy(&h, real, RD_HDR_CTRL_LEN);
+        if (theirs_in_rreq)
+            h.rreq = fake[i];
+        else
+            h.sreq = fake[i];
+        (void)rd_p2p_post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
+    }
+}
+#endif
+
 void rd_p2p_send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
 {
     rd_msg_hdr_t h;
@@ -55,6 +81,10 @@ void rd_p2p_send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
     h.version = RD_PROTO_VERSION;
     h.sreq = sreq;
     h.rreq = rreq;
+#ifdef RD_FAULT_INJECTION
+    if (__builtin_expect(rd_p2p.forge, 0))
+        forge_ids(dst, &h);
+#endif
     /* A failure here means the peer is gone; the job is ending anyway. */
     (void)rd_p2p_post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
 }
