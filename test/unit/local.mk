@@ -69,6 +69,7 @@ test_unit_test_nbc_LDADD = $(CUNIT_LIBS)
 # --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
 check_PROGRAMS += test/unit/shm_pingpong
 RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
+	src/transport/shm/shm_seg.c src/transport/shm/shm_seg.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
 	src/transport/shm/shm_tunables.c src/util/tunable.c src/util/errdetail.c \
 	src/util/status.c src/util/status.h src/util/copy.c src/util/copy.h \

@@ -7,11 +7,8 @@
  * (local rank 0 writes RD_SHM_VERSION into the segment and the others check
  * it), so the structs need no endianness care, only fixed sizes.
  *
- * One POSIX shm segment per node, /rdmpi-<job_id>-<node_id>-<64 random bits
- * in hex>, created with O_EXCL (another name on a clash), its pages
- * reserved at once, its name published to the other local ranks through
- * the bootstrap (key "rdmpi.shm.seg"), unlinked as soon as every local
- * rank has mapped it:
+ * One POSIX shm segment per node (named, created, reserved and shared out by
+ * shm_seg.c), unlinked as soon as every local rank has mapped it:
  *
  *   offset 0              +---------------------------------------------+
  *                         | rd_shm_seg_hdr_t (magic, version, sizes,    |
