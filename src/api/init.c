@@ -247,18 +247,19 @@ int rd_api_runtime_release(const char *fn)
         /* A peer is lost (or the barrier broke): ranks still in their
          * closing barrier may wait for this one forever, so whatever the
          * error handler, the job ends here with the reason. */
-        char msg[256 + RD_ERR_DETAIL_MAX], who[RD_ERR_DETAIL_MAX + 2] = "";
-        char detail[RD_ERR_DETAIL_MAX];
+        char msg[256 + RD_ERR_DETAIL_MAX], who[32] = "", detail[RD_ERR_DETAIL_MAX];
         int lost = rd_p2p_failed_peer();
         if (lost >= 0)
             snprintf(who, sizeof(who), ": rank %d", lost);
-        else if (rd_err_detail_take(detail, sizeof(detail)) > 0)
-            snprintf(who, sizeof(who), ": %s", detail);   /* e.g. a peer no transport reaches */
-        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s%s); ending the "
-                 "job so that no rank waits for this one", fn, rd_api.boot.rank,
-                 rd_status_str(rc), who);
+        rd_err_detail_take(detail, sizeof(detail));
+        snprintf(msg, sizeof(msg), "%s: rank %d: the closing barrier failed (%s%s%s%s); ending "
+                 "the job so that no rank waits for this one", fn, rd_api.boot.rank,
+                 rd_status_str(rc), who, *detail ? ": " : "", detail);
         rd_boot_abort(1, msg);
     }
+    char dropped[256];
+    if (rd_p2p_dropped(dropped, sizeof(dropped)))
+        fprintf(stderr, "%s\n", dropped);
     if (rd_p2p_verbose()) {
         char report[512];
         rd_p2p_report_final(report, sizeof(report));

@@ -305,6 +305,10 @@ int rd_p2p_world_size(void);
 int rd_p2p_verbose(void);
 void rd_p2p_report_init(char *buf, size_t len);
 void rd_p2p_report_final(char *buf, size_t len);
+/* Messages dropped because an id or field from the wire was not valid
+ * (request ids: reqid.h): 1 and a warning line in buf if any were, else 0
+ * and "". */
+int rd_p2p_dropped(char *buf, size_t len);
 /* The lowest job rank a transport reported failed, or -1 (for messages). */
 int rd_p2p_failed_peer(void);
 

@@ -4,9 +4,10 @@
  * the per-peer send queues), p2p_recv.c (arrivals, matching, probes),
  * p2p_rndv.c (the rendezvous protocols), p2p_fail.c (failed peers),
  * p2p_progress.c (the progress engine and its hooks), p2p_am.c (the
- * active-message registry), p2p_node.c (node services for src/coll),
- * p2p_init.c (transport selection, init, finalize) and self.c (the loopback
- * transport). Everything here is hidden in the library.
+ * active-message registry), reqid.c (the ids of requests on the wire),
+ * p2p_node.c (node services for src/coll), p2p_init.c (transport
+ * selection, init, finalize) and self.c (the loopback transport).
+ * Everything here is hidden in the library.
  */
 #ifndef RD_P2P_P2P_IMPL_H
 #define RD_P2P_P2P_IMPL_H
@@ -18,6 +19,7 @@
 #include "p2p/match.h"
 #include "p2p/p2p.h"
 #include "p2p/proto.h"
+#include "p2p/reqid.h"
 #include "transport/transport.h"
 #include "util/list.h"
 #include "util/status.h"
@@ -47,6 +49,7 @@ typedef struct p2p_req {
      * receiver's part, PUT), dropped when the rendezvous ends; or NULL. */
     rd_tp_mem_t *mem;
     uint64_t remote;           /* rendezvous: the peer's request id */
+    uint64_t id;               /* this request's id on the wire (reqid.h), 0: none yet */
     rd_list_t link;            /* in rd_p2p.streaming while streaming DATA */
     rd_list_t wait_link;       /* waiting on a peer that may fail (next NULL: not) */
 } p2p_req_t;
@@ -137,6 +140,10 @@ typedef struct rd_p2p_state {
     int nfailed;                       /* peers reported failed */
     unsigned pass;                     /* push_queues calls, for peer_t.stream_full */
     rd_p2p_am_fn am[RD_AM_TYPES];      /* handlers by message type (EAGER is inline) */
+    rd_reqid_tab_t ids;                /* request ids sent on the wire (reqid.h) */
+    unsigned long bad_ids;             /* messages dropped: no live request of theirs */
+    unsigned long malformed;           /* messages dropped for a field out of range */
+    int forge;                         /* RDMPI_P2P_FORGE_IDS names this rank (tests only) */
 } rd_p2p_state_t;
 
 /* The one instance, shared by p2p's files. */
@@ -194,12 +201,57 @@ static inline void rndv_uncount(rd_request_t *r)
     }
 }
 
+/* ---- request ids (reqid.h): a request named on the wire ---- */
+
+/* r's id, given on first use; 0 when the table cannot grow. */
+static inline uint64_t own_id(rd_request_t *r)
+{
+    if (!P(r)->id)
+        P(r)->id = rd_reqid_new(&rd_p2p.ids, r);
+    return P(r)->id;
+}
+
+/* r is over: a message naming it from now on is stale. */
+static inline void id_end(rd_request_t *r)
+{
+    if (P(r)->id) {
+        rd_reqid_release(&rd_p2p.ids, P(r)->id);
+        P(r)->id = 0;
+    }
+}
+
+/* The request a wire id names if it is live, exchanges messages with peer
+ * and is in state, else NULL: a forged, corrupted or stale id never
+ * reaches a request. */
+static inline rd_request_t *req_find(uint64_t id, int peer, int state)
+{
+    rd_request_t *r = rd_reqid_get(&rd_p2p.ids, id);
+    return r && r->peer_world == peer && P(r)->state == state ? r : NULL;
+}
+
+/* req_find for a message handler: a NULL answer means the message is
+ * dropped, and is counted (rd_p2p_dropped). */
+static inline rd_request_t *req_by_id(uint64_t id, int peer, int state)
+{
+    rd_request_t *r = req_find(id, peer, state);
+    if (__builtin_expect(r == NULL, 0))
+        rd_p2p.bad_ids++;
+    return r;
+}
+
+/* Completion of a request that may have an id. */
+static inline void done(rd_request_t *r, int err)
+{
+    id_end(r);
+    rd_req_complete(r, err);
+}
+
 /* Completion of a request that may be tracked. */
 static inline void finish(rd_request_t *r, int err)
 {
     untrack(r);
     rndv_uncount(r);
-    rd_req_complete(r, err);
+    done(r, err);
 }
 
 static inline void fill_hdr(rd_msg_hdr_t *h, int type, rd_request_t *r, int coll)

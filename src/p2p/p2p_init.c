@@ -4,6 +4,8 @@
  * order on every rank, chooses how long waits spin, and registers p2p's own
  * active-message handlers; finalize undoes it all.
  */
+#include "config.h"
+
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +121,20 @@ void rd_p2p_report_final(char *buf, size_t len)
              rd_p2p.streamed, rd_p2p.rank, rd_p2p.rdma_puts, rd_p2p.rdma_gets);
 }
 
+int rd_p2p_dropped(char *buf, size_t len)
+{
+    if (!rd_p2p.bad_ids && !rd_p2p.malformed) {
+        if (len)
+            buf[0] = 0;
+        return 0;
+    }
+    snprintf(buf, len,
+             "rdmpi: rank %d: warning: %lu message(s) dropped that named no live request of "
+             "this rank (forged, corrupted or stale ids), %lu with fields out of range",
+             rd_p2p.rank, rd_p2p.bad_ids, rd_p2p.malformed);
+    return 1;
+}
+
 int rd_p2p_init(const rd_boot_info_t *boot)
 {
     static rd_tp_env_t env;
@@ -127,18 +143,28 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     /* Until the transports know better (spin_policy), as if every rank
      * here could use this rank's CPUs. */
     const rd_tunable_t *t = rd_p2p_tunables;
-    long long spin_forced, split_min, verbose;
+    long long spin_forced, split_min, verbose, forge;
     const char *rndv, *want;
     int rc;
     if ((rc = rd_tunable_int(&t[RD_P2P_T_SPIN_COUNT], &spin_forced)) != RD_OK ||
         (rc = rd_tunable_int(&t[RD_P2P_T_RNDV_SPLIT], &split_min)) != RD_OK ||
         (rc = rd_tunable_int(&t[RD_P2P_T_VERBOSE], &verbose)) != RD_OK ||
+        (rc = rd_tunable_int(&t[RD_P2P_T_FORGE_IDS], &forge)) != RD_OK ||
         (rc = rd_tunable_str(&t[RD_P2P_T_RNDV], &rndv)) != RD_OK ||
         (rc = rd_tunable_str(&t[RD_P2P_T_TRANSPORTS], &want)) != RD_OK ||
         (rc = check_transport_names(want)) != RD_OK)
         return rc;
     rd_p2p.local_size = boot->local_size;
     rd_p2p.verbose = (int)verbose;
+#ifdef RD_FAULT_INJECTION
+    rd_p2p.forge = forge == boot->rank;
+#else
+    if (forge >= 0) {
+        rd_err_detail("RDMPI_P2P_FORGE_IDS needs a library configured with "
+                      "--enable-fault-injection");
+        return RD_EINVAL;
+    }
+#endif
     spin_policy(boot, own_cpus(), "this rank's CPUs", (long)spin_forced);
     rd_p2p.split_min = (size_t)split_min;
     /* The table admits only these three words. */
@@ -147,6 +173,7 @@ int rd_p2p_init(const rd_boot_info_t *boot)
     rd_list_init(&rd_p2p.busy_peers);
     rd_list_init(&rd_p2p.streaming);
     rd_p2p_am_init();
+    rd_reqid_init(&rd_p2p.ids);
     rd_p2p_send_register();
     rd_p2p_rndv_register();
     rd_p2p.peers = calloc(boot->size, sizeof(peer_t));
@@ -253,5 +280,6 @@ void rd_p2p_finalize(void)
     free(rd_p2p.peers);
     free(rd_p2p.on_node);
     free(rd_p2p.scratch);
+    rd_reqid_fini(&rd_p2p.ids);
     memset(&rd_p2p, 0, sizeof(rd_p2p)); /* hooks too: they register again at the next init */
 }

@@ -25,7 +25,7 @@ static int push_queues(void)
                 if (rc == RD_OK)
                     eager_sent(q->req);
                 else
-                    rd_req_complete(q->req, rc);
+                    done(q->req, rc);
             } else if (q->done) {
                 q->done(q->ctx, rc);
             }

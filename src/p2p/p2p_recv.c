@@ -153,7 +153,9 @@ void *rd_p2p_on_claim(int peer, const void *hdrp, size_t hdrlen, size_t len, voi
     const rd_msg_hdr_t *h = hdrp;
     (void)hdrlen;
     if (h->type == RD_MSG_DATA) {
-        rd_request_t *r = (rd_request_t *)(uintptr_t)h->rreq;
+        rd_request_t *r = req_find(h->rreq, peer, RD_RS_RECV_DATA);
+        if (!r)
+            return NULL;   /* on_data drops it */
         if (!rd_dt_is_contig(r->dt, r->count) || h->len > r->st_bytes ||
             len > r->st_bytes - h->len)
             return NULL;

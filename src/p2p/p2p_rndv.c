@@ -20,7 +20,9 @@ int rd_p2p_rndv_send(rd_request_t *r, const rd_transport_t *tp, int dst, int con
 {
     rd_msg_hdr_t h;
     fill_hdr(&h, RD_MSG_RTS, r, coll);
-    h.sreq = (uint64_t)(uintptr_t)r;
+    h.sreq = own_id(r);
+    if (!h.sreq)
+        return RD_ENOMEM;
     size_t keylen = 0;
     if (rd_p2p.rndv == RNDV_PUT && (tp->rdma.ops & RD_TP_RDMA_PUT) && contig) {
         h.flags = RD_MSG_F_PUT;   /* the receiver answers with its key */
@@ -39,8 +41,11 @@ int rd_p2p_rndv_send(rd_request_t *r, const rd_transport_t *tp, int dst, int con
     P(r)->state = RD_RS_WAIT_CTS;
     P(r)->parts = 1; /* the FIN, or our whole put; a split adds our put of its half */
     int rc = rd_p2p_post(dst, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
-    if (rc < 0)
+    if (rc < 0) {
+        rd_p2p_release_keys(r);
+        id_end(r);
         return rc;
+    }
     P(r)->counted = 1;
     rd_p2p.peers[dst].rndv_sends++;
     track(r, dst);
@@ -59,7 +64,7 @@ static void stream_end(rd_request_t *r, int status)
     rd_list_remove(&P(r)->link);
     rd_p2p_release_keys(r);
     rndv_uncount(r);
-    rd_req_complete(r, status);
+    done(r, status);
 }
 
 /* Pushes DATA fragments of a streaming send until done, the transport is
@@ -162,6 +167,8 @@ static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t l
     char *base = rd_dt_contig_ptr(r->buf, r->dt);
     rd_msg_hdr_t h;
     memset(&h, 0, offsetof(rd_msg_hdr_t, key));
+    if (!own_id(r))
+        return RD_ENOMEM;
     rd_tp_mem_t *m;
     int rc = tp->mem_reg(base + off, len - off, &m);
     if (rc != RD_OK)
@@ -174,7 +181,7 @@ static int ask_put(const rd_transport_t *tp, rd_request_t *r, int peer, size_t l
     h.keylen = (uint8_t)keylen;
     h.len = off;
     h.sreq = sreq;
-    h.rreq = (uint64_t)(uintptr_t)r;
+    h.rreq = P(r)->id;
     h.addr = (uint64_t)(uintptr_t)(base + off);
     P(r)->mem = m;
     rc = rd_p2p_post(peer, &h, RD_HDR_RTS_LEN(keylen), NULL, 0, NULL);
@@ -259,14 +266,20 @@ void rd_p2p_rndv_matched(rd_request_t *r, int peer, int src, int tag, int flags,
     P(r)->offset = 0;
     P(r)->remote = len; /* total bytes the sender will stream */
     rd_p2p.streamed++;
-    rd_p2p_send_ctrl(peer, RD_MSG_CTS, sreq, (uint64_t)(uintptr_t)r);
+    if (!own_id(r)) {
+        finish(r, RD_ENOMEM);
+        return;
+    }
+    rd_p2p_send_ctrl(peer, RD_MSG_CTS, sreq, P(r)->id);
 }
 
 static void on_data(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    (void)peer, (void)hdrlen;
-    rd_request_t *r = (rd_request_t *)(uintptr_t)h->rreq;
+    (void)hdrlen;
+    rd_request_t *r = req_by_id(h->rreq, peer, RD_RS_RECV_DATA);
+    if (!r)
+        return;
     size_t off = h->len;
     if (off < r->st_bytes) {
         size_t n = r->st_bytes - off < len ? r->st_bytes - off : len;
@@ -279,15 +292,22 @@ static void on_data(int peer, const void *hdr, size_t hdrlen, const void *payloa
 
 static void on_rts(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
+    const rd_msg_hdr_t *h = hdr;
     (void)hdrlen;
+    if (h->keylen > RD_TP_KEY_MAX) {
+        rd_p2p.malformed++;   /* the key would not fit where it is kept */
+        return;
+    }
     rd_p2p_arrive(peer, hdr, payload, len);
 }
 
 static void on_cts(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
-    (void)peer, (void)hdrlen, (void)payload, (void)len;
+    (void)hdrlen, (void)payload, (void)len;
+    rd_request_t *s = req_by_id(h->sreq, peer, RD_RS_WAIT_CTS);
+    if (!s)
+        return;
     untrack(s);   /* rd_p2p_stream() sees the peer's failure itself */
     P(s)->remote = h->rreq;
     P(s)->offset = 0;
@@ -298,16 +318,24 @@ static void on_cts(int peer, const void *hdr, size_t hdrlen, const void *payload
 static void on_fin(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    (void)peer, (void)hdrlen, (void)payload, (void)len;
-    part_done((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+    (void)hdrlen, (void)payload, (void)len;
+    rd_request_t *s = req_by_id(h->sreq, peer, RD_RS_WAIT_CTS);
+    if (s)
+        part_done(s, RD_OK);
 }
 
 static void on_put(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    rd_request_t *s = (rd_request_t *)(uintptr_t)h->sreq;
-    const char *base = rd_dt_contig_ptr(s->buf, s->dt);
     (void)hdrlen, (void)payload, (void)len;
+    rd_request_t *s = req_by_id(h->sreq, peer, RD_RS_WAIT_CTS);
+    if (!s)
+        return;
+    if (h->len > P(s)->bytes || h->keylen > RD_TP_KEY_MAX) {
+        rd_p2p.malformed++;   /* an offset past the message, or no key */
+        return;
+    }
+    const char *base = rd_dt_contig_ptr(s->buf, s->dt);
     P(s)->remote = h->rreq;
     /* A split adds our put to the FIN we wait for; a whole put replaces it. */
     if (!(h->flags & RD_MSG_F_WHOLE))
@@ -321,8 +349,10 @@ static void on_put(int peer, const void *hdr, size_t hdrlen, const void *payload
 static void on_put_fin(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    (void)peer, (void)hdrlen, (void)payload, (void)len;
-    part_done((rd_request_t *)(uintptr_t)h->rreq, RD_OK);
+    (void)hdrlen, (void)payload, (void)len;
+    rd_request_t *r = req_by_id(h->rreq, peer, RD_RS_RECV_DATA);
+    if (r)
+        part_done(r, RD_OK);
 }
 
 void rd_p2p_rndv_register(void)

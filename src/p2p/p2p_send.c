@@ -9,6 +9,8 @@
  * (p2p_progress.c) drains the queues. DATA fragments carry their offset and
  * need no order.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +49,30 @@ int rd_p2p_post(int dst, const void *hdr, size_t hdrlen, const void *payload,
     return RD_EAGAIN;
 }
 
+#ifdef RD_FAULT_INJECTION
+/* RDMPI_P2P_FORGE_IDS (tests only): before a control message, copies of it
+ * whose id of the receiver's request (rreq for PUT_FIN, else sreq) names
+ * that request's slot in the generation before and after, a slot far out
+ * of range, and what an address looks like: the receiver must drop them
+ * all, then act on the real one. */
+static void forge_ids(int dst, const rd_msg_hdr_t *real)
+{
+    int theirs_in_rreq = real->type == RD_MSG_PUT_FIN;
+    uint64_t id = theirs_in_rreq ? real->rreq : real->sreq;
+    const uint64_t fake[] = { id - (1ull << 32), id + (1ull << 32), id + (1ull << 30),
+                              0x00007ffd5c3a1e40ull };
+    for (size_t i = 0; i < sizeof(fake) / sizeof(fake[0]); i++) {
+        rd_msg_hdr_t h;
+        memcpy(&h, real, RD_HDR_CTRL_LEN);
+        if (theirs_in_rreq)
+            h.rreq = fake[i];
+        else
+            h.sreq = fake[i];
+        (void)rd_p2p_post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
+    }
+}
+#endif
+
 void rd_p2p_send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
 {
     rd_msg_hdr_t h;
@@ -55,6 +81,10 @@ void rd_p2p_send_ctrl(int dst, int type, uint64_t sreq, uint64_t rreq)
     h.version = RD_PROTO_VERSION;
     h.sreq = sreq;
     h.rreq = rreq;
+#ifdef RD_FAULT_INJECTION
+    if (__builtin_expect(rd_p2p.forge, 0))
+        forge_ids(dst, &h);
+#endif
     /* A failure here means the peer is gone; the job is ending anyway. */
     (void)rd_p2p_post(dst, &h, RD_HDR_CTRL_LEN, NULL, 0, NULL);
 }
@@ -114,16 +144,22 @@ int rd_p2p_isend(rd_request_t *r, int coll)
         size_t hdrlen = RD_HDR_EAGER_LEN;
         if (r->mode == RD_MODE_SYNC) {
             h.flags = RD_MSG_F_SYNC;
-            h.sreq = (uint64_t)(uintptr_t)r;
+            h.sreq = own_id(r);
+            if (!h.sreq)
+                return RD_ENOMEM;
             hdrlen = RD_HDR_SYNC_LEN;
+            /* The loopback answers inside the send: the ACK must find us waiting. */
+            P(r)->state = RD_RS_WAIT_ACK;
         }
         rc = rd_p2p_post(dst, &h, hdrlen, payload, P(r)->bytes, r);
         if (rc == RD_OK)
             eager_sent(r);
         else if (rc == RD_EAGAIN)
             P(r)->state = RD_RS_QUEUED;
-        else
+        else {
+            id_end(r);
             return rc;
+        }
         return RD_OK;
     }
 
@@ -133,8 +169,10 @@ int rd_p2p_isend(rd_request_t *r, int coll)
 static void on_ack(int peer, const void *hdr, size_t hdrlen, const void *payload, size_t len)
 {
     const rd_msg_hdr_t *h = hdr;
-    (void)peer, (void)hdrlen, (void)payload, (void)len;
-    finish((rd_request_t *)(uintptr_t)h->sreq, RD_OK);
+    (void)hdrlen, (void)payload, (void)len;
+    rd_request_t *s = req_by_id(h->sreq, peer, RD_RS_WAIT_ACK);
+    if (s)
+        finish(s, RD_OK);
 }
 
 void rd_p2p_send_register(void)

@@ -18,6 +18,10 @@ const rd_tunable_t rd_p2p_tunables[RD_P2P_T_COUNT] = {
         0, 0, RD_TUN_SIZE_MAX, RD_TUN_F_UNSET,
         "rendezvous from this size are split between a read and a write (0: each "
         "transport's threshold)"),
+    [RD_P2P_T_FORGE_IDS] = RD_TUNE_INT_F("RDMPI_P2P_FORGE_IDS", -1, 0, 2147483647,
+        RD_TUN_F_UNSET | RD_TUN_F_TEST,
+        "test knob RANK: rank RANK sends each ACK, CTS, FIN and PUT_FIN after forged "
+        "copies naming no live request of the receiver"),
 };
 
 const rd_tunable_table_t rd_p2p_tunables_table = {

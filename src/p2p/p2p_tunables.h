@@ -14,6 +14,7 @@ enum {
     RD_P2P_T_VERBOSE,
     RD_P2P_T_RNDV,
     RD_P2P_T_RNDV_SPLIT,
+    RD_P2P_T_FORGE_IDS,
     RD_P2P_T_COUNT
 };
 

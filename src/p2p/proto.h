@@ -35,8 +35,10 @@
  * RDMPI_RNDV selects what a sender offers (auto, get: F_GET; put: F_PUT, or
  * F_GET on a transport without put) and what a receiver prefers; the
  * receiver decides from the flags it gets, so every pair works.
- * Request ids are the requests' addresses on the side that owns them; they
- * only travel back to that side.
+ * Request ids name requests in a table of the side that owns them
+ * (reqid.h: slot and generation, never an address); they only travel back
+ * to that side, which drops a message whose id names no live request of
+ * that peer in the step the message belongs to.
  */
 #ifndef RD_P2P_PROTO_H
 #define RD_P2P_PROTO_H

@@ -1,6 +1,7 @@
 # src/transport: the transport interface and one folder per transport
 libmpi_la_SOURCES += src/transport/transport.h src/transport/registry.c \
 	src/transport/shm/shm.c src/transport/shm/shm.h \
+	src/transport/shm/shm_seg.c src/transport/shm/shm_seg.h \
 	src/transport/tcp/tcp.c src/transport/tcp/tcp.h src/transport/tcp/tcp_wire.h \
 	src/transport/tcp/tcp_int.h src/transport/tcp/tcp_conn.c src/transport/tcp/tcp_send.c \
 	src/transport/tcp/tcp_recv.c src/transport/tcp/tcp_poll.c \

@@ -10,7 +10,7 @@ UNIT_TESTS += test/unit/test_match test/unit/test_env test/unit/test_shm \
 	test/unit/test_tcp_parse test/unit/test_tcp_addr test/unit/test_ud_rel \
 	test/unit/test_rcache test/unit/test_rc_wire test/unit/test_hosts \
 	test/unit/test_p2p_am test/unit/test_tunable test/unit/test_p2p_proto \
-	test/unit/test_nbc test/unit/test_p2p_rdma
+	test/unit/test_nbc test/unit/test_p2p_rdma test/unit/test_reqid
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -27,6 +27,12 @@ test_unit_test_tunable_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 test_unit_test_tunable_LDADD = $(CUNIT_LIBS)
 # --- end matching engine and tunables ---
 
+# --- p2p's request id table (test_reqid) ---
+test_unit_test_reqid_SOURCES = test/unit/test_reqid.c src/p2p/reqid.c src/p2p/reqid.h
+test_unit_test_reqid_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+test_unit_test_reqid_LDADD = $(CUNIT_LIBS)
+# --- end request id table ---
+
 # --- p2p's active messages, progress hooks, rd_p2p_start (test_p2p_am; the
 # scripted transport fake_tp.c stands in for the network, the loopback is the
 # real one; RD_P2P_TEST_SOURCES is below) ---
@@ -37,7 +43,7 @@ test_unit_test_p2p_am_LDADD = $(CUNIT_LIBS)
 
 # --- p2p's protocols over a scripted transport (test_p2p_proto; fake_tp.c
 # replaces the transport registry src/transport/registry.c) ---
-RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c \
+RD_P2P_TEST_SOURCES = src/p2p/p2p_am.c src/p2p/p2p_fail.c src/p2p/reqid.c \
 	src/p2p/p2p_init.c src/p2p/p2p_node.c src/p2p/p2p_progress.c src/p2p/p2p_recv.c \
 	src/p2p/p2p_rndv.c src/p2p/p2p_send.c src/p2p/p2p_rdma.c src/p2p/self.c src/p2p/match.c \
 	src/core/request.c src/core/comm.c src/core/group.c src/core/errhandler.c \
@@ -64,6 +70,7 @@ test_unit_test_nbc_LDADD = $(CUNIT_LIBS)
 # --- shm transport (test_shm; shm_pingpong measures, it is not a test) ---
 check_PROGRAMS += test/unit/shm_pingpong
 RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
+	src/transport/shm/shm_seg.c src/transport/shm/shm_seg.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
 	src/transport/shm/shm_tunables.c src/util/tunable.c src/util/errdetail.c \
 	src/util/status.c src/util/status.h src/util/copy.c src/util/copy.h \

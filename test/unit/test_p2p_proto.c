@@ -6,7 +6,8 @@
  * scripts. Covered: non-overtaking through bursts of eager and rendezvous
  * messages, wildcard matching order, truncation, sends the transport
  * refuses, failed peers, the rendezvous protocols (get, put, split,
- * streamed copy) and their FIN/ACK/PUT_FIN ends, unknown message types.
+ * streamed copy) and their FIN/ACK/PUT_FIN ends, unknown message types,
+ * request ids that name no live request (forged or stale).
  * p2p is process-global, so every test starts and stops its own instance.
  */
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "core/request.h"
 #include "fake_tp.h"
 #include "p2p/p2p.h"
+#include "p2p/p2p_impl.h"
 #include "p2p/proto.h"
 #include "unit_main.h"
 #include "util/status.h"
@@ -165,9 +167,10 @@ static int count_type(int type)
     return n;
 }
 
-static uint64_t id_of(const rd_request_t *r)
+/* The id p2p gave r on the wire (reqid.h), 0 when it has none. */
+static uint64_t id_of(rd_request_t *r)
 {
-    return (uint64_t)(uintptr_t)r;
+    return P(r)->id;
 }
 
 static void fill(char *buf, size_t len, int seed)
@@ -691,6 +694,89 @@ static void test_unknown_type(void)
     down();
 }
 
+/* ---- ids from the wire ---- */
+
+/* Messages that name a request this rank never gave out, one that ended, one
+ * of another peer or in another state: each is dropped and counted, no
+ * request moves, nothing is dereferenced; then the real answers finish
+ * every request. */
+static void test_forged_ids(void)
+{
+    up(RD_TP_RDMA_GET);
+    static char big[200], got[200];
+    fill(big, sizeof(big), 9);
+    rd_request_t ss, rs, rr;
+    post_send(&ss, "sync", 5, 1, 3, RD_MODE_SYNC);
+    post_send(&rs, big, sizeof(big), 1, 4, RD_MODE_STANDARD);
+    post_recv(&rr, got, sizeof(got), 2, 5);
+    peer_rts(2, 5, big, sizeof(big), 0, 0x2001);   /* no F_GET: a CTS answers */
+    rd_progress();
+    const rd_msg_hdr_t *cts = sent_type(RD_MSG_CTS, 0);
+    CU_ASSERT_FATAL(cts != NULL);
+    uint64_t sid = id_of(&ss), rsid = id_of(&rs), rid = cts->rreq;
+    CU_ASSERT_FATAL(sid && rsid && rid == id_of(&rr));
+    const uint64_t bogus[] = { 0, 1, 0xdead0000beefull, (uint64_t)(uintptr_t)&ss,
+                               (uint64_t)(uintptr_t)&rr, sid + 4096, sid ^ (1ull << 45),
+                               UINT64_MAX };
+    int n = 0;
+    for (size_t i = 0; i < sizeof(bogus) / sizeof(bogus[0]); i++) {
+        peer_ctrl(1, RD_MSG_ACK, bogus[i], 0);
+        peer_ctrl(1, RD_MSG_CTS, bogus[i], 0x3001);
+        peer_ctrl(1, RD_MSG_FIN, bogus[i], 0);
+        peer_ctrl(2, RD_MSG_PUT_FIN, 0, bogus[i]);
+        peer_put(1, bogus[i], 0x3002, got, 0, sizeof(got), RD_MSG_F_WHOLE);
+        rd_msg_hdr_t h = hdr_of(RD_MSG_DATA, 2);
+        h.rreq = bogus[i];
+        fake_tp_push(2, &h, RD_HDR_CTRL_LEN, "xxxxxxxx", 8);
+        n += 6;
+    }
+    /* Live ids, but from the wrong peer or for the wrong step. */
+    peer_ctrl(2, RD_MSG_ACK, sid, 0);        /* ss waits for rank 1 */
+    peer_ctrl(1, RD_MSG_ACK, rsid, 0);       /* rs is a rendezvous, not a sync send */
+    peer_ctrl(1, RD_MSG_FIN, sid, 0);        /* ss has no FIN to wait for */
+    peer_ctrl(1, RD_MSG_PUT_FIN, 0, rid);    /* rr talks with rank 2 */
+    n += 4;
+    progress_n(3);
+    CU_ASSERT_EQUAL(fake_tp_pending(), 0);
+    CU_ASSERT_EQUAL(ss.done, 0);
+    CU_ASSERT_EQUAL(rs.done, 0);
+    CU_ASSERT_EQUAL(rr.done, 0);
+    CU_ASSERT_EQUAL(fake_tp_stats()->puts, 0);
+    CU_ASSERT_EQUAL(rd_p2p.bad_ids, (unsigned long)n);
+    char line[256];
+    CU_ASSERT_EQUAL(rd_p2p_dropped(line, sizeof(line)), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "dropped"));
+    /* The real answers. */
+    peer_ctrl(1, RD_MSG_ACK, sid, 0);
+    peer_ctrl(1, RD_MSG_FIN, rsid, 0);
+    for (size_t off = 0; off < sizeof(big); off += EAGER_MAX) {
+        rd_msg_hdr_t h = hdr_of(RD_MSG_DATA, 2);
+        h.len = off;
+        h.rreq = rid;
+        size_t k = sizeof(big) - off < EAGER_MAX ? sizeof(big) - off : EAGER_MAX;
+        fake_tp_push(2, &h, RD_HDR_CTRL_LEN, big + off, k);
+    }
+    CU_ASSERT(run_until(&ss));
+    CU_ASSERT(run_until(&rs));
+    CU_ASSERT(run_until(&rr));
+    CU_ASSERT_EQUAL(ss.error, RD_OK);
+    CU_ASSERT_EQUAL(rs.error, RD_OK);
+    check_recv(&rr, 2, 5, sizeof(big), RD_OK);
+    CU_ASSERT(memcmp(got, big, sizeof(big)) == 0);
+    CU_ASSERT_EQUAL(rd_p2p.bad_ids, (unsigned long)n);
+    /* Once ended, their ids are stale: a late duplicate is dropped too. */
+    peer_ctrl(1, RD_MSG_ACK, sid, 0);
+    peer_ctrl(1, RD_MSG_FIN, rsid, 0);
+    peer_ctrl(2, RD_MSG_PUT_FIN, 0, rid);
+    progress_n(2);
+    CU_ASSERT_EQUAL(rd_p2p.bad_ids, (unsigned long)n + 3);
+    CU_ASSERT_EQUAL(rd_p2p.ids.live, 0);
+    rd_req_free(&ss);
+    rd_req_free(&rs);
+    rd_req_free(&rr);
+    down();
+}
+
 int main(void)
 {
     static const rd_unit_test_t tests[] = {
@@ -709,6 +795,7 @@ int main(void)
         { "send writes the second half of a split", test_put_send_split },
         { "split receive", test_split_recv },
         { "unknown message types are dropped", test_unknown_type },
+        { "forged and stale request ids are dropped", test_forged_ids },
     };
     return rd_unit_run("p2p protocols", tests, RD_UNIT_COUNT(tests));
 }

@@ -176,9 +176,15 @@ static int check_fill(const unsigned char *p, size_t n, unsigned a, unsigned b)
     return 1;
 }
 
+/* The path of the node's segment, by the name local rank 0 published
+ * (random: nobody can create it ahead of the job); "" before that. */
 static void shm_file(char *buf, size_t n)
 {
-    snprintf(buf, n, "/dev/shm/rdmpi-%s-%d-shm", g_info.job_id, g_info.node_id);
+    char name[128];
+    size_t len = sizeof(name);
+    buf[0] = 0;
+    if (rd_boot_get(g_info.local_ranks[0], "rdmpi.shm.seg", name, &len) == RD_OK)
+        snprintf(buf, n, "/dev/shm%s", name);
 }
 
 /* No /dev/shm entry of this job (any name starting with rdmpi-<job>) exists. */
@@ -720,17 +726,21 @@ static void mode_hook(int nfence)
 
 static void rank_segment(int rank)
 {
-    char path[160];
-    shm_file(path, sizeof(path));
+    char path[160], first[160];
     umask(0);   /* the mode must not depend on the umask */
     fake_boot_set_fence_hook(mode_hook);
-    CHK(access(path, F_OK) != 0);
+    CHK(no_shm_files());
     CHK(rd_boot_fence() == RD_OK);   /* before rank 0 creates it */
     fences_before_init = fake_boot_fences();
     init_tp();
     fake_boot_set_fence_hook(NULL);
     if (rank == 1)
         CHK(seen_mode == 0600);
+    shm_file(path, sizeof(path));
+    /* /dev/shm/rdmpi-<job>-<node>-<16 hex digits> */
+    size_t plen = strlen(path);
+    CHK(plen > 17 && strspn(path + plen - 16, "0123456789abcdef") == 16);
+    snprintf(first, sizeof(first), "%s", path);
     CHK(access(path, F_OK) != 0 && errno == ENOENT);   /* unlinked within init */
     CHK(no_shm_files());
     /* The mapping still works after the unlink. */
@@ -745,6 +755,8 @@ static void rank_segment(int rank)
     /* A second init in the same job works: nothing was left behind. */
     init_tp();
     CHK(tp->reachable(1 - rank));
+    shm_file(path, sizeof(path));
+    CHK(path[0] && strcmp(path, first) != 0);   /* a new random name */
     CHK(rd_boot_fence() == RD_OK);
     tp->finalize();
     CHK(no_shm_files());

@@ -24,6 +24,7 @@
 
 #include "transport/transport.h"
 #include "util/copy.h"
+#include "transport/shm/shm_seg.h"
 #include "transport/shm/shm_tunables.h"
 #include "util/errdetail.h"
 #include "util/status.h"
@@ -212,73 +213,38 @@ static int node_cpus(void)
     return n;
 }
 
-/* Local rank 0: creates, sizes and initializes the segment (mode 0600). */
-static int create_segment(const char *name, int n, const rd_boot_info_t *boot)
+/* Local rank 0: creates the segment under a fresh random name (written to
+ * name, len bytes; shm_seg.h), initializes its header and publishes the
+ * name for the other local ranks. */
+static int create_segment(char *name, size_t len, int n, const rd_boot_info_t *boot)
 {
     rd_shm_seg_hdr_t h;
     memset(&h, 0, sizeof(h));
     choose_params(&h, n);
-    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0) {
-        rd_err_detail_sys(errno, "shm: shm_open(%s) to create the node's segment", name);
-        return RD_ESYS;
-    }
-    /* The umask could have narrowed 0600 further; make it exact. */
-    if (fchmod(fd, 0600) != 0) {
-        rd_err_detail_sys(errno, "shm: fchmod(%s)", name);
-        goto err;
-    }
-    if (ftruncate(fd, (off_t)h.seg_bytes) != 0) {
-        rd_err_detail_sys(errno, "shm: ftruncate(%s, %llu bytes) (is /dev/shm large enough?)",
-                          name, (unsigned long long)h.seg_bytes);
-        goto err;
-    }
-    void *p = mmap(NULL, h.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-        rd_err_detail_sys(errno, "shm: mmap of %s (%llu bytes)", name,
-                          (unsigned long long)h.seg_bytes);
-        goto err;
-    }
-    close(fd);
+    void *p;
+    int rc = rd_shm_seg_create(name, len, h.seg_bytes, n, boot, &p);
+    if (rc != RD_OK)
+        return rc;
     shm.seg = p;
     shm.seg_bytes = h.seg_bytes;
     memcpy(shm.seg, &h, sizeof(h));   /* ftruncate zeroed the rest: rings empty */
     publish_slot(boot);
-    return RD_OK;
-err:
-    close(fd);
-    shm_unlink(name);
-    return RD_ESYS;
+    return rd_shm_seg_publish(name);   /* on failure shm_finalize unmaps, shm_init unlinks */
 }
 
-/* Other local ranks: map the segment local rank 0 created. RD_EAGAIN
+/* Other local ranks: maps the segment local rank 0 created, by the name it
+ * published (written to name, len bytes), and checks its header. RD_EAGAIN
  * when there is none because local rank 0 does not use shm (it is not in
  * its RDMPI_TRANSPORTS): shm then reaches no one here. */
-static int attach_segment(const char *name, int n, const rd_boot_info_t *boot)
+static int attach_segment(char *name, size_t len, int n, const rd_boot_info_t *boot)
 {
-    struct stat st;
-    int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0 && errno == ENOENT)
-        return RD_EAGAIN;
-    if (fd < 0) {
-        rd_err_detail_sys(errno, "shm: shm_open(%s) to attach local rank 0's segment", name);
-        return RD_ESYS;
-    }
-    if (fstat(fd, &st) != 0 || (size_t)st.st_size < RD_SHM_PAGE) {
-        rd_err_detail_sys(errno, "shm: fstat(%s) (or the segment is too small)", name);
-        close(fd);
-        return RD_ESYS;
-    }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    int merr = errno;
-    close(fd);
-    if (p == MAP_FAILED) {
-        rd_err_detail_sys(merr, "shm: mmap of %s (%llu bytes)", name,
-                          (unsigned long long)st.st_size);
-        return RD_ESYS;
-    }
+    void *p;
+    size_t bytes;
+    int rc = rd_shm_seg_attach(name, len, boot, &p, &bytes);
+    if (rc != RD_OK)
+        return rc;
     shm.seg = p;
-    shm.seg_bytes = (size_t)st.st_size;
+    shm.seg_bytes = bytes;
     const rd_shm_seg_hdr_t *h = p;
     if (h->magic != RD_SHM_MAGIC || h->version != RD_SHM_VERSION ||
         h->nlocal != (uint32_t)n || h->seg_bytes != shm.seg_bytes) {
@@ -401,18 +367,19 @@ static int shm_init(const rd_tp_env_t *env)
             shm.local_of[boot->local_ranks[li]] = li;
     }
     int active = shm.nlocal > 1;
-    /* The node id: hosts that share /dev/shm (network namespaces on one
-     * machine) must not meet in one segment. */
-    snprintf(name, sizeof(name), "/rdmpi-%s-%d-shm", boot->job_id, boot->node_id);
-
-    if (active && !err && shm.me == 0)
-        err = create_segment(name, shm.nlocal, boot);
+    name[0] = 0;
+    /* The name carries the node id besides its random part: hosts that share
+     * /dev/shm (network namespaces on one machine) must not meet in one
+     * segment. */
+    if (active && !err && shm.me == 0 &&
+        (err = create_segment(name, sizeof(name), shm.nlocal, boot)) != RD_OK)
+        rd_shm_seg_publish_failure(err);
     atomic_thread_fence(memory_order_seq_cst);
     if ((rc = rd_boot_fence()) != RD_OK && !err)
         err = rc;
 
-    if (active && !err && shm.me != 0 && (err = attach_segment(name, shm.nlocal, boot)) ==
-                                               RD_EAGAIN) {
+    if (active && !err && shm.me != 0 && (err = attach_segment(name, sizeof(name), shm.nlocal,
+                                               boot)) == RD_EAGAIN) {
         shm.no_leader = 1;
         active = 0;
         err = RD_OK;
@@ -421,7 +388,7 @@ static int shm_init(const rd_tp_env_t *env)
     if ((rc = rd_boot_fence()) != RD_OK && !err)
         err = rc;
 
-    if (active && shm.me == 0)
+    if (active && shm.me == 0 && name[0])
         shm_unlink(name);   /* mapped everywhere (or failed): nothing stays in /dev/shm */
     if (active && !err)
         probe_cma((rd_shm_seg_hdr_t *)shm.seg);

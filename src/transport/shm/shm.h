@@ -7,8 +7,8 @@
  * (its creator writes RD_SHM_VERSION into the segment and the others check
  * it), so the structs need no endianness care, only fixed sizes.
  *
- * One POSIX shm segment per node, /rdmpi-<job_id>-<node_id>-shm, unlinked as soon as
- * every local rank has mapped it:
+ * One POSIX shm segment per node (named, created, reserved and shared out by
+ * shm_seg.c), unlinked as soon as every local rank has mapped it:
  *
  *   offset 0              +---------------------------------------------+
  *                         | rd_shm_seg_hdr_t (magic, version, sizes,    |

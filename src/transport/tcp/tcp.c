@@ -125,7 +125,8 @@ static int tcp_init(const rd_tp_env_t *env)
     rd_tcp.env = *env;
     rd_tcp.rank = env->boot->rank;
     rd_tcp.size = env->boot->size;
-    rd_tcp.ep = rd_tcp.lfd = -1;
+    rd_tcp.ep = -1;
+    rd_tcp.nlfd = 0;
     rd_list_init(&rd_tcp.conns);
     rd_list_init(&rd_tcp.dead);
     rd_list_init(&rd_tcp.ready);
@@ -162,24 +163,29 @@ static int tcp_init(const rd_tp_env_t *env)
     if (rc != RD_OK)
         return rc;
     rd_tcp.me.version = RD_TCP_WIRE_VERSION;
-    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key))
+    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key)) {
+        rd_err_detail_sys(errno, "tcp: getrandom() for the connection key");
         return RD_ESYS;
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof(ss);
-    rd_tcp.lfd = rd_tcp_listen(&rd_tcp.me);
-    if (rd_tcp.lfd < 0)
+    }
+    uint16_t port;
+    int n = rd_tcp_listen(&rd_tcp.me, rd_tcp.lfd, &port);
+    if (n < 0)
         return RD_ESYS;
+    rd_tcp.nlfd = n;
+    rd_tcp.me.port = port;
     rc = RD_ESYS;
-    if (getsockname(rd_tcp.lfd, (struct sockaddr *)&ss, &sl) != 0)
-        goto err;
-    rd_tcp.me.port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
-                                             : ((struct sockaddr_in6 *)&ss)->sin6_port;
     rd_tcp.ep = epoll_create1(EPOLL_CLOEXEC);
-    if (rd_tcp.ep < 0)
+    if (rd_tcp.ep < 0) {
+        rd_tcp_no_descriptor(errno, "epoll_create1()", -2);
         goto err;
-    struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = NULL };
-    if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, rd_tcp.lfd, &ev) != 0)
-        goto err;
+    }
+    for (int i = 0; i < rd_tcp.nlfd; i++) {
+        struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.ptr = NULL };
+        if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, rd_tcp.lfd[i], &ev) != 0) {
+            rd_err_detail_sys(errno, "tcp: epoll_ctl(ADD) of a listening socket");
+            goto err;
+        }
+    }
     rc = RD_ENOMEM;
     rd_tcp.peers = calloc((size_t)rd_tcp.size, sizeof(*rd_tcp.peers));
     if (!rd_tcp.peers)
@@ -244,10 +250,11 @@ static void tcp_finalize(void)
         free(rd_tcp.peers);
         rd_tcp.peers = NULL;
     }
-    if (rd_tcp.lfd >= 0)
-        close(rd_tcp.lfd);
+    for (int i = 0; i < rd_tcp.nlfd; i++)
+        close(rd_tcp.lfd[i]);
+    rd_tcp.nlfd = 0;
     if (rd_tcp.ep >= 0)
         close(rd_tcp.ep);
-    rd_tcp.lfd = rd_tcp.ep = -1;
+    rd_tcp.ep = -1;
     rd_tcp.finalizing = 0;
 }

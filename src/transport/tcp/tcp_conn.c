@@ -26,11 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "transport/tcp/tcp_int.h"
 #include "util/clock.h"
+#include "util/errdetail.h"
 #include "util/list.h"
 #include "util/status.h"
 
@@ -44,6 +46,12 @@
  * trip; if it has not after this long, we connect again (also after our
  * HELLO went unanswered because the peer dropped the connection). */
 #define RD_TCP_RETRY_MS 1000
+/* accept() without a descriptor for this long: the peers that could not
+ * connect fail, with the limit named (a passing shortage is waited out). */
+#define RD_TCP_STARVED_MS 3000
+/* Out of descriptors, an unauthenticated connection silent this long gives
+ * its descriptor to the next one (a peer's HELLO comes at once). */
+#define RD_TCP_EVICT_MS 200
 
 /* The socket address of entry e with port (network byte order); returns
  * its length. */
@@ -64,33 +72,95 @@ static socklen_t sockaddr_of(const rd_tcp_ent_t *e, uint16_t port, struct sockad
     return sizeof(*s);
 }
 
-/* The listening socket: on our one address, else on every address (IPv6
- * and IPv4 together when we have any IPv6 one); the port is the kernel's. */
-int rd_tcp_listen(const rd_tcp_addr_t *me)
+void rd_tcp_no_descriptor(int err, const char *call, int peer)
+{
+    char who[48];
+    if (peer >= 0)
+        snprintf(who, sizeof(who), "the connection with rank %d", peer);
+    else if (peer == -1)
+        snprintf(who, sizeof(who), "a connection from another rank");
+    else
+        snprintf(who, sizeof(who), "the connections of this rank");
+    struct rlimit rl;
+    if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+        rd_err_detail("tcp: %s for %s failed: %s: this process has all the descriptors its "
+                      "open-files limit allows (RLIMIT_NOFILE, ulimit -n: %llu) in use; raise "
+                      "the limit", call, who, strerror(err), (unsigned long long)rl.rlim_cur);
+    else if (err == ENFILE)
+        rd_err_detail("tcp: %s for %s failed: %s: the system-wide limit of open files "
+                      "(fs.file-max) is reached", call, who, strerror(err));
+    else
+        rd_err_detail_sys(err, "tcp: %s for %s", call, who);
+}
+
+/* A listening socket on address e and port (network byte order; 0: the
+ * kernel's choice); -1 with errno set on failure. */
+static int listen_on(const rd_tcp_ent_t *e, uint16_t port)
 {
     struct sockaddr_storage ss;
-    socklen_t sl;
-    int v6 = 0;
-    for (int i = 0; i < me->count; i++)
-        v6 |= me->ent[i].family == 6;
-    if (me->count == 1) {
-        sl = sockaddr_of(&me->ent[0], 0, &ss);
-    } else {
-        rd_tcp_ent_t any = { .family = (uint8_t)(v6 ? 6 : 4) };   /* all zero: the wildcard */
-        sl = sockaddr_of(&any, 0, &ss);
-    }
+    socklen_t sl = sockaddr_of(e, port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    if (ss.ss_family == AF_INET6 && me->count > 1) {
-        int off = 0;
-        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
-    }
+    int on = 1;
+    if (ss.ss_family == AF_INET6)   /* this address only, never IPv4 ones mapped into it */
+        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+    /* An IPv6 address still in duplicate address detection (a freshly
+     * configured interface) is published already: bind it anyway. */
+    (void)setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &on, sizeof(on));
     if (bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SOMAXCONN) != 0) {
+        int e2 = errno;
         close(fd);
+        errno = e2;
         return -1;
     }
     return fd;
+}
+
+/* Tries of a common port before giving up: another process may hold the
+ * first socket's port on one of our other addresses. */
+#define RD_TCP_LISTEN_TRIES 16
+
+int rd_tcp_listen(const rd_tcp_addr_t *me, int *fds, uint16_t *port)
+{
+    for (int attempt = 0; attempt < RD_TCP_LISTEN_TRIES; attempt++) {
+        uint16_t p = 0;
+        int n = 0, err = 0;
+        for (; n < me->count; n++) {
+            int fd = listen_on(&me->ent[n], p);
+            if (fd < 0) {
+                err = errno;
+                break;
+            }
+            fds[n] = fd;
+            if (n == 0) {
+                struct sockaddr_storage ss;
+                socklen_t sl = sizeof(ss);
+                if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0) {
+                    err = errno;
+                    n++;
+                    break;
+                }
+                p = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                            : ((struct sockaddr_in6 *)&ss)->sin6_port;
+            }
+        }
+        if (n == me->count && !err) {
+            *port = p;
+            return n;
+        }
+        while (n-- > 0)
+            close(fds[n]);
+        if (err == EADDRINUSE && p != 0)
+            continue;   /* the port is taken on a later address: another one */
+        if (err == EMFILE || err == ENFILE)
+            rd_tcp_no_descriptor(err, "socket() to listen", -2);
+        else
+            rd_err_detail_sys(err, "tcp: socket(), bind() or listen() of a listening socket");
+        return -1;
+    }
+    rd_err_detail("tcp: no port was free on all of this rank's %d addresses", me->count);
+    return -1;
 }
 
 static void set_nodelay(int fd)
@@ -115,6 +185,8 @@ static conn_t *conn_new(int fd, int state, int peer)
     rd_tcp_parser_init(&c->ps, RD_TCP_LEN_LIMIT);
     struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP, .data.ptr = c };
     if (epoll_ctl(rd_tcp.ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        rd_err_detail_sys(errno, "tcp: epoll_ctl(ADD) of the connection with rank %d "
+                          "(fs.epoll.max_user_watches?)", peer);
         free(c);
         return NULL;
     }
@@ -176,10 +248,11 @@ static void unretry(tpeer_t *p)
     }
 }
 
-/* peer is gone before finalizing (what says how): nothing queued for it
- * will leave, sends to it fail, and p2p hears of it at the end of this
- * progress call. Without that upcall the job ends here, naming both ranks. */
-static void fail_peer(int peer, const char *what)
+/* peer is gone before finalizing (what says how), or cannot be reached
+ * for want of a resource: nothing queued for it will leave, sends to it
+ * fail, and p2p hears of it (with status) at the end of this progress call.
+ * Without that upcall the job ends here, naming both ranks. */
+static void fail_peer_status(int peer, const char *what, int status)
 {
     tpeer_t *p = &rd_tcp.peers[peer];
     if (p->failed || p->bye || rd_tcp.finalizing)
@@ -192,11 +265,17 @@ static void fail_peer(int peer, const char *what)
     }
     p->failed = 1;
     p->fail_report = 1;
+    p->fail_status = status;
     rd_tcp.nfail_report++;
     unretry(p);
     if (p->conn)
         rd_tcp_conn_close(p->conn);
     rd_tcp_queue_drop(p);
+}
+
+static void fail_peer(int peer, const char *what)
+{
+    fail_peer_status(peer, what, RD_EPEER);
 }
 
 /* Tells p2p about the peers that failed since the last call (outside any
@@ -207,7 +286,7 @@ void rd_tcp_report_failures(void)
         if (rd_tcp.peers[i].fail_report) {
             rd_tcp.peers[i].fail_report = 0;
             rd_tcp.nfail_report--;
-            rd_tcp.env.peer_failed(i, RD_EPEER);
+            rd_tcp.env.peer_failed(i, rd_tcp.peers[i].fail_status);
         }
 }
 
@@ -280,8 +359,10 @@ int rd_tcp_connect(int peer)
                              same_node(peer));
     socklen_t sl = sockaddr_of(&p->addr.ent[k], p->addr.port, &ss);
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
+    if (fd < 0) {
+        rd_tcp_no_descriptor(errno, "socket()", peer);
         return RD_ESYS;
+    }
     set_nodelay(fd);
     int state = C_HELLO_SENT;
     if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
@@ -296,7 +377,7 @@ int rd_tcp_connect(int peer)
     conn_t *c = conn_new(fd, state, peer);
     if (!c) {
         close(fd);
-        return RD_ENOMEM;
+        return RD_ESYS;
     }
     rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC),
                          .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
@@ -310,33 +391,87 @@ int rd_tcp_connect(int peer)
     return RD_OK;
 }
 
+/* Connects to peer for a caller that cannot return an error (a receive
+ * waiting for it, a retry): a connection that cannot be made for want of
+ * a resource fails the peer with the reason recorded, so what waits for
+ * it ends with that error instead of waiting forever. */
+static void connect_or_fail(int peer)
+{
+    int rc = rd_tcp_connect(peer);
+    if (rc != RD_OK && rc != RD_EPEER)
+        fail_peer_status(peer, rd_err_detail_peek(), rc);
+}
+
+/* accept() found no descriptor (err: EMFILE, ENFILE). An unauthenticated
+ * connection silent for RD_TCP_EVICT_MS gives its up (the oldest; one just
+ * accepted has its HELLO read first): returns 1, try again. Without any,
+ * our own connections hold every descriptor. The listening
+ * socket reports a pending connection once (edge-triggered), so accept is
+ * tried again at every progress call while starved (rd_tcp_run_timers): a
+ * descriptor we close (a NACKed connection) lets it in. Starved for
+ * RD_TCP_STARVED_MS, each peer we have no working connection with fails
+ * with the reason recorded, rather than be waited for forever (its own
+ * connection waits in our backlog, ours maybe in its); returns 0. */
+static int accept_starved(int err)
+{
+    long now = rd_clock_ms();
+    if (!rd_list_empty(&rd_tcp.hello_wait)) {
+        conn_t *old = rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait);
+        if (now - (old->deadline - RD_TCP_HELLO_TIMEOUT_MS) >= RD_TCP_EVICT_MS) {
+            rd_tcp_conn_close(old);
+            return 1;
+        }
+    }
+    if (!rd_tcp.starved_at)
+        rd_tcp.starved_at = now;
+    if (now - rd_tcp.starved_at < RD_TCP_STARVED_MS)
+        return 0;
+    rd_tcp_no_descriptor(err, "accept()", -1);
+    for (int i = 0; i < rd_tcp.size; i++) {
+        tpeer_t *p = &rd_tcp.peers[i];
+        if (i != rd_tcp.rank && (!p->conn || p->conn->state != C_UP) && !p->failed && !p->bye)
+            fail_peer_status(i, rd_err_detail_peek(), RD_ESYS);
+    }
+    return 0;
+}
+
 void rd_tcp_accept_all(void)
 {
-    for (;;) {
-        int fd = accept4(rd_tcp.lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
+    int starved = 0;
+    for (int lk = 0; lk < rd_tcp.nlfd && !starved; lk++) {
+        for (;;) {
+            int fd = accept4(rd_tcp.lfd[lk], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd < 0) {
+                if (errno == EINTR || errno == ECONNABORTED)
+                    continue;
+                if ((errno == EMFILE || errno == ENFILE) && !(starved = !accept_starved(errno)))
+                    continue;
+                break;   /* EAGAIN: this socket is drained; or starved */
+            }
+            set_nodelay(fd);
+            if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
+                rd_tcp_conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
+            conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
+            if (!c) {
+                close(fd);
                 continue;
-            return;   /* EAGAIN, or out of descriptors: try again later */
+            }
+            c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
+            rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
+            rd_tcp.npending++;
         }
-        set_nodelay(fd);
-        if (rd_tcp.npending >= RD_TCP_PENDING_MAX)
-            rd_tcp_conn_close(rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait));
-        conn_t *c = conn_new(fd, C_WAIT_HELLO, -1);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->deadline = rd_clock_ms() + RD_TCP_HELLO_TIMEOUT_MS;
-        rd_list_push_back(&rd_tcp.hello_wait, &c->wait);
-        rd_tcp.npending++;
     }
+    if (!starved)
+        rd_tcp.starved_at = 0;
 }
 
 /* Silent accepted connections past their deadline go; NACKed peers whose
- * connection never came are connected again. */
+ * connection never came are connected again; a starved accept is tried
+ * again. */
 void rd_tcp_run_timers(void)
 {
+    if (rd_tcp.starved_at)
+        rd_tcp_accept_all();
     long now = rd_clock_ms();
     while (!rd_list_empty(&rd_tcp.hello_wait)) {
         conn_t *c = rd_list_entry(rd_tcp.hello_wait.next, conn_t, wait);
@@ -351,7 +486,7 @@ void rd_tcp_run_timers(void)
             continue;
         unretry(p);
         if (!p->conn && !p->failed && !p->bye && !rd_tcp.finalizing)
-            (void)rd_tcp_connect((int)(p - rd_tcp.peers));
+            connect_or_fail((int)(p - rd_tcp.peers));
     }
 }
 
@@ -458,5 +593,5 @@ void rd_tcp_watch(int peer)
     tpeer_t *p = &rd_tcp.peers[peer];
     if (p->conn || p->failed || p->bye || rd_tcp.finalizing || !rd_list_empty(&p->retry))
         return;
-    (void)rd_tcp_connect(peer);
+    connect_or_fail(peer);
 }

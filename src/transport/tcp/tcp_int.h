@@ -72,6 +72,7 @@ typedef struct tpeer {
     int bye_queued;            /* finalize: our BYE is in q */
     int failed;                /* gone without a BYE: sends fail */
     int fail_report;           /* failed, p2p not told yet */
+    int fail_status;           /* failed: the status p2p is told (RD_EPEER: it is gone) */
     long retry_at;             /* NACKed: connect again at this time (in rd_tcp.retry) */
     rd_list_t retry;           /* in rd_tcp.retry while armed */
     unsigned gen;              /* rd_tcp.gen of our last direct write to it */
@@ -83,7 +84,9 @@ typedef struct tpeer {
 struct rd_tcp_state {
     rd_tp_env_t env;
     int rank, size;
-    int ep, lfd;               /* epoll set, listening socket */
+    int ep;                    /* epoll set */
+    int lfd[RD_TCP_ADDRS_MAX]; /* listening sockets: one per published address */
+    int nlfd;
     tpeer_t *peers;
     rd_list_t conns, dead;
     rd_list_t ready;           /* readable connections left for the next pass */
@@ -97,6 +100,7 @@ struct rd_tcp_state {
     int nfail_report;          /* peers with fail_report set */
     rd_list_t hello_wait;      /* accepted, no HELLO yet: oldest first */
     int npending;              /* length of hello_wait */
+    long starved_at;           /* accept() first found no descriptor (rd_clock_ms), 0: not */
     rd_list_t retry;           /* tpeer_t NACKed, waiting for the peer's connection */
     int nconns;                /* length of conns */
     unsigned direct_polls;     /* progress calls since the last epoll pass */
@@ -121,8 +125,15 @@ extern struct rd_tcp_state rd_tcp;
 extern rd_transport_t rd_tcp_transport;
 
 /* ---- tcp_conn.c: connections and a peer's failure ---- */
-/* The listening socket on our addresses; -1 on failure. */
-int rd_tcp_listen(const rd_tcp_addr_t *me);
+/* Records why call (which makes a descriptor) failed for the connection
+ * with peer (-1: one a peer opened to us, -2: all of them): an exhausted
+ * descriptor table is named, with its limit, so that the user knows what
+ * to raise. */
+void rd_tcp_no_descriptor(int err, const char *call, int peer);
+/* The listening sockets, one on each of our addresses (only those: never
+ * the wildcard), all on one port: fds[0..n) and *port (network byte
+ * order). Returns n, or -1 with the reason recorded. */
+int rd_tcp_listen(const rd_tcp_addr_t *me, int *fds, uint16_t *port);
 /* Accepts every pending connection (the listening socket is readable). */
 void rd_tcp_accept_all(void);
 /* Fetches what peer published; 0 if it published nothing usable. */

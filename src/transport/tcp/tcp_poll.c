@@ -232,7 +232,7 @@ int rd_tcp_progress(void)
         rd_tcp.direct_polls = 0;
         n = rd_tcp_poll_once(0);
     }
-    if (__builtin_expect(rd_tcp.npending || !rd_list_empty(&rd_tcp.retry), 0))
+    if (__builtin_expect(rd_tcp.npending || !rd_list_empty(&rd_tcp.retry) || rd_tcp.starved_at, 0))
         rd_tcp_run_timers();
     if (__builtin_expect(rd_tcp.nfail_report, 0)) {
         n++;
