@@ -405,6 +405,11 @@ int rd_api_check_tag(rd_comm_t *c, int tag, int any_ok, const char *fn)
                         any_ok ? " or MPI_ANY_TAG" : "");
 }
 
+int rd_api_null_arg(rd_comm_t *c, const char *what, const char *fn)
+{
+    return rd_api_error(c, MPI_ERR_ARG, fn, "%s pointer is NULL", what);
+}
+
 /* ---- statuses ---- */
 
 void rd_api_status_set_bytes(MPI_Status *st, MPI_Count bytes)

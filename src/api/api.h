@@ -196,6 +196,15 @@ int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn);
 int rd_api_check_source(rd_comm_t *c, int rank, const char *fn);
 /* send tags: 0..MPI_TAG_UB; receive tags: also MPI_ANY_TAG. */
 int rd_api_check_tag(rd_comm_t *c, int tag, int any_ok, const char *fn);
+/* An out-argument the function writes through (a status, a request, a
+ * flag): NULL is MPI_ERR_ARG naming what, as MPICH reports it.
+ * MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are not NULL in this ABI
+ * ((MPI_Status *)1), so they pass. */
+int rd_api_null_arg(rd_comm_t *c, const char *what, const char *fn);
+static inline int rd_api_check_out(rd_comm_t *c, const void *p, const char *what, const char *fn)
+{
+    return __builtin_expect(p != NULL, 1) ? MPI_SUCCESS : rd_api_null_arg(c, what, fn);
+}
 
 /* The largest tag (MPI_TAG_UB attribute). */
 #define RD_TAG_UB 0x3fffffff

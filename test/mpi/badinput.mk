@@ -1,0 +1,13 @@
+# test/mpi/badinput.mk: bad input at the API (cases in badinput.testlist):
+# NULL statuses and requests, collectives whose ranks disagree on the size,
+# counts whose byte size overflows. Each must fail with the error class
+# MPICH reports and leave the job working.
+RD_BADINPUT_TEST_PROGS = test/mpi/badinput_null
+
+check_PROGRAMS += $(RD_BADINPUT_TEST_PROGS)
+EXTRA_DIST += test/mpi/badinput.testlist
+
+test_mpi_badinput_null_SOURCES = test/mpi/badinput_null.c test/mpi/mtest.c
+test_mpi_badinput_null_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_badinput_null_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_badinput_null_LDFLAGS = $(RD_TEST_LINKOPTS)
