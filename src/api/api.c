@@ -259,7 +259,7 @@ int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype
 {
     /* NULL is MPI_BOTTOM, legal with absolute-address derived types. */
     if (__builtin_expect((buf != NULL || count == 0 || dt->size == 0 || !dt->builtin) &&
-                             count <= INT32_MAX, 1))
+                             rd_api_span_small(count, dt), 1))
         return MPI_SUCCESS;
     if (buf == NULL && count != 0 && dt->size != 0 && dt->builtin)
         return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %lld",
@@ -274,7 +274,7 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Dataty
     if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
         return err;
     if (buf == MPI_IN_PLACE)
-        return count <= INT32_MAX ? MPI_SUCCESS : check_span(c, count, *dt, fn);
+        return rd_api_span_small(count, *dt) ? MPI_SUCCESS : check_span(c, count, *dt, fn);
     return rd_api_check_buf(c, buf, count, *dt, fn);
 }
 

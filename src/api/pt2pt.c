@@ -40,7 +40,7 @@ static inline int fast_ok(MPI_Comm comm, const void *buf, MPI_Count count, MPI_D
     *c = rd_api_comm(comm);
     *dt = rd_api_dt(datatype);
     return __builtin_expect(*c && *dt && (*dt)->committed && rd_api.initialized &&
-                                !rd_api.finalized && (unsigned long long)count <= INT32_MAX &&
+                                !rd_api.finalized && rd_api_span_small(count, *dt) &&
                                 (buf || count == 0) &&
                                 (unsigned)peer < (unsigned)rd_comm_remote_size(*c) &&
                                 (unsigned)tag <= (unsigned)RD_TAG_UB, 1);
