@@ -44,6 +44,7 @@ int rd_api_class_of(int status)
     case RD_EATTACH: return MPI_ERR_RMA_ATTACH;
     case RD_EFLAVOR: return MPI_ERR_RMA_FLAVOR;
     case RD_ESHARED: return MPI_ERR_RMA_SHARED;
+    case RD_ESIZE: return MPI_ERR_OTHER;
     default: return MPI_ERR_INTERN;
     }
 }
@@ -151,7 +152,9 @@ int rd_api_peer_rank(const rd_comm_t *c, int world)
 int rd_api_request_error(rd_request_t *w, const char *fn)
 {
     rd_comm_t *c = w->comm;
-    if (w->error == RD_ETRUNC)
+    /* A collective's request has no message of its own: the layer below
+     * recorded what was truncated. */
+    if (w->error == RD_ETRUNC && w->kind == RD_REQ_RECV)
         return rd_api_error(c, MPI_ERR_TRUNCATE, fn,
                             "message from rank %d is longer than the receive buffer (%zu bytes)",
                             w->st_source, w->dt ? w->count * w->dt->size : 0);
