@@ -45,6 +45,7 @@ int rd_api_class_of(int status)
     case RD_EATTACH: return MPI_ERR_RMA_ATTACH;
     case RD_EFLAVOR: return MPI_ERR_RMA_FLAVOR;
     case RD_ESHARED: return MPI_ERR_RMA_SHARED;
+    case RD_ESIZE: return MPI_ERR_OTHER;
     default: return MPI_ERR_INTERN;
     }
 }
@@ -152,7 +153,9 @@ int rd_api_peer_rank(const rd_comm_t *c, int world)
 int rd_api_request_error(rd_request_t *w, const char *fn)
 {
     rd_comm_t *c = w->comm;
-    if (w->error == RD_ETRUNC)
+    /* A collective's request has no message of its own: the layer below
+     * recorded what was truncated. */
+    if (w->error == RD_ETRUNC && w->kind == RD_REQ_RECV)
         return rd_api_error(c, MPI_ERR_TRUNCATE, fn,
                             "message from rank %d is longer than the receive buffer (%zu bytes)",
                             w->st_source, w->dt ? w->count * w->dt->size : 0);
@@ -260,7 +263,7 @@ int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype
 {
     /* NULL is MPI_BOTTOM, legal with absolute-address derived types. */
     if (__builtin_expect((buf != NULL || count == 0 || dt->size == 0 || !dt->builtin) &&
-                             count <= INT32_MAX, 1))
+                             rd_api_span_small(count, dt), 1))
         return MPI_SUCCESS;
     if (buf == NULL && count != 0 && dt->size != 0 && dt->builtin)
         return rd_api_error(c, MPI_ERR_BUFFER, fn, "buffer is NULL but count is %lld",
@@ -275,7 +278,7 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Dataty
     if ((err = rd_api_check_count(c, count, fn)) || (err = rd_api_check_dt(c, type, dt, fn)))
         return err;
     if (buf == MPI_IN_PLACE)
-        return count <= INT32_MAX ? MPI_SUCCESS : check_span(c, count, *dt, fn);
+        return rd_api_span_small(count, *dt) ? MPI_SUCCESS : check_span(c, count, *dt, fn);
     return rd_api_check_buf(c, buf, count, *dt, fn);
 }
 
@@ -404,6 +407,11 @@ int rd_api_check_tag(rd_comm_t *c, int tag, int any_ok, const char *fn)
         return MPI_SUCCESS;
     return rd_api_error(c, MPI_ERR_TAG, fn, "invalid tag %d: tags are 0..%d%s", tag, RD_TAG_UB,
                         any_ok ? " or MPI_ANY_TAG" : "");
+}
+
+int rd_api_null_arg(rd_comm_t *c, const char *what, const char *fn)
+{
+    return rd_api_error(c, MPI_ERR_ARG, fn, "%s pointer is NULL", what);
 }
 
 /* ---- statuses ---- */

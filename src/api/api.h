@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "boot/boot.h"
 #include "core/comm.h"
@@ -151,6 +152,16 @@ int rd_api_check_dt(rd_comm_t *c, MPI_Datatype h, rd_datatype_t **dt, const char
  * a count is non-negative, and count elements of dt span less than
  * PTRDIFF_MAX bytes (what buffers and the layers below can address). */
 int rd_api_check_count(rd_comm_t *c, MPI_Count count, const char *fn);
+/* count elements of dt surely span at most PTRDIFF_MAX bytes: a count below
+ * 2^31 of a type whose size and extent are below 2^32 in magnitude (the
+ * common case, in a few compares); anything else takes the exact test,
+ * which fails with MPI_ERR_COUNT rather than let count * size wrap. */
+static inline int rd_api_span_small(MPI_Count count, const rd_datatype_t *dt)
+{
+    ptrdiff_t ext = rd_dt_extent(dt);
+    return (unsigned long long)count <= INT32_MAX && dt->size <= UINT32_MAX &&
+           (size_t)(ext + (ptrdiff_t)UINT32_MAX) <= 2 * (size_t)UINT32_MAX;
+}
 int rd_api_check_buf(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatype_t *dt,
                      const char *fn);
 /* count, datatype and buffer of one (buf, count, datatype) argument; the
@@ -196,6 +207,15 @@ int rd_api_check_dest(rd_comm_t *c, int rank, const char *fn);
 int rd_api_check_source(rd_comm_t *c, int rank, const char *fn);
 /* send tags: 0..MPI_TAG_UB; receive tags: also MPI_ANY_TAG. */
 int rd_api_check_tag(rd_comm_t *c, int tag, int any_ok, const char *fn);
+/* An out-argument the function writes through (a status, a request, a
+ * flag): NULL is MPI_ERR_ARG naming what, as MPICH reports it.
+ * MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are not NULL in this ABI
+ * ((MPI_Status *)1), so they pass. */
+int rd_api_null_arg(rd_comm_t *c, const char *what, const char *fn);
+static inline int rd_api_check_out(rd_comm_t *c, const void *p, const char *what, const char *fn)
+{
+    return __builtin_expect(p != NULL, 1) ? MPI_SUCCESS : rd_api_null_arg(c, what, fn);
+}
 
 /* The largest tag (MPI_TAG_UB attribute). */
 #define RD_TAG_UB 0x3fffffff

@@ -125,9 +125,7 @@ static int check(MPI_Comm comm, MPI_Request *request, rd_comm_t **c, const char 
     RD_API_CHECK_INIT(fn);
     if ((err = rd_api_check_comm(comm, c, fn)))
         return err;
-    if (!request)
-        return rd_api_error(*c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
-    return MPI_SUCCESS;
+    return rd_api_check_out(*c, request, "request", fn);
 }
 
 RD_WEAK_ALIAS(MPI_Isendrecv)

@@ -218,8 +218,8 @@ static int part_init(int recv, void *buf, int partitions, MPI_Count count,
                             "intercommunicator");
     if (info != MPI_INFO_NULL && !rd_handle_get(RD_OBJ_INFO, info))
         return rd_api_error(c, MPI_ERR_INFO, fn, "invalid info handle 0x%x", (unsigned)info);
-    if (!request)
-        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    if ((err = rd_api_check_out(c, request, "request", fn)))
+        return err;
     rd_api_lock();
     rd_request_t *r = rd_req_new(recv ? RD_REQ_PERSIST_RECV : RD_REQ_PERSIST_SEND);
     part_t *pt = calloc(1, sizeof(*pt) + (recv ? 0 : (size_t)partitions));

@@ -40,7 +40,7 @@ static inline int fast_ok(MPI_Comm comm, const void *buf, MPI_Count count, MPI_D
     *c = rd_api_comm(comm);
     *dt = rd_api_dt(datatype);
     return __builtin_expect(*c && *dt && (*dt)->committed && rd_api.initialized &&
-                                !rd_api.finalized && (unsigned long long)count <= INT32_MAX &&
+                                !rd_api.finalized && rd_api_span_small(count, *dt) &&
                                 (buf || count == 0) &&
                                 (unsigned)peer < (unsigned)rd_comm_remote_size(*c) &&
                                 (unsigned)tag <= (unsigned)RD_TAG_UB, 1);
@@ -229,8 +229,8 @@ int rd_api_isend(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     int err = check_send(comm, buf, count, datatype, dest, tag, &c, &dt, fn);
     if (err)
         return err;
-    if (!request)
-        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    if ((err = rd_api_check_out(c, request, "request", fn)))
+        return err;
     rd_api_lock();
     if (mode == RD_MODE_BUFFERED) {
         /* The data is copied out before returning, so the request is born complete. */
@@ -288,7 +288,7 @@ int rd_api_recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     rd_datatype_t *dt;
     rd_request_t *r, local;
     int err = check_recv(comm, buf, count, datatype, source, tag, &c, &dt, fn);
-    if (err)
+    if (err || (err = rd_api_check_out(c, status, "status", fn)))
         return err;
     rd_api_lock();
     if ((err = start_recv(c, buf, count, dt, source, tag, &r, &local, fn)) == MPI_SUCCESS)
@@ -313,8 +313,8 @@ int rd_api_irecv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
     int err = check_recv(comm, buf, count, datatype, source, tag, &c, &dt, fn);
     if (err)
         return err;
-    if (!request)
-        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    if ((err = rd_api_check_out(c, request, "request", fn)))
+        return err;
     rd_api_lock();
     if ((err = start_recv(c, buf, count, dt, source, tag, &r, NULL, fn)) == MPI_SUCCESS)
         *request = r->handle;
@@ -337,7 +337,8 @@ int rd_api_sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     rd_datatype_t *sdt, *rdt;
     rd_request_t *sr, *rr, slocal, rlocal;
     int err = check_send(comm, sendbuf, sendcount, sendtype, dest, sendtag, &c, &sdt, fn);
-    if (err || (err = check_recv(comm, recvbuf, recvcount, recvtype, source, recvtag, &c, &rdt, fn)))
+    if (err || (err = check_recv(comm, recvbuf, recvcount, recvtype, source, recvtag, &c, &rdt, fn)) ||
+        (err = rd_api_check_out(c, status, "status", fn)))
         return err;
     rd_api_lock();
     err = start_recv(c, recvbuf, recvcount, rdt, source, recvtag, &rr, &rlocal, fn);
@@ -371,7 +372,8 @@ int rd_api_sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, i
     rd_datatype_t *dt;
     rd_request_t *sr, *rr, slocal, rlocal;
     int err = check_send(comm, buf, count, datatype, dest, sendtag, &c, &dt, fn);
-    if (err || (err = check_recv(comm, buf, count, datatype, source, recvtag, &c, &dt, fn)))
+    if (err || (err = check_recv(comm, buf, count, datatype, source, recvtag, &c, &dt, fn)) ||
+        (err = rd_api_check_out(c, status, "status", fn)))
         return err;
     /* Send from a packed copy so the receive can land in buf. */
     size_t bytes = (size_t)count * dt->size;
@@ -450,8 +452,9 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     int err = check_probe(comm, source, tag, &c, fn);
     if (err)
         return err;
-    if (!flag)
-        return rd_api_error(c, MPI_ERR_ARG, fn, "flag pointer is NULL");
+    if ((err = rd_api_check_out(c, flag, "flag", fn)) ||
+        (err = rd_api_check_out(c, status, "status", fn)))
+        return err;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         rd_api_proc_null_status(status);
@@ -476,7 +479,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int flag = 0;
     unsigned idle = 0;
     int err = check_probe(comm, source, tag, &c, fn);
-    if (err)
+    if (err || (err = rd_api_check_out(c, status, "status", fn)))
         return err;
     if (source == MPI_PROC_NULL) {
         rd_api_proc_null_status(status);
@@ -527,6 +530,8 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         return err;
     if (!flag || !message)
         return rd_api_error(c, MPI_ERR_ARG, fn, "flag or message pointer is NULL");
+    if ((err = rd_api_check_out(c, status, "status", fn)))
+        return err;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
@@ -557,6 +562,8 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         return err;
     if (!message)
         return rd_api_error(c, MPI_ERR_ARG, fn, "message pointer is NULL");
+    if ((err = rd_api_check_out(c, status, "status", fn)))
+        return err;
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
         rd_api_proc_null_status(status);
@@ -620,8 +627,12 @@ int rd_api_mrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
                  MPI_Status *status, const char *fn)
 {
     rd_request_t *r;
+    RD_API_CHECK_INIT(fn);
+    int err = rd_api_check_out(NULL, status, "status", fn);
+    if (err)
+        return err;
     rd_api_lock();
-    int err = start_mrecv(buf, count, datatype, message, &r, fn);
+    err = start_mrecv(buf, count, datatype, message, &r, fn);
     if (err == MPI_SUCCESS)
         err = finish_blocking(r, status, fn);
     rd_api_unlock();
@@ -639,10 +650,11 @@ int rd_api_imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
                   MPI_Request *request, const char *fn)
 {
     rd_request_t *r;
-    if (!request)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    int err = rd_api_check_out(NULL, request, "request", fn);
+    if (err)
+        return err;
     rd_api_lock();
-    int err = start_mrecv(buf, count, datatype, message, &r, fn);
+    err = start_mrecv(buf, count, datatype, message, &r, fn);
     if (err == MPI_SUCCESS)
         *request = r->handle;
     rd_api_unlock();
@@ -668,8 +680,8 @@ int rd_api_persistent(int kind, void *buf, MPI_Count count, MPI_Datatype datatyp
                   : check_recv(comm, buf, count, datatype, peer, tag, &c, &dt, fn);
     if (err)
         return err;
-    if (!request)
-        return rd_api_error(c, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    if ((err = rd_api_check_out(c, request, "request", fn)))
+        return err;
     rd_api_lock();
     rd_request_t *r = rd_req_new(kind);
     if (r) {
@@ -761,10 +773,11 @@ int PMPI_Start(MPI_Request *request)
 {
     static const char fn[] = "MPI_Start";
     RD_API_CHECK_INIT(fn);
-    if (!request)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    int err = rd_api_check_out(NULL, request, "request", fn);
+    if (err)
+        return err;
     rd_api_lock();
-    int err = start_one(*request, fn);
+    err = start_one(*request, fn);
     rd_api_unlock();
     return err;
 }

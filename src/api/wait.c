@@ -108,10 +108,12 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     static const char fn[] = "MPI_Wait";
     RD_API_CHECK_INIT(fn);
-    if (!request)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    int err;
+    if ((err = rd_api_check_out(NULL, request, "request", fn)) ||
+        (err = rd_api_check_out(NULL, status, "status", fn)))
+        return err;
     rd_api_lock();
-    int err = wait_one(request, status, fn);
+    err = wait_one(request, status, fn);
     rd_api_unlock();
     return err;
 }
@@ -145,23 +147,29 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     static const char fn[] = "MPI_Test";
     rd_request_t *r;
     RD_API_CHECK_INIT(fn);
-    if (!request || !flag)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "request or flag pointer is NULL");
+    int err;
+    if ((err = rd_api_check_out(NULL, request, "request", fn)) ||
+        (err = rd_api_check_out(NULL, flag, "flag", fn)) ||
+        (err = rd_api_check_out(NULL, status, "status", fn)))
+        return err;
     rd_api_lock();
-    int err = poll_one(*request, &r, flag, status, fn);
+    err = poll_one(*request, &r, flag, status, fn);
     if (err == MPI_SUCCESS && r && *flag)
         err = complete(request, r, status, fn);
     rd_api_unlock();
     return err;
 }
 
-/* Checks an array argument of the Waitall/any/some and Testall/any/some functions. */
-static int check_array(int count, MPI_Request reqs[], const char *fn)
+/* Checks the array arguments of the Waitall/any/some and Testall/any/some
+ * functions: the requests, and the status (statuses) the call writes. */
+static int check_array(int count, MPI_Request reqs[], MPI_Status *st, const char *fn)
 {
     if (count < 0)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "negative request count %d", count);
     if (count > 0 && !reqs)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "request array is NULL but count is %d", count);
+    if (count > 0 && !st)
+        return rd_api_null_arg(NULL, "status", fn);
     for (int i = 0; i < count; i++) {
         rd_request_t *r;
         if (slot_of(reqs[i], &r) == SLOT_BAD)
@@ -236,7 +244,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     static const char fn[] = "MPI_Waitall";
     RD_API_CHECK_INIT(fn);
     rd_api_lock();
-    int err = check_array(count, array_of_requests, fn);
+    int err = check_array(count, array_of_requests, array_of_statuses, fn);
     if (err == MPI_SUCCESS) {
         for (int i = 0; i < count; i++) {
             rd_request_t *r;
@@ -258,7 +266,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     if (!flag)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "flag pointer is NULL");
     rd_api_lock();
-    int err = check_array(count, array_of_requests, fn);
+    int err = check_array(count, array_of_requests, array_of_statuses, fn);
     if (err == MPI_SUCCESS) {
         rd_progress();
         *flag = 1;
@@ -312,8 +320,12 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
     RD_API_CHECK_INIT(fn);
     if (!index)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "index pointer is NULL");
+    /* The status is written even when no request is active. */
+    int err = rd_api_check_out(NULL, status, "status", fn);
+    if (err)
+        return err;
     rd_api_lock();
-    int err = check_array(count, array_of_requests, fn);
+    err = check_array(count, array_of_requests, status, fn);
     if (err == MPI_SUCCESS) {
         int active;
         int i = wait_any_done(count, array_of_requests, &active);
@@ -337,8 +349,11 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     RD_API_CHECK_INIT(fn);
     if (!index || !flag)
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "index or flag pointer is NULL");
+    int err = rd_api_check_out(NULL, status, "status", fn);
+    if (err)
+        return err;
     rd_api_lock();
-    int err = check_array(count, array_of_requests, fn);
+    err = check_array(count, array_of_requests, status, fn);
     if (err == MPI_SUCCESS) {
         int active;
         int i = find_done(count, array_of_requests, &active);
@@ -393,7 +408,7 @@ static int wait_or_test_some(int incount, MPI_Request reqs[], int *outcount, int
     if (!outcount || (incount > 0 && !indices))
         return rd_api_error(NULL, MPI_ERR_ARG, fn, "outcount or indices pointer is NULL");
     rd_api_lock();
-    int err = check_array(incount, reqs, fn);
+    int err = check_array(incount, reqs, statuses, fn);
     if (err == MPI_SUCCESS) {
         int active;
         if (wait)
@@ -428,10 +443,12 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     static const char fn[] = "MPI_Request_get_status";
     rd_request_t *r;
     RD_API_CHECK_INIT(fn);
-    if (!flag)
-        return rd_api_error(NULL, MPI_ERR_ARG, fn, "flag pointer is NULL");
+    int err;
+    if ((err = rd_api_check_out(NULL, flag, "flag", fn)) ||
+        (err = rd_api_check_out(NULL, status, "status", fn)))
+        return err;
     rd_api_lock();
-    int err = poll_one(request, &r, flag, status, fn);
+    err = poll_one(request, &r, flag, status, fn);
     if (err == MPI_SUCCESS && r && *flag) {
         if (r->kind == RD_REQ_GREQ)
             rd_api_greq_query(r, 0);
@@ -449,10 +466,10 @@ static int lock_user_request(MPI_Request *request, rd_request_t **r, enum slot *
                              const char *fn)
 {
     RD_API_CHECK_INIT(fn);
-    if (!request)
-        return rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    int err = rd_api_check_out(NULL, request, "request", fn);
+    if (err)
+        return err;
     rd_api_lock();
-    int err = MPI_SUCCESS;
     *slot = slot_of(*request, r);
     if (*slot == SLOT_NULL)
         err = rd_api_error(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");

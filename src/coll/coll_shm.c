@@ -10,6 +10,7 @@
 #include "coll/nbc.h"
 #include "p2p/p2p.h"
 #include "util/copy.h"
+#include "util/errdetail.h"
 #include "util/scratch.h"
 #include "util/status.h"
 
@@ -145,8 +146,24 @@ static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
     return b;
 }
 
-static void pub_end(rd_coll_shm_buf_t *b, uint64_t stamp, int readers)
+/* The bytes field of a publication of a collective of n bytes. */
+static uint32_t bytes_field(size_t n)
 {
+    return n < RD_COLL_SHM_BYTES_BIG ? (uint32_t)n : RD_COLL_SHM_BYTES_BIG;
+}
+
+/* The size the owner of b passed, as far as b tells it: mine when they
+ * cannot be told apart. */
+static size_t owner_size(const rd_coll_shm_buf_t *b, size_t mine)
+{
+    uint32_t f = b->bytes;
+    return f == bytes_field(mine) || f == RD_COLL_SHM_BYTES_BIG ? mine : f;
+}
+
+/* Publishes b for readers, holding data of a collective of n bytes. */
+static void pub_end(rd_coll_shm_buf_t *b, uint64_t stamp, int readers, size_t n)
+{
+    b->bytes = bytes_field(n);
     atomic_store_explicit(&b->left, (uint32_t)readers, memory_order_relaxed);
     atomic_store_explicit(&b->stamp, stamp, memory_order_release);
 }
@@ -191,6 +208,17 @@ static void release(rd_coll_shm_buf_t *b)
         atomic_store_explicit(&b->stamp, 0, memory_order_release);
 }
 
+/* A broadcast receiver of n bytes got sent bytes from root: records the
+ * detail and returns the status (RD_OK when they agree). */
+static int bcast_size_check(const rd_comm_t *c, int root, size_t sent, size_t n)
+{
+    if (sent == n)
+        return RD_OK;
+    rd_err_detail("rank %d of the communicator broadcast %zu bytes, rank %d expected %zu", root,
+                  sent, c->rank, n);
+    return sent > n ? RD_ETRUNC : RD_ESIZE;
+}
+
 int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int root)
 {
     size_t n = count * dt->size;
@@ -200,8 +228,12 @@ int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, 
         return rc;
     int contig = rd_dt_is_contig(dt, count);
     char *bytes = contig ? rd_dt_contig_ptr(buf, dt) : NULL;
-    for (size_t off = 0; off < n; off += v.chunk) {
-        size_t len = n - off < v.chunk ? n - off : v.chunk;
+    /* A receiver goes by the root's size, which the first chunk tells, so
+     * that it takes as many chunks (and sequence numbers) as the root
+     * publishes even when the sizes differ; it keeps what fits. */
+    size_t sent = n;
+    for (size_t off = 0; off < sent; off += v.chunk) {
+        size_t len = sent - off < v.chunk ? sent - off : v.chunk;
         uint64_t stamp = next_stamp(c);
         rd_coll_shm_buf_t *b;
         if (c->rank == root) {
@@ -210,17 +242,22 @@ int rd_coll_shm_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, 
                 rd_copy_shared(b->data, bytes + off, len);
             else
                 rd_dt_pack(buf, count, dt, off, b->data, len);
-            pub_end(b, stamp, c->size - 1);
+            pub_end(b, stamp, c->size - 1, n);
             continue;
         }
         if ((rc = find(&v, root, stamp, &b)) != RD_OK)
             break;
-        if (contig)
-            memcpy(bytes + off, b->data, len);
-        else
-            rd_dt_unpack(buf, count, dt, off, b->data, len);
+        if (off == 0 && (sent = owner_size(b, n)) != n)
+            len = sent < v.chunk ? sent : v.chunk;
+        size_t keep = off >= n ? 0 : n - off < len ? n - off : len;
+        if (contig && keep)
+            memcpy(bytes + off, b->data, keep);
+        else if (keep)
+            rd_dt_unpack(buf, count, dt, off, b->data, keep);
         release(b);
     }
+    if (rc == RD_OK && c->rank != root)
+        rc = bcast_size_check(c, root, sent, n);
     view_close(&v);
     return rc;
 }
@@ -235,7 +272,9 @@ typedef struct ibcast {
     rd_datatype_t *dt;           /* the wait step holds the reference */
     char *bytes;                 /* buf's bytes when contiguous, else NULL */
     size_t n, off;               /* bytes in all; the next chunk's offset */
+    size_t sent;                 /* the root's size (its first chunk tells) */
     uint32_t seq;                /* the next chunk's sequence number */
+    int root;
     struct ibcast *next;         /* the root's: the next in pub_queue */
     int queued;                  /* the root's: still in pub_queue */
 } ibcast_t;
@@ -289,7 +328,7 @@ static int ibcast_publish(rd_nbc_t *s, void *arg)
             rd_copy_shared(b->data, ib->bytes + ib->off, len);
         else
             rd_dt_pack(ib->buf, ib->count, ib->dt, ib->off, b->data, len);
-        pub_end(b, stamp_of(c, ib->seq), c->size - 1);
+        pub_end(b, stamp_of(c, ib->seq), c->size - 1, ib->n);
         ib->seq = seq_after(ib->seq);
         ib->off += len;
     }
@@ -302,21 +341,28 @@ static int ibcast_copy_out(rd_nbc_t *s, void *arg)
 {
     ibcast_t *ib = arg;
     const rd_comm_t *c = rd_nbc_comm(s);
-    while (ib->off < ib->n) {
+    /* By the root's size, as the blocking broadcast goes; the sequence
+     * numbers taken at the call by this rank's size still match the
+     * root's when both sizes fill as many chunks. */
+    while (ib->off < ib->sent) {
         rd_coll_shm_buf_t *b;
         int rc = lookup(ib->area, ib->stride, stamp_of(c, ib->seq), &b);
         if (rc != RD_OK)
             return rc == RD_EAGAIN ? 0 : rc;
-        size_t len = ib->n - ib->off < ib->chunk ? ib->n - ib->off : ib->chunk;
-        if (ib->bytes)
-            memcpy(ib->bytes + ib->off, b->data, len);
-        else
-            rd_dt_unpack(ib->buf, ib->count, ib->dt, ib->off, b->data, len);
+        if (ib->off == 0)
+            ib->sent = owner_size(b, ib->n);
+        size_t len = ib->sent - ib->off < ib->chunk ? ib->sent - ib->off : ib->chunk;
+        size_t keep = ib->off >= ib->n ? 0 : ib->n - ib->off < len ? ib->n - ib->off : len;
+        if (ib->bytes && keep)
+            memcpy(ib->bytes + ib->off, b->data, keep);
+        else if (keep)
+            rd_dt_unpack(ib->buf, ib->count, ib->dt, ib->off, b->data, keep);
         release(b);
         ib->seq = seq_after(ib->seq);
         ib->off += len;
     }
-    return 1;
+    int rc = bcast_size_check(c, ib->root, ib->sent, ib->n);
+    return rc == RD_OK ? 1 : rc;
 }
 
 int rd_coll_shm_ibcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, int root)
@@ -342,6 +388,8 @@ int rd_coll_shm_ibcast(rd_nbc_t *s, void *buf, size_t count, rd_datatype_t *dt, 
     ib->bytes = rd_dt_is_contig(dt, count) ? rd_dt_contig_ptr(buf, dt) : NULL;
     ib->n = n;
     ib->off = 0;
+    ib->sent = n;
+    ib->root = root;
     /* Take the stamps of all chunks now, in call order, so that the
      * collectives started after this one (blocking or not) get the same
      * sequence numbers on every rank whenever this one completes. */
@@ -399,6 +447,25 @@ static void reduce_ordered(const unsigned char *const *x, int n, size_t first, s
         rd_op_apply(op, x[i] + off - lb, out - lb, k, dt);
 }
 
+/* Every contribution published in bufs (this rank's own at bufs[c->rank])
+ * has n bytes; else the detail names the first that differs: RD_ETRUNC when
+ * some contribution is longer than this rank's, else RD_ESIZE. */
+static int allreduce_size_check(const rd_comm_t *c, rd_coll_shm_buf_t *const *bufs, size_t n)
+{
+    int odd = -1, longer = 0;
+    for (int i = 0; i < c->size; i++) {
+        size_t m = i == c->rank ? n : owner_size(bufs[i], n);
+        if (m != n && odd < 0)
+            odd = i;
+        longer |= m > n;
+    }
+    if (odd < 0)
+        return RD_OK;
+    rd_err_detail("rank %d of the communicator passed %zu bytes, rank %d passed %zu", odd,
+                  owner_size(bufs[odd], n), c->rank, n);
+    return longer ? RD_ETRUNC : RD_ESIZE;
+}
+
 int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                           rd_datatype_t *dt, const rd_op_t *op)
 {
@@ -448,10 +515,18 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
          * could take it and overwrite it. */
         bufs[me] = pub_begin(&v);
         rd_copy_shared(bufs[me]->data, src + off, len);
-        pub_end(bufs[me], stamp, in_place ? size : size - 1);
+        pub_end(bufs[me], stamp, in_place ? size : size - 1, n);
         if ((rc = find_all(&v, stamp, bufs)) != RD_OK) {
             if (in_place)
                 release(bufs[me]);
+            break;
+        }
+        /* Sizes that differ: every rank sees it here, at the first chunk,
+         * and stops with the same sequence numbers taken. */
+        if (first == 0 && (rc = allreduce_size_check(c, bufs, n)) != RD_OK) {
+            if (in_place)
+                release(bufs[me]);
+            release_all(&v, bufs);
             break;
         }
         for (int i = 0; i < size; i++)
@@ -474,7 +549,7 @@ int rd_coll_shm_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t cou
         stamp = next_stamp(c);
         bufs[me] = pub_begin(&v);
         rd_copy_shared(bufs[me]->data, mine, (hi - lo) * dt->size);
-        pub_end(bufs[me], stamp, size - 1);
+        pub_end(bufs[me], stamp, size - 1, n);
         if ((rc = find_all(&v, stamp, bufs)) != RD_OK)
             break;
         for (int i = 0; i < size; i++) {
@@ -532,7 +607,7 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
                 else
                     rd_dt_pack(sb, scount, stype, 0, b->data + (d - d0) * n, n);
             }
-            pub_end(b, stamp, readers);
+            pub_end(b, stamp, readers, n);
         }
         if ((size_t)me < d0 || (size_t)me >= d1)
             continue;
@@ -651,7 +726,7 @@ int rd_coll_shm_alltoall_cma(rd_comm_t *c, const void *sbuf, size_t scount,
     uint64_t stamp = next_stamp(c);
     rd_coll_shm_buf_t *mine = pub_begin(&v);
     memcpy(mine->data, &d, sizeof(d));
-    pub_end(mine, stamp, size);
+    pub_end(mine, stamp, size, n);
     /* Whichever peer has published first is read first: with more ranks
      * than cores, a peer that is not running holds up only its own block.
      * The scan starts at rank me - 1, so no rank is everybody's first.

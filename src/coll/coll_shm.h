@@ -15,10 +15,10 @@
  *   0             +----------------------------------------------------+
  *                 | rd_coll_shm_hdr_t: version (owner-written)   128 B |
  *   128           +----------------------------------------------------+
- *                 | rd_coll_shm_buf_t 0: stamp, left, reserved    16 B |
+ *                 | rd_coll_shm_buf_t 0: stamp, left, bytes       16 B |
  *                 | data[chunk]                                        |
  *   128 + stride  +----------------------------------------------------+
- *                 | rd_coll_shm_buf_t 1: stamp, left, reserved    16 B |
+ *                 | rd_coll_shm_buf_t 1: stamp, left, bytes       16 B |
  *                 | data[chunk]                                        |
  *                 +----------------------------------------------------+
  *
@@ -69,6 +69,20 @@
  * (release sees left == 1: no read-modify-write). In place, the owner
  * still reads its publication and counts itself in left, as before.
  *
+ * Sizes (version 5): each publication of a broadcast or an allreduce
+ * carries in bytes the size its owner passed (the whole message or vector,
+ * in bytes; RD_COLL_SHM_BYTES_BIG from 4 GiB on), so that a reader
+ * whose own size differs notices it at the first chunk, where every rank
+ * looks: a broadcast receiver takes all of the root's chunks, keeps what
+ * fits and reports RD_ETRUNC (the root sent more) or RD_ESIZE (less); the
+ * allreduce ranks all see every contribution's size at the first chunk and
+ * stop there with RD_ETRUNC (some contribution is longer than this rank's)
+ * or RD_ESIZE. Either way every rank has taken the same sequence numbers,
+ * so the communicator's later collectives still match. What the areas
+ * cannot show: a rank whose size is 0 or whose size sends it down another
+ * path (above the RDMPI_*_SHM_MAX limits, or a datatype layout the path
+ * does not take) never meets the others there (doc/architecture.md, Errors).
+ *
  * Every rank of the communicator agrees on each decision (all local or not,
  * sizes against thresholds, datatype contiguity for allreduce), so all take
  * the same path. Private to src/coll.
@@ -87,7 +101,7 @@
 #include "p2p/p2p.h"
 
 /* Layout version: bump on any change to the structs or the protocol. */
-#define RD_COLL_SHM_VERSION 4u
+#define RD_COLL_SHM_VERSION 5u
 #define RD_COLL_SHM_LINE 128
 
 typedef struct rd_coll_shm_hdr {
@@ -98,7 +112,7 @@ typedef struct rd_coll_shm_hdr {
 typedef struct rd_coll_shm_buf {
     _Atomic uint64_t stamp;      /* 0: free; else the content's identity */
     _Atomic uint32_t left;       /* readers still to copy out */
-    uint32_t reserved;           /* 0 */
+    uint32_t bytes;              /* the size its owner passed, capped at RD_COLL_SHM_BYTES_BIG */
     unsigned char data[];        /* chunk bytes, from the stamp's cache line on */
 } rd_coll_shm_buf_t;
 
@@ -123,6 +137,9 @@ typedef struct __attribute__((packed)) rd_coll_shm_a2a {
     uint32_t reserved;
     unsigned char key[RD_P2P_NODE_KEY_MAX];
 } rd_coll_shm_a2a_t;
+
+/* bytes of a publication whose size is 4 GiB or more: such sizes are not compared. */
+#define RD_COLL_SHM_BYTES_BIG UINT32_MAX
 
 _Static_assert(sizeof(rd_coll_shm_hdr_t) == RD_COLL_SHM_LINE, "header is one line pair");
 _Static_assert(sizeof(rd_coll_shm_a2a_t) == 24 + RD_P2P_NODE_KEY_MAX, "a2a descriptor is packed");

@@ -21,6 +21,7 @@ const char *rd_status_str(int status)
     case RD_EATTACH: return "bad attach or detach";
     case RD_EFLAVOR: return "wrong window flavor";
     case RD_ESHARED: return "no shared memory between these processes";
+    case RD_ESIZE: return "the ranks of the collective passed different sizes";
     }
     return "unknown status";
 }

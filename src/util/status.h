@@ -25,6 +25,7 @@ enum rd_status {
     RD_EATTACH = -12,     /* dynamic window: overlapping attach, unknown detach */
     RD_EFLAVOR = -13,     /* wrong window flavor for the call */
     RD_ESHARED = -14,     /* no shared memory between these processes */
+    RD_ESIZE = -15,       /* the ranks of a collective passed different sizes */
 };
 
 /* Short human text of a status code, for error messages. */

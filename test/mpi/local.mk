@@ -62,7 +62,8 @@ RD_MPI_TESTLISTS = test/mpi/main.testlist test/mpi/coll.testlist test/mpi/comm.t
 	test/mpi/mpi4.testlist \
 	test/mpi/largecount.testlist \
 	test/mpi/misc.testlist \
-	test/mpi/persist.testlist test/mpi/conform.testlist
+	test/mpi/persist.testlist test/mpi/conform.testlist \
+	test/mpi/badinput.testlist
 TESTS += $(RD_MPI_TESTLISTS)
 TEST_EXTENSIONS = .testlist
 TESTLIST_LOG_COMPILER = bash
