@@ -12,10 +12,11 @@
  * warm-up and at the end may differ by at most 256 KiB (before context ids
  * were reused, every cycle kept several hundred bytes).
  *
- * arg=exhaust: duplicates MPI_COMM_WORLD without freeing until the library
- * runs out of context ids: the error must be MPI_ERR_INTERN or
- * MPI_ERR_OTHER saying "out of context ids", on every rank at the same
- * call, and once the communicators are freed a duplicate works again.
+ * arg=exhaust: duplicates MPI_COMM_WORLD without freeing, by MPI_Comm_dup
+ * then by MPI_Comm_idup, until the library runs out of context ids: the
+ * error must be MPI_ERR_INTERN or MPI_ERR_OTHER saying "out of context
+ * ids", on every rank at the same call, and once the communicators are
+ * freed a duplicate works again.
  *
  * arg=N (a number): the cycles of the default test (default 20000).
  */
@@ -183,13 +184,26 @@ static void churn(int cycles)
              after, cycles);
 }
 
-static void exhaust(void)
+/* Duplicates MPI_COMM_WORLD (by MPI_Comm_idup if nonblocking) until the
+ * context ids run out; checks the error and that freeing brings them back. */
+static void exhaust(int nonblocking)
 {
     MPI_Comm *held = malloc(EXHAUST_MAX * sizeof(MPI_Comm));
     int n = 0, err = MPI_SUCCESS;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    while (n < EXHAUST_MAX && (err = MPI_Comm_dup(MPI_COMM_WORLD, &held[n])) == MPI_SUCCESS)
+    while (n < EXHAUST_MAX) {
+        if (nonblocking) {
+            MPI_Request r;
+            err = MPI_Comm_idup(MPI_COMM_WORLD, &held[n], &r);
+            if (err == MPI_SUCCESS)
+                err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        } else {
+            err = MPI_Comm_dup(MPI_COMM_WORLD, &held[n]);
+        }
+        if (err != MPI_SUCCESS)
+            break;
         n++;
+    }
     MT_CHECK(n < EXHAUST_MAX, "%d communicators alive and no error", n);
     if (n < EXHAUST_MAX) {
         int cls = MTest_Errclass(err);
@@ -213,14 +227,17 @@ static void exhaust(void)
     MT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     traffic(c, 1);
     MT_OK(MPI_Comm_free(&c));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     free(held);
 }
 
 int main(int argc, char **argv)
 {
     MTest_Init(&argc, &argv);
-    if (argc > 1 && strcmp(argv[1], "exhaust") == 0)
-        exhaust();
+    if (argc > 1 && strcmp(argv[1], "exhaust") == 0) {
+        exhaust(0);
+        exhaust(1);
+    }
     else
         churn(argc > 1 ? atoi(argv[1]) : 20000);
     return MTest_Finalize();
