@@ -76,12 +76,16 @@ static void extra_drop(rd_comm_t *c)
 int rd_api_comm_build(rd_comm_t *parent, rd_group_t *g, uint32_t ctx, rd_comm_t **out)
 {
     rd_comm_t *c = rd_comm_new(g, ctx);
-    if (!c)
+    if (!c || rd_p2p_attach(c) != RD_OK) {
+        /* Not attached: the id goes back here, not through the free hook. */
+        rd_coll_ctx_release(ctx);
+        rd_comm_release(c);
         return RD_ENOMEM;
+    }
     c->errh = parent->errh;
     if (c->errh)
         rd_errh_ref(c->errh);
-    if (rd_p2p_attach(c) != RD_OK || !(c->handle = rd_handle_alloc(RD_OBJ_COMM, c))) {
+    if (!(c->handle = rd_handle_alloc(RD_OBJ_COMM, c))) {
         rd_comm_release(c);
         return RD_ENOMEM;
     }
@@ -100,14 +104,17 @@ int rd_api_comm_build_inter(rd_comm_t *parent, rd_group_t *local, rd_group_t *re
 {
     rd_comm_t *c, *lc = NULL;
     int rc = rd_api_comm_build(parent, local, ctx, &c);
-    if (rc != RD_OK)
+    if (rc != RD_OK) {
+        rd_coll_ctx_release(ctx + 2);
         return rc;
+    }
     c->rgroup = remote;
     rd_group_ref(remote);
     comm_extra_t *x = extra_get(c);
     if (x)
         x->local = lc = rd_comm_new(local, ctx + 2);
     if (!x || !lc || rd_p2p_attach(lc) != RD_OK) {
+        rd_coll_ctx_release(ctx + 2);
         rd_api_comm_destroy(c);
         return RD_ENOMEM;
     }
@@ -149,7 +156,7 @@ int rd_api_comm_create_from(rd_comm_t *parent, rd_group_t *g, rd_comm_t **out)
 {
     uint32_t ctx;
     *out = NULL;
-    int rc = rd_coll_ctx_agree(parent, &ctx);
+    int rc = rd_coll_ctx_agree(parent, g && g->rank >= 0, &ctx);
     if (rc != RD_OK)
         return rc;
     if (!g || g->rank < 0)
@@ -413,7 +420,7 @@ static int inter_dup(rd_comm_t *c, rd_comm_t **out)
 {
     uint32_t ctx;
     *out = NULL;
-    int rc = rd_coll_ctx_agree_inter(c, rd_api_comm_local(c), 4, NULL, NULL, 0, &ctx);
+    int rc = rd_coll_ctx_agree_inter(c, rd_api_comm_local(c), 4, 1, NULL, NULL, 0, &ctx);
     if (rc != RD_OK)
         return rc;
     return rd_api_comm_build_inter(c, c->group, c->rgroup, ctx, out);

@@ -21,8 +21,9 @@
 static int finish(rd_comm_t *c, rd_group_t *lg, rd_group_t *rg, int member, rd_comm_t **out)
 {
     uint32_t ctx;
-    int rc = rd_coll_ctx_agree_inter(c, rd_api_comm_local(c), 4, NULL, NULL, 0, &ctx);
-    if (rc == RD_OK && member && lg && rg)
+    member = member && lg && rg;
+    int rc = rd_coll_ctx_agree_inter(c, rd_api_comm_local(c), 4, member, NULL, NULL, 0, &ctx);
+    if (rc == RD_OK && member)
         rc = rd_api_comm_build_inter(c, lg, rg, ctx, out);
     rd_group_release(lg);
     rd_group_release(rg);

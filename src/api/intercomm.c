@@ -48,11 +48,16 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         for (int i = 0; i < rsize && !overlap; i++)
             overlap = rd_group_rank_of(lc->group, rworld[i]) >= 0;
     }
-    if (rc == RD_OK && !overlap) {
-        rd_group_t *rg = rd_group_new(rsize, rworld, rd_api.boot.rank);
-        rc = rg ? rd_api_comm_build_inter(lc, lc->group, rg, ctx, &nc) : RD_ENOMEM;
-        rd_group_release(rg);
+    rd_group_t *rg = NULL;
+    if (rc == RD_OK && !overlap && (rg = rd_group_new(rsize, rworld, rd_api.boot.rank)))
+        rc = rd_api_comm_build_inter(lc, lc->group, rg, ctx, &nc);
+    else if (rc == RD_OK) {
+        /* No intercommunicator takes the two slots just agreed on. */
+        rd_coll_ctx_release(ctx);
+        rd_coll_ctx_release(ctx + 2);
+        rc = overlap ? RD_OK : RD_ENOMEM;
     }
+    rd_group_release(rg);
     rd_api_unlock();
     free(rworld);
     if (rc != RD_OK)
@@ -88,7 +93,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     uint32_t ctx;
     int rc = rd_coll_bcast_bytes(rd_api_comm_local(c), mine, sizeof(int), 0);
     if (rc == RD_OK)
-        rc = rd_coll_ctx_agree_inter(c, rd_api_comm_local(c), 2, mine, theirs, 1, &ctx);
+        rc = rd_coll_ctx_agree_inter(c, rd_api_comm_local(c), 2, 1, mine, theirs, 1, &ctx);
     if (rc == RD_OK) {
         int first = mine[0] != theirs[0] ? !mine[0]
                                          : c->group->world[0] < c->rgroup->world[0];
@@ -97,6 +102,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         memcpy(world + a->size, b->world, (size_t)b->size * sizeof(int));
         rd_group_t *g = rd_group_new(n, world, rd_api.boot.rank);
         rc = g ? rd_api_comm_build(c, g, ctx, &nc) : RD_ENOMEM;
+        if (!g)
+            rd_coll_ctx_release(ctx);
         rd_group_release(g);
     }
     rd_api_unlock();

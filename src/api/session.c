@@ -466,6 +466,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     if (rc == RD_OK) {
         rd_group_t *r = rd_group_new(rsize, rworld, rd_api.boot.rank);
         rc = r ? rd_api_comm_build_inter(lc, lg, r, ctx, &nc) : RD_ENOMEM;
+        if (!r) {
+            rd_coll_ctx_release(ctx);
+            rd_coll_ctx_release(ctx + 2);
+        }
         rd_group_release(r);
     }
     if (rc == RD_OK)

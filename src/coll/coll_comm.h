@@ -12,6 +12,7 @@
 
 typedef struct rd_coll_comm {
     uint32_t shm_seq;   /* node-local collectives so far (coll_shm.c) */
+    uint32_t nbc_seq;   /* schedules started so far (nbc.c: their tags) */
     /* intercommunicators: the communicator over the local group that their
      * collectives run their local steps on (coll_inter.h); not referenced */
     rd_comm_t *local;

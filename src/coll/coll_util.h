@@ -30,6 +30,7 @@ enum rd_coll_tag {
     RD_TAG_ALLREDUCE = 14,
     RD_TAG_REDUCE_SCATTER = 15,
     RD_TAG_SCAN = 16,
+    RD_TAG_CTXID = 17,         /* context-id agreements (ctxid.c) */
 };
 
 /* Algorithm thresholds, read once from RDMPI_* variables (see coll_util.c). */

@@ -1,15 +1,28 @@
 /*
  * Context-id agreement for the communicator constructors (see ctxid.h):
- * maxima of the processes' next free id over one communicator, one group,
- * or both groups of an intercommunicator, and the nonblocking agreement of
- * MPI_Comm_idup.
+ * each process keeps which slots (pairs of ids) its communicators hold, in
+ * a bit mask; the processes that build a communicator OR their masks over
+ * one communicator, one group, or both groups of an intercommunicator, and
+ * take the lowest slot free everywhere. Slots come back when the last
+ * communicator on them is freed (rd_coll_ctx_retire), so ids are reused
+ * and a program that creates and frees communicators forever does not
+ * grow. The nonblocking agreement of MPI_Comm_idup uses a space of its own.
  *
  * Internal messages: tags with bit 30 set carry the agreements of
  * MPI_Comm_create_group and MPI_Intercomm_create in the parent's collective
  * context: user tags stop at RD_TAG_UB (2^30 - 1) and the internal
- * collectives use small tags, so neither matches them. Intercommunicator
- * agreements (dup, merge) use INTER_TAG in the intercommunicator's own
- * collective context, which nothing else uses.
+ * collectives use small tags, so neither matches them. Agreements over a
+ * whole intracommunicator use RD_TAG_CTXID. Intercommunicator agreements
+ * (dup, merge) use INTER_TAG in the intercommunicator's own collective
+ * context, which nothing else uses.
+ *
+ * Why reuse is safe: MPI_Comm_free is local, but MPI requires the program
+ * to receive every message sent on a communicator, so when every process
+ * of a new communicator has freed the old one, nothing of the old one is
+ * left to arrive there, except for receives it still has posted (MPI lets
+ * them complete); p2p keeps such a context's queues and this file keeps
+ * its slot taken until they are done (the deferred list). Messages that
+ * were never received are dropped with the queues (p2p.h: rd_p2p_ctx_free).
  */
 #include "coll/ctxid.h"
 
@@ -21,114 +34,289 @@
 #include "coll/coll_steps.h"
 #include "coll/coll_util.h"
 #include "p2p/p2p.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
 #define INTERNAL_TAG_BIT 0x40000000
 #define INTER_TAG 1
 
-/* The lowest id this process has not used (lock held). */
-static uint32_t next_ctx;
+/* Slot s of a space holds ids base + 2s (point-to-point) and base + 2s + 1
+ * (collectives); an intercommunicator holds two adjacent slots. */
+#define SLOTS (RD_COLL_CTX_IDUP_BASE / 2)
+#define WORDS (SLOTS / 64)
+#define NONE UINT32_MAX
+
+typedef struct space {
+    uint64_t used[WORDS];      /* bit s: slot s is held by this process */
+    uint32_t base;             /* first id of slot 0 */
+    const char *what;          /* for the error message */
+} space_t;
+
+static space_t blocking = { .base = 0, .what = "communicator constructors" };
+static space_t idups = { .base = RD_COLL_CTX_IDUP_BASE, .what = "MPI_Comm_idup" };
+
+/* Ids whose communicators are gone while a receive is still posted on them
+ * (rd_p2p_ctx_free said RD_EAGAIN): retired when an agreement finds them
+ * idle. */
+static uint32_t *deferred;
+static int ndeferred, deferred_cap;
+
+static int is_used(const uint64_t *m, uint32_t s)
+{
+    return (int)(m[s / 64] >> (s % 64) & 1);
+}
+
+static void set_slots(space_t *sp, uint32_t s, uint32_t n, int held)
+{
+    for (uint32_t i = s; i < s + n; i++) {
+        uint64_t bit = (uint64_t)1 << (i % 64);
+        sp->used[i / 64] = held ? sp->used[i / 64] | bit : sp->used[i / 64] & ~bit;
+    }
+}
+
+/* The lowest slot s >= from with slots s .. s + n - 1 free in m, or NONE. */
+static uint32_t lowest_free(const uint64_t *m, uint32_t from, uint32_t n)
+{
+    for (uint32_t s = from; s + n <= SLOTS; s++) {
+        if (s % 64 == 0 && m[s / 64] == UINT64_MAX) {
+            s += 63;
+            continue;
+        }
+        uint32_t k = 0;
+        while (k < n && !is_used(m, s + k))
+            k++;
+        if (k == n)
+            return s;
+    }
+    return NONE;
+}
+
+/* Bytes of m a message carries: up to its last word with a slot held (the
+ * receiver zeroes its buffer first), so a message stays small while few
+ * communicators are alive. */
+static size_t mask_len(const uint64_t *m)
+{
+    size_t w = WORDS;
+    while (w > 0 && m[w - 1] == 0)
+        w--;
+    return w * sizeof(uint64_t);
+}
+
+static space_t *space_of(uint32_t ctx)
+{
+    return ctx < RD_COLL_CTX_IDUP_BASE ? &blocking : &idups;
+}
+
+static int out_of_ids(const space_t *sp)
+{
+    rd_err_detail("out of context ids: all %d ids for %s are held by communicators on some "
+                  "process of the new communicator (free the communicators no longer needed)",
+                  SLOTS, sp->what);
+    return RD_EINTERN;
+}
+
+/* ---- giving ids back ---- */
+
+/* ctx's slot is free once p2p has let go of its queues. */
+static int try_retire(uint32_t ctx)
+{
+    if (rd_p2p_ctx_free(ctx) != RD_OK)
+        return 0;
+    space_t *sp = space_of(ctx);
+    set_slots(sp, (ctx - sp->base) / 2, 1, 0);
+    return 1;
+}
+
+static void retire_or_defer(uint32_t ctx)
+{
+    if (try_retire(ctx))
+        return;
+    if (ndeferred == deferred_cap) {
+        int n = deferred_cap ? 2 * deferred_cap : 16;
+        uint32_t *p = realloc(deferred, (size_t)n * sizeof(*p));
+        if (!p)
+            return; /* the slot stays held: an id lost, never two communicators on one */
+        deferred = p;
+        deferred_cap = n;
+    }
+    deferred[ndeferred++] = ctx;
+}
+
+static void retry_deferred(void)
+{
+    for (int i = 0; i < ndeferred;) {
+        if (try_retire(deferred[i]))
+            deferred[i] = deferred[--ndeferred];
+        else
+            i++;
+    }
+}
+
+void rd_coll_ctx_retire(rd_comm_t *c)
+{
+    uint32_t ctx = c->ctx;
+    if (rd_p2p_detach(c))
+        retire_or_defer(ctx);
+}
+
+void rd_coll_ctx_release(uint32_t ctx)
+{
+    retire_or_defer(ctx);
+}
 
 void rd_coll_ctx_init(uint32_t first)
 {
-    next_ctx = first;
+    memset(blocking.used, 0, sizeof(blocking.used));
+    memset(idups.used, 0, sizeof(idups.used));
+    set_slots(&blocking, 0, first / 2, 1);
+    free(deferred);
+    deferred = NULL;
+    ndeferred = deferred_cap = 0;
 }
 
-/* Sends sn bytes to rank `to` and receives rn bytes from rank `from` (ranks
- * of the group messages go to: the remote one on an intercommunicator). */
+/* ---- the blocking agreements ---- */
+
+/* Sends sn bytes to rank `to` and receives up to rn bytes from rank `from`
+ * (ranks of the group messages go to: the remote one on an
+ * intercommunicator). */
 static int exchange(rd_comm_t *c, int to, int from, int tag, const void *sbuf, size_t sn,
                     void *rbuf, size_t rn)
 {
     return rd_coll_sendrecv(c, sbuf, sn, &rd_dt_bytes, to, rbuf, rn, &rd_dt_bytes, from, tag);
 }
 
-/* Maximum of *val over c. */
-static int max_u32(rd_comm_t *c, uint32_t *val)
+/* This process's mask: the slots it holds if it joins the new
+ * communicator; nothing if it does not (it needs no id free). */
+static void my_mask(const space_t *sp, int member, uint64_t *m)
 {
-    uint32_t *all = malloc((size_t)c->size * sizeof(uint32_t));
-    if (!all)
+    retry_deferred();
+    if (member)
+        memcpy(m, sp->used, sizeof(sp->used));
+    else
+        memset(m, 0, sizeof(sp->used));
+}
+
+/* Rank in c of member i of g (g NULL: all of c). */
+static int member_rank(const rd_comm_t *c, const rd_group_t *g, int i)
+{
+    return g ? rd_group_rank_of(c->group, g->world[i]) : i;
+}
+
+/* m becomes the OR of the members' masks (g's members, or all of c), by a
+ * dissemination: after round d = 1, 2, 4, ... each member holds the OR over
+ * the 2d members before it, so ceil(log2 n) rounds cover everyone. */
+static int or_masks(rd_comm_t *c, const rd_group_t *g, int tag, uint64_t *m)
+{
+    int n = g ? g->size : c->size, me = g ? g->rank : c->rank;
+    uint64_t got[WORDS];
+    for (int d = 1; d < n; d <<= 1) {
+        memset(got, 0, sizeof(got));
+        int rc = exchange(c, member_rank(c, g, (me + d) % n), member_rank(c, g, (me - d + n) % n),
+                          tag, m, mask_len(m), got, sizeof(got));
+        if (rc != RD_OK)
+            return rc;
+        for (size_t w = 0; w < WORDS; w++)
+            m[w] |= got[w];
+    }
+    return RD_OK;
+}
+
+/* Takes n slots from s (the same on every process) if this process is a
+ * member, and names the first id. */
+static int take(space_t *sp, uint32_t s, uint32_t n, int member, uint32_t *ctx)
+{
+    if (s == NONE)
+        return out_of_ids(sp);
+    if (member)
+        set_slots(sp, s, n, 1);
+    *ctx = sp->base + 2 * s;
+    return RD_OK;
+}
+
+int rd_coll_ctx_agree(rd_comm_t *c, int member, uint32_t *ctx)
+{
+    uint64_t m[WORDS];
+    my_mask(&blocking, member, m);
+    int rc = or_masks(c, NULL, RD_TAG_CTXID, m);
+    return rc != RD_OK ? rc : take(&blocking, lowest_free(m, 0, 1), 1, member, ctx);
+}
+
+int rd_coll_ctx_agree_group(rd_comm_t *c, const rd_group_t *g, int tag, uint32_t *ctx)
+{
+    uint64_t m[WORDS];
+    my_mask(&blocking, 1, m);
+    int rc = or_masks(c, g, INTERNAL_TAG_BIT | tag, m);
+    return rc != RD_OK ? rc : take(&blocking, lowest_free(m, 0, 1), 1, 1, ctx);
+}
+
+/* What the leader of each group sends the other: two ints of its own (the
+ * caller's, or its group's size) and its group's mask. */
+typedef struct leader_msg {
+    uint32_t ints[2];
+    uint64_t mask[WORDS];
+} leader_msg_t;
+
+/* At a leader: swaps msg with the other leader (rank `to` of c, tag) and
+ * ORs the masks into msg; msg->ints become the other side's. */
+static int leaders_or(rd_comm_t *c, int to, int tag, leader_msg_t *msg)
+{
+    leader_msg_t *got = malloc(sizeof(*got));
+    if (!got)
         return RD_ENOMEM;
-    int rc = rd_coll_allgather_bytes(c, val, sizeof(uint32_t), all);
-    if (rc == RD_OK)
-        for (int i = 0; i < c->size; i++)
-            if (all[i] > *val)
-                *val = all[i];
-    free(all);
+    memset(got, 0, sizeof(*got));
+    int rc = exchange(c, to, to, tag, msg, offsetof(leader_msg_t, mask) + mask_len(msg->mask),
+                      got, sizeof(*got));
+    if (rc == RD_OK) {
+        memcpy(msg->ints, got->ints, sizeof(msg->ints));
+        for (size_t w = 0; w < WORDS; w++)
+            msg->mask[w] |= got->mask[w];
+    }
+    free(got);
     return rc;
 }
 
-int rd_coll_ctx_agree(rd_comm_t *c, uint32_t *ctx)
+int rd_coll_ctx_agree_inter(rd_comm_t *c, rd_comm_t *local, int span, int member,
+                            const int *mine, int *theirs, int n, uint32_t *ctx)
 {
-    uint32_t v = next_ctx;
-    int rc = max_u32(c, &v);
-    if (rc != RD_OK)
-        return rc;
-    next_ctx = v + 2;
-    *ctx = v;
-    return RD_OK;
-}
-
-/* A dissemination all-reduce (maximum) over the group's members. After
- * round d = 1, 2, 4, ... each member holds the maximum over the 2d members
- * before it, so ceil(log2 n) rounds cover everyone. */
-int rd_coll_ctx_agree_group(rd_comm_t *c, const rd_group_t *g, int tag, uint32_t *ctx)
-{
-    int n = g->size, me = g->rank;
-    int tagw = INTERNAL_TAG_BIT | tag;
-    uint32_t val = next_ctx;
-    for (int d = 1; d < n; d <<= 1) {
-        int to = rd_group_rank_of(c->group, g->world[(me + d) % n]);
-        int from = rd_group_rank_of(c->group, g->world[(me - d + n) % n]);
-        uint32_t got = 0, send = val;
-        int rc = exchange(c, to, from, tagw, &send, sizeof(send), &got, sizeof(got));
-        if (rc != RD_OK)
-            return rc;
-        if (got > val)
-            val = got;
+    leader_msg_t *msg = malloc(sizeof(*msg));
+    if (!msg)
+        return RD_ENOMEM;
+    memset(msg->ints, 0, sizeof(msg->ints));
+    for (int i = 0; i < n; i++)
+        msg->ints[i] = (uint32_t)mine[i];
+    my_mask(&blocking, member, msg->mask);
+    uint32_t nslots = (uint32_t)span / 2;
+    /* What the leader tells its group: the slot and the other side's ints. */
+    uint32_t out[3] = { 0, 0, 0 };
+    int rc = or_masks(local, NULL, RD_TAG_CTXID, msg->mask);
+    if (rc == RD_OK && local->rank == 0 && (rc = leaders_or(c, 0, INTER_TAG, msg)) == RD_OK) {
+        out[0] = lowest_free(msg->mask, 0, nslots);
+        memcpy(&out[1], msg->ints, sizeof(msg->ints));
     }
-    next_ctx = val + 2;
-    *ctx = val;
-    return RD_OK;
-}
-
-int rd_coll_ctx_agree_inter(rd_comm_t *c, rd_comm_t *local, int span, const int *mine,
-                            int *theirs, int n, uint32_t *ctx)
-{
-    uint32_t msg[3] = { next_ctx, 0, 0 }, got[3] = { 0, 0, 0 };
-    int rc = max_u32(local, &msg[0]);
+    free(msg);
+    if (rc == RD_OK)
+        rc = rd_coll_bcast_bytes(local, out, sizeof(out), 0);
     if (rc != RD_OK)
         return rc;
     for (int i = 0; i < n; i++)
-        msg[1 + i] = (uint32_t)mine[i];
-    if (local->rank == 0) {
-        rc = exchange(c, 0, 0, INTER_TAG, msg, sizeof(msg), got, sizeof(got));
-        if (rc != RD_OK)
-            return rc;
-        if (got[0] > msg[0])
-            msg[0] = got[0];
-        memcpy(&msg[1], &got[1], 2 * sizeof(uint32_t));
-    }
-    if ((rc = rd_coll_bcast_bytes(local, msg, sizeof(msg), 0)) != RD_OK)
-        return rc;
-    next_ctx = msg[0] + (uint32_t)span;
-    *ctx = msg[0];
-    for (int i = 0; i < n; i++)
-        theirs[i] = (int)msg[1 + i];
-    return RD_OK;
+        theirs[i] = (int)out[1 + i];
+    return take(&blocking, out[0], nslots, member, ctx);
 }
 
-/* The leaders swap (context, group size) and then their groups' job ranks
- * over peer, and broadcast what they got to their groups. */
+/* The leaders swap their groups' masks and sizes, then their groups' job
+ * ranks over peer, and broadcast the slot and what they got to their
+ * groups. */
 static int leaders_swap(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader, int tag,
-                        uint32_t *ctx, int *rsize, int **rworld)
+                        leader_msg_t *msg, uint32_t *slot, int *rsize, int **rworld)
 {
-    uint32_t hdr[2] = { *ctx, (uint32_t)lc->size }, got[2];
+    uint32_t hdr[2] = { 0, 0 };
     int tagw = INTERNAL_TAG_BIT | tag, rc;
     if (lc->rank == leader) {
-        if ((rc = exchange(peer, rleader, rleader, tagw, hdr, sizeof(hdr), got, sizeof(got))))
+        msg->ints[0] = (uint32_t)lc->size;
+        if ((rc = leaders_or(peer, rleader, tagw, msg)) != RD_OK)
             return rc;
-        hdr[0] = got[0] > hdr[0] ? got[0] : hdr[0];
-        hdr[1] = got[1];
+        hdr[0] = lowest_free(msg->mask, 0, 2);
+        hdr[1] = msg->ints[0];
     }
     if ((rc = rd_coll_bcast_bytes(lc, hdr, sizeof(hdr), leader)) != RD_OK)
         return rc;
@@ -141,7 +329,7 @@ static int leaders_swap(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader,
         return rc;
     if ((rc = rd_coll_bcast_bytes(lc, *rworld, n, leader)) != RD_OK)
         return rc;
-    *ctx = hdr[0];
+    *slot = hdr[0];
     *rsize = (int)hdr[1];
     return RD_OK;
 }
@@ -149,44 +337,51 @@ static int leaders_swap(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader,
 int rd_coll_ctx_agree_intercomm(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader,
                                 int tag, uint32_t *ctx, int *rsize, int **rworld)
 {
-    uint32_t v = next_ctx;
+    uint32_t slot = NONE;
     *rworld = NULL;
-    int rc = max_u32(lc, &v);
+    leader_msg_t *msg = malloc(sizeof(*msg));
+    if (!msg)
+        return RD_ENOMEM;
+    memset(msg->ints, 0, sizeof(msg->ints));
+    my_mask(&blocking, 1, msg->mask);
+    int rc = or_masks(lc, NULL, RD_TAG_CTXID, msg->mask);
     if (rc == RD_OK)
-        rc = leaders_swap(lc, leader, peer, rleader, tag, &v, rsize, rworld);
-    if (rc != RD_OK)
-        return rc;
-    next_ctx = v + 4;
-    *ctx = v;
-    return RD_OK;
+        rc = leaders_swap(lc, leader, peer, rleader, tag, msg, &slot, rsize, rworld);
+    free(msg);
+    return rc != RD_OK ? rc : take(&blocking, slot, 2, 1, ctx);
 }
 
 /* ---- MPI_Comm_idup ----
  *
- * The blocking agreements above read next_ctx, agree and write it inside
- * one blocking call; a nonblocking agreement cannot take part in that,
- * because the progress hook may run inside another constructor's wait,
- * between its read and its write of next_ctx. So idup ids come from their
- * own range, RD_COLL_CTX_IDUP_BASE and up, counted by idup_next, which only
- * the checks below touch (atomically, in the progress hook).
+ * The blocking agreements above read the mask, agree and take a slot
+ * inside one blocking call; a nonblocking agreement cannot take part in
+ * that, because the progress hook may run inside another constructor's
+ * wait, between its read and its write of the mask. So idup ids come from
+ * their own space (idups, from RD_COLL_CTX_IDUP_BASE), which only the
+ * checks below and the retiring of idup'ed communicators touch (in the
+ * progress hook or an MPI call, lock held). Messages of a fixed size
+ * (allgathers of the nonblocking schedule) carry candidate slots rather
+ * than masks.
  *
  * Agreement, in rounds of an allgather of (candidate, rejected):
- *   round k: every rank sends its candidate v (idup_next when the round was
- *   built) and whether it rejected the previous round's result;
+ *   round k: every rank sends its candidate (its lowest free slot, at or
+ *   above the previous round's result) and whether it rejected that result;
  *   check k: if k > 1 and nobody rejected, the result R of round k-1 is the
- *   id (every rank holds it reserved). Otherwise R = max of the candidates;
- *   a rank accepts if R >= idup_next (no id from R up is in use) and then
- *   reserves it (idup_next = R + 2); the next round carries its verdict.
- * Without concurrent idups this takes two rounds; a rank that lost the race
- * to another idup rejects, and the next round retries above it.
+ *   slot (every rank holds it). Otherwise the ranks that took R give it
+ *   back, R becomes the maximum of the candidates, and a rank accepts it if
+ *   R is free here, taking it; the next round carries its verdict.
+ * Without concurrent idups this takes two rounds. A rank that lost the race
+ * to another idup rejects, and the next round retries above it: candidates
+ * only grow, so the rounds end, by agreement or when a candidate is NONE
+ * (out of ids, the same verdict everywhere).
  */
-static uint32_t idup_next = RD_COLL_CTX_IDUP_BASE;
 
 typedef struct idup {
     rd_comm_t *newc;           /* the user's handle; attached once the id is agreed */
     uint32_t mine[2];          /* this round's (candidate, rejected previous) */
     uint32_t *all;             /* every rank's pair */
     uint32_t result;           /* the previous round's maximum */
+    int held;                  /* this process took result */
     int rounds;
 } idup_t;
 
@@ -224,48 +419,66 @@ static void idup_round(rd_nbc_t *s, idup_t *d)
     rd_nbc_fence(s);
 }
 
+/* The agreed slot: newc (and its local communicator) get their ids. */
+static int idup_done(idup_t *d)
+{
+    rd_comm_t *local = d->newc->rgroup ? rd_coll_comm(d->newc)->local : NULL;
+    uint32_t ctx = idups.base + 2 * d->result;
+    d->newc->ctx = ctx;
+    int rc = rd_p2p_attach(d->newc);
+    if (rc != RD_OK)
+        rd_coll_ctx_release(ctx);
+    if (local) {
+        local->ctx = ctx + 2;
+        if (rc != RD_OK || (rc = rd_p2p_attach(local)) != RD_OK)
+            rd_coll_ctx_release(ctx + 2);
+    }
+    return rc;
+}
+
 static int idup_check(rd_nbc_t *s, void *arg)
 {
     idup_t *d = arg;
     rd_comm_t *c = rd_nbc_comm(s);
     int n = idup_ranks(c);
-    uint32_t span = c->rgroup ? 4 : 2;
+    uint32_t nslots = c->rgroup ? 2 : 1;
     uint32_t max = 0, rejected = 0;
     for (int i = 0; i < n; i++) {
         if (d->all[2 * i] > max)
             max = d->all[2 * i];
         rejected |= d->all[2 * i + 1];
     }
-    if (d->rounds++ > 0 && !rejected) {
-        rd_comm_t *local = d->newc->rgroup ? rd_coll_comm(d->newc)->local : NULL;
-        d->newc->ctx = d->result;
-        int rc = rd_p2p_attach(d->newc);
-        if (rc == RD_OK && local) {
-            local->ctx = d->result + 2;
-            rc = rd_p2p_attach(local);
-        }
-        return rc;
-    }
-    int ok = max >= idup_next;
-    if (ok)
-        idup_next = max + span;
+    if (d->rounds++ > 0 && !rejected)
+        return idup_done(d);
+    if (d->held)
+        set_slots(&idups, d->result, nslots, 0);
+    d->held = 0;
+    if (max == NONE)
+        return out_of_ids(&idups);
     d->result = max;
-    d->mine[0] = idup_next;
-    d->mine[1] = !ok;
+    d->held = lowest_free(idups.used, max, nslots) == max;
+    if (d->held)
+        set_slots(&idups, max, nslots, 1);
+    d->mine[0] = lowest_free(idups.used, max, nslots);
+    d->mine[1] = !d->held;
     idup_round(s, d);
     return RD_OK;
 }
 
 int rd_coll_ctx_idup(rd_nbc_t *s, rd_comm_t *newc)
 {
+    rd_comm_t *c = rd_nbc_comm(s);
     idup_t *d = rd_nbc_tmp(s, sizeof(*d));
-    uint32_t *all = d ? rd_nbc_tmp(s, (size_t)idup_ranks(rd_nbc_comm(s)) * sizeof(d->mine)) : NULL;
+    uint32_t *all = d ? rd_nbc_tmp(s, (size_t)idup_ranks(c) * sizeof(d->mine)) : NULL;
     if (!all)
         return RD_ENOMEM;
+    retry_deferred();
     d->newc = newc;
     d->all = all;
     d->rounds = 0;
-    d->mine[0] = idup_next;
+    d->held = 0;
+    d->result = 0;
+    d->mine[0] = lowest_free(idups.used, 0, c->rgroup ? 2 : 1);
     d->mine[1] = 0;
     idup_round(s, d);
     return RD_OK;

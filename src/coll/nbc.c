@@ -83,11 +83,6 @@ static int npool;
 static int in_hook;            /* a callback's p2p call must not re-enter the hook */
 static int hook_id;            /* progress_hook's id, active while active_scheds is not empty */
 
-/* Schedules started per communicator, indexed by ctx / 2 (context ids are
- * even and never reused within a process). */
-static uint32_t *seqs;
-static size_t nseqs;
-
 /* rd_nbc_use_tag: the tag the next schedule on forced_comm takes. */
 static _Thread_local const rd_comm_t *forced_comm;
 static _Thread_local int forced_tag;
@@ -97,21 +92,9 @@ static void *at(const void *buf, ptrdiff_t off)
     return (void *)((uintptr_t)buf + (uintptr_t)off);
 }
 
-static int next_tag(const rd_comm_t *c)
+static int next_tag(rd_comm_t *c)
 {
-    size_t i = c->ctx / 2;
-    if (i >= nseqs) {
-        size_t n = nseqs ? nseqs : 64;
-        while (n <= i)
-            n *= 2;
-        uint32_t *p = realloc(seqs, n * sizeof(*p));
-        if (!p)
-            return -1;
-        memset(p + nseqs, 0, (n - nseqs) * sizeof(*p));
-        seqs = p;
-        nseqs = n;
-    }
-    return RD_NBC_TAG_BASE + (int)(seqs[i]++ % RD_NBC_TAG_SPAN);
+    return RD_NBC_TAG_BASE + (int)(rd_coll_comm(c)->nbc_seq++ % RD_NBC_TAG_SPAN);
 }
 
 /* Makes room for one more element in an array that starts inline: *arr
@@ -243,7 +226,7 @@ static const rd_coll_steps_ops_t sink_ops = {
     .tmp = sink_tmp,
 };
 
-int rd_nbc_reserve_tag(const rd_comm_t *c)
+int rd_nbc_reserve_tag(rd_comm_t *c)
 {
     return next_tag(c);
 }
@@ -349,9 +332,6 @@ void rd_nbc_fini(void)
         free(s);
     }
     npool = 0;
-    free(seqs);
-    seqs = NULL;
-    nseqs = 0;
 }
 
 /* ---- building ---- */

@@ -64,7 +64,7 @@ rd_nbc_t *rd_nbc_new(rd_comm_t *c);
  * take that tag instead of the next one (tag < 0 withdraws it). Such a
  * schedule keeps off the node-local shared-memory path, whose sequence
  * numbers follow the order of the starts. */
-int rd_nbc_reserve_tag(const rd_comm_t *c);
+int rd_nbc_reserve_tag(rd_comm_t *c);
 void rd_nbc_use_tag(const rd_comm_t *c, int tag);
 
 /* Step constructors. They never fail: an allocation failure is remembered

@@ -20,6 +20,13 @@ rd_comm_t *rd_comm_new(rd_group_t *g, uint32_t ctx)
     return c;
 }
 
+static void (*free_hook)(rd_comm_t *c);
+
+void rd_comm_set_free_hook(void (*fn)(rd_comm_t *c))
+{
+    free_hook = fn;
+}
+
 void rd_comm_ref(rd_comm_t *c)
 {
     c->refs++;
@@ -29,6 +36,8 @@ void rd_comm_release(rd_comm_t *c)
 {
     if (!c || --c->refs > 0)
         return;
+    if (free_hook)
+        free_hook(c);
     if (c->handle)
         rd_handle_free(c->handle);
     rd_group_release(c->group);

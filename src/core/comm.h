@@ -62,5 +62,8 @@ void rd_comm_ref(rd_comm_t *c);
 /* Drops a reference; the last one frees the communicator (attributes must be
  * deleted by the caller first, since their callbacks are MPI-level). */
 void rd_comm_release(rd_comm_t *c);
+/* fn is called with each communicator's last reference, before it is freed:
+ * the layer that gave it its context id takes the id back (set at init). */
+void rd_comm_set_free_hook(void (*fn)(rd_comm_t *c));
 
 #endif

@@ -41,6 +41,7 @@ typedef struct rd_match_q {
     rd_list_t unexp_all;      /* all unexpected, arrival order */
     uint64_t post_seq, arrive_seq;
     long n_posted, n_unexp;   /* current queue lengths (for tests and stats) */
+    int users;                /* kept by the owner (p2p: communicators attached) */
 } rd_match_q_t;
 
 /* Returns RD_OK, RD_EINVAL (nsrc < 1) or RD_ENOMEM. */

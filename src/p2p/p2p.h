@@ -29,6 +29,21 @@ void rd_p2p_finalize(void);
 
 /* Attaches the matching queues of c->ctx and c->ctx + 1 to c. */
 int rd_p2p_attach(rd_comm_t *c);
+/* c is gone (its last reference): its queues forget it. Returns 1 if no
+ * other communicator uses c->ctx (the id may be retired), else 0 (also for
+ * a communicator that was never attached, or after rd_p2p_finalize). */
+int rd_p2p_detach(rd_comm_t *c);
+/* Frees the matching queues of ctx and ctx + 1, which no communicator uses
+ * any more, so that the ids can be reused: RD_OK, or RD_EAGAIN while a
+ * receive is still posted in them (MPI lets the receives of a freed
+ * communicator complete: try again later). Unexpected messages still
+ * queued are dropped and counted (rd_p2p_report_final): MPI requires every
+ * message of a communicator to be received before it is freed, so they
+ * belong to an erroneous program, and keeping them would hand them to the
+ * next communicator that takes the id. A message that arrives after the id
+ * is freed is kept as unexpected for whoever takes the id next: p2p cannot
+ * tell it from an early message of the next communicator. */
+int rd_p2p_ctx_free(uint32_t ctx);
 
 /* A blocking standard send's fast path: if (buf, count, dt) is contiguous,
  * fits the peer's eager limit and nothing is queued for the peer, sends it

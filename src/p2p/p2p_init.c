@@ -119,6 +119,12 @@ void rd_p2p_report_final(char *buf, size_t len)
              "rdmpi: rank %d: one-sided RDMA: %lu puts, %lu gets",
              rd_p2p.rank, rd_p2p.reads_whole, rd_p2p.reads_split, rd_p2p.rank, rd_p2p.puts_whole,
              rd_p2p.streamed, rd_p2p.rank, rd_p2p.rdma_puts, rd_p2p.rdma_gets);
+    size_t n = strlen(buf);
+    if (rd_p2p.unexp_dropped && n < len)
+        snprintf(buf + n, len - n,
+                 "\nrdmpi: rank %d: %lu unexpected messages dropped when their communicator "
+                 "was freed (never received: an error of the program)",
+                 rd_p2p.rank, rd_p2p.unexp_dropped);
 }
 
 int rd_p2p_dropped(char *buf, size_t len)

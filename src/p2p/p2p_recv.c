@@ -32,15 +32,62 @@ rd_match_q_t *rd_p2p_queue_new(uint32_t ctx)
         free(q);
         return NULL;
     }
+    q->users = 0;
     rd_p2p.queues[ctx] = q;
     return q;
 }
 
 int rd_p2p_attach(rd_comm_t *c)
 {
-    c->mq = queue_of(c->ctx);
-    c->mq_coll = queue_of(c->ctx + 1);
-    return c->mq && c->mq_coll ? RD_OK : RD_ENOMEM;
+    rd_match_q_t *q = queue_of(c->ctx), *qc = queue_of(c->ctx + 1);
+    if (!q || !qc)
+        return RD_ENOMEM;
+    q->users++;
+    qc->users++;
+    c->mq = q;
+    c->mq_coll = qc;
+    return RD_OK;
+}
+
+int rd_p2p_detach(rd_comm_t *c)
+{
+    /* After rd_p2p_finalize the queues are gone with everything else. */
+    if (!c->mq || !rd_p2p.queues)
+        return 0;
+    int last = --c->mq->users == 0;
+    last &= --c->mq_coll->users == 0;
+    c->mq = c->mq_coll = NULL;
+    return last;
+}
+
+/* The queue of ctx if it exists (never creates it). */
+static rd_match_q_t *queue_if(uint32_t ctx)
+{
+    return ctx < rd_p2p.nqueues ? rd_p2p.queues[ctx] : NULL;
+}
+
+int rd_p2p_ctx_free(uint32_t ctx)
+{
+    for (uint32_t i = ctx; i < ctx + 2; i++) {
+        rd_match_q_t *q = queue_if(i);
+        if (q && (q->users > 0 || q->n_posted > 0))
+            return RD_EAGAIN;
+    }
+    for (uint32_t i = ctx; i < ctx + 2; i++) {
+        rd_match_q_t *q = queue_if(i);
+        if (!q)
+            continue;
+        while (!rd_list_empty(&q->unexp_all)) {
+            rd_match_elem_t *e = rd_list_entry(q->unexp_all.next, rd_match_elem_t, all_link);
+            rd_match_take(q, e);
+            free(rd_container_of(e, unexp_t, match));
+            rd_p2p.unexp_dropped++;
+        }
+        rd_match_q_destroy(q);
+        free(q);
+        rd_p2p.queues[i] = NULL;
+    }
+    return RD_OK;
 }
 
 /* ---- arrivals ---- */

@@ -2,7 +2,8 @@
 # as an object (comm.testlist)
 
 RD_COMM_TEST_PROGS = test/mpi/comm_intercomm test/mpi/comm_info test/mpi/comm_attr \
-	test/mpi/comm_dims test/mpi/comm_cart test/mpi/comm_graph test/mpi/win_obj
+	test/mpi/comm_dims test/mpi/comm_cart test/mpi/comm_graph test/mpi/win_obj \
+	test/mpi/comm_churn
 
 check_PROGRAMS += $(RD_COMM_TEST_PROGS)
 EXTRA_DIST += test/mpi/comm.testlist
@@ -11,6 +12,10 @@ test_mpi_comm_intercomm_SOURCES = test/mpi/comm_intercomm.c test/mpi/mtest.c
 test_mpi_comm_intercomm_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_comm_intercomm_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_comm_intercomm_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_comm_churn_SOURCES = test/mpi/comm_churn.c test/mpi/mtest.c
+test_mpi_comm_churn_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_comm_churn_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_comm_churn_LDFLAGS = $(RD_TEST_LINKOPTS)
 test_mpi_comm_info_SOURCES = test/mpi/comm_info.c test/mpi/mtest.c
 test_mpi_comm_info_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_comm_info_LDADD = $(RD_MPI_TEST_LIBS)
