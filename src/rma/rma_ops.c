@@ -14,6 +14,7 @@
 
 #include "rma/rma_am.h"
 #include "rma/rma_notify.h"
+#include "rma/rma_origin.h"
 #include "rma/rma_wire.h"
 #include "util/status.h"
 
@@ -349,7 +350,9 @@ void rd_rma_ops_win_free(rd_win_t *w)
 
 int rd_rma_ops_init(void)
 {
-    int rc = rd_p2p_am_register(RD_RMA_AM_ACK, on_answer);
+    int rc = rd_rma_origin_init();
+    if (rc == RD_OK)
+        rc = rd_p2p_am_register(RD_RMA_AM_ACK, on_answer);
     if (rc == RD_OK)
         rc = rd_p2p_am_register(RD_RMA_AM_RESP, on_answer);
     if (rc == RD_OK)
