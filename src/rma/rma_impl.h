@@ -58,6 +58,8 @@ typedef struct rd_rma_peer {
     int in_access;               /* target is in the current PSCW access group */
     /* operations half */
     uint64_t am_sent, am_acked;  /* active-message operations to / acknowledged by it */
+    unsigned am_queued;          /* of those, held in p2p's queue with their payload */
+    unsigned results;            /* operations whose results have not all come back */
     unsigned rdma_unflushed;     /* RDMA operations issued since its last flush */
     int cma_refused;             /* node peer whose memory the kernel refused to CMA */
     int error;                   /* first error of an operation to it not yet reported */

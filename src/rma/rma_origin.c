@@ -413,12 +413,8 @@ static rd_rma_pend_t *pend_result(rd_win_t *w, int target, rd_request_t *r, void
                                   size_t count, rd_datatype_t *dt)
 {
     rd_rma_pend_t *p = rd_rma_pend_new(w, target, r);
-    if (p && buf) {
-        p->rbuf = buf;
-        p->rcount = count;
-        p->rdt = dt;
-        rd_dt_ref(dt);
-    }
+    if (p && buf)
+        rd_rma_pend_result(p, buf, count, dt);
     return p;
 }
 
