@@ -257,12 +257,11 @@ static int get_cma(rd_win_t *w, const rd_rma_op_t *op, uint64_t tdata, size_t by
         pe->am_sent != pe->am_acked || !cma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET))
         return RD_ENOTSUP;
     int rc = cma_xfer(w, op->target, 0, rd_dt_contig_ptr(op->rbuf, op->rdt), tdata, bytes);
-    if (rc == RD_ENOTSUP)
+    if (rc != RD_OK)
         return rc;
-    if (rc == RD_OK)
-        cma_gets++;
-    done_now(r, rc);
-    return r ? RD_OK : rc;
+    cma_gets++;
+    done_now(r, RD_OK);
+    return RD_OK;
 }
 
 /* A contiguous put of bytes from src to a node peer whose window key we
