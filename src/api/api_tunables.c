@@ -4,6 +4,7 @@
 #include "boot/boot_tunables.h"
 #include "coll/coll_tunables.h"
 #include "p2p/p2p_tunables.h"
+#include "rma/rma_tunables.h"
 #include "transport/shm/shm_tunables.h"
 #include "transport/tcp/tcp_tunables.h"
 #include "transport/verbs/common/verbs_tunables.h"
@@ -35,7 +36,8 @@ const rd_tunable_table_t rd_api_tunables_table = {
 /* The verbs tables are listed even where verbs is not built: the variables
  * are the same everywhere, and a bad value is an error everywhere. */
 const rd_tunable_table_t *const rd_api_all_tunables[] = {
-    &rd_api_tunables_table, &rd_coll_tunables_table, &rd_p2p_tunables_table,
+    &rd_api_tunables_table, &rd_coll_tunables_table, &rd_rma_tunables_table,
+    &rd_p2p_tunables_table,
     &rd_shm_tunables_table, &rd_tcp_tunables_table, &rd_vb_tunables_table,
     &rd_rc_tunables_table, &rd_ud_tunables_table, &rd_util_tunables_table,
     &rd_boot_tunables_table, NULL,

@@ -8,8 +8,8 @@ RD_ALL_TUNABLES_SOURCES = src/info/all_tunables.c src/info/all_tunables.h \
 	src/util/tunable.c src/util/tunable.h src/util/tunable_check.c src/util/tunable_check.h \
 	src/util/errdetail.c src/util/errdetail.h \
 	src/util/env.c src/util/env.h src/api/api_tunables.c src/api/api_tunables.h \
-	src/coll/coll_tunables.c src/p2p/p2p_tunables.c src/util/util_tunables.c \
-	src/boot/boot_tunables.c \
+	src/coll/coll_tunables.c src/rma/rma_tunables.c src/p2p/p2p_tunables.c \
+	src/util/util_tunables.c src/boot/boot_tunables.c \
 	src/transport/shm/shm_tunables.c src/transport/tcp/tcp_tunables.c \
 	src/transport/verbs/common/verbs_tunables.c src/transport/verbs/rc/rc_tunables.c \
 	src/transport/verbs/ud/ud_tunables.c mpirun/mpirun_tunables.c \

@@ -58,7 +58,10 @@ typedef struct rd_rma_peer {
     int in_access;               /* target is in the current PSCW access group */
     /* operations half */
     uint64_t am_sent, am_acked;  /* active-message operations to / acknowledged by it */
+    unsigned am_queued;          /* of those, held in p2p's queue with their payload */
+    unsigned results;            /* operations whose results have not all come back */
     unsigned rdma_unflushed;     /* RDMA operations issued since its last flush */
+    int cma_refused;             /* node peer whose memory the kernel refused to CMA */
     int error;                   /* first error of an operation to it not yet reported */
 } rd_rma_peer_t;
 
@@ -134,5 +137,8 @@ int rd_rma_ops_pending(rd_win_t *w, int target);
  * was found full. */
 void rd_rma_notify_counts(unsigned long *ring, unsigned long *imm, unsigned long *msg,
                           unsigned long *full);
+/* Gets read from node peers by CMA, and CMA transfers the kernel refused
+ * (they went through the rings instead). */
+void rd_rma_cma_counts(unsigned long *gets, unsigned long *refused);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "rma/rma_am.h"
 #include "rma/rma_notify.h"
+#include "rma/rma_origin.h"
 #include "rma/rma_wire.h"
 #include "util/status.h"
 
@@ -69,8 +70,20 @@ rd_rma_pend_t *rd_rma_pend_find(uint32_t id)
     return p->id == id && p->w ? p : NULL;
 }
 
+void rd_rma_pend_result(rd_rma_pend_t *p, void *buf, size_t count, rd_datatype_t *dt)
+{
+    p->rbuf = buf;
+    p->rcount = count;
+    p->rdt = dt;
+    rd_dt_ref(dt);
+    p->result = 1;
+    p->w->rma->peers[p->target].results++;
+}
+
 static void pend_end(rd_rma_pend_t *p)
 {
+    if (p->result)
+        p->w->rma->peers[p->target].results--;
     if (p->req)
         rd_req_complete(p->req, p->error);
     if (p->rdt)
@@ -134,6 +147,8 @@ static void answered_lost(rd_win_t *w, int target, uint32_t opid, int status);
 static void sent_done(void *ctx, int status)
 {
     sent_ctx_t *s = ctx;
+    if (s->w)
+        s->w->rma->peers[s->target].am_queued--;
     free(s->own);
     if (status != RD_OK && s->w)
         answered_lost(s->w, s->target, s->opid, status);
@@ -152,8 +167,11 @@ static int post(int world, rd_win_t *w, int target, uint32_t opid, void *hdr, si
     }
     *s = (sent_ctx_t){ .w = w, .target = target, .opid = opid, .own = own };
     int rc = rd_p2p_am_send(world, hdr, hdrlen, payload, len, sent_done, s);
-    if (rc == RD_EAGAIN)
+    if (rc == RD_EAGAIN) {
+        if (w)
+            w->rma->peers[target].am_queued++;
         return RD_OK; /* sent_done frees */
+    }
     sent_put(s);
     free(own);
     return rc;
@@ -287,12 +305,20 @@ static int answered(const rd_rma_peer_t *pe)
     return pe->am_acked == pe->am_sent;
 }
 
-/* Local completion is given here by remote completion: an origin buffer
- * of an RDMA put may be reused only after a flush, and an active
- * message's payload may stay queued until its answer is near anyway. */
+/* Local completion: the origin's buffers are free and its results are
+ * here. An active message's payload is free once the transport took it
+ * (copied into a ring, a registered buffer or a socket's send queue);
+ * results come with the answers. */
+static int done_locally(const rd_rma_peer_t *pe)
+{
+    return pe->am_queued == 0 && pe->results == 0;
+}
+
+/* RDMA operations complete locally when they complete remotely: rc's
+ * work completion of an RDMA Write comes with the target device's
+ * acknowledgement, and CMA is over when the call returns. */
 int rd_rma_ops_complete(rd_win_t *w, int target, int local)
 {
-    (void)local;
     struct rd_rma_win *rw = w->rma;
     int lo = target < 0 ? 0 : target, hi = target < 0 ? rw->nranks : target + 1;
     /* Stores into mapped windows (SHM path) are visible before whatever
@@ -306,7 +332,7 @@ int rd_rma_ops_complete(rd_win_t *w, int target, int local)
         rd_rma_flush_peer(w, t);
     unsigned idle = 0;
     for (int t = lo; t < hi; t++)
-        while (!answered(&rw->peers[t]))
+        while (local ? !done_locally(&rw->peers[t]) : !answered(&rw->peers[t]))
             if (rd_progress() == 0)
                 rd_p2p_idle(&idle);
     int err = RD_OK;
@@ -349,7 +375,9 @@ void rd_rma_ops_win_free(rd_win_t *w)
 
 int rd_rma_ops_init(void)
 {
-    int rc = rd_p2p_am_register(RD_RMA_AM_ACK, on_answer);
+    int rc = rd_rma_origin_init();
+    if (rc == RD_OK)
+        rc = rd_p2p_am_register(RD_RMA_AM_ACK, on_answer);
     if (rc == RD_OK)
         rc = rd_p2p_am_register(RD_RMA_AM_RESP, on_answer);
     if (rc == RD_OK)

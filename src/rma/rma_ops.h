@@ -35,6 +35,7 @@ typedef struct rd_rma_pend {
     void *rbuf;                  /* result (buf, count, dt), packed offsets from roff */
     size_t rcount;
     rd_datatype_t *rdt;          /* referenced */
+    int result;                  /* replies write rbuf: counted in its peer's results */
     rd_request_t *req;           /* completed at the end, or NULL */
     void *tmp;                   /* freed at the end */
     struct rd_rma_pend *next_free;
@@ -46,6 +47,9 @@ typedef struct rd_rma_pend {
  * rd_rma_pend_sent: the record ends when every message was answered. */
 rd_rma_pend_t *rd_rma_pend_new(rd_win_t *w, int target, rd_request_t *req);
 void rd_rma_pend_sent(rd_rma_pend_t *p);
+/* Makes (buf, count, dt) the result that p's replies fill, so that local
+ * completion (flush_local) waits for them too. */
+void rd_rma_pend_result(rd_rma_pend_t *p, void *buf, size_t count, rd_datatype_t *dt);
 /* The live record id (from the wire) names, or NULL. */
 rd_rma_pend_t *rd_rma_pend_find(uint32_t id);
 /* One message of p was answered with status (RD_OK or the target's refusal). */

@@ -9,6 +9,9 @@
  *    registered, off the node (rc): one transport get/put from and to
  *    user memory, without a completion of its own (rd_rma_ops_complete
  *    flushes);
+ *  - node peers' Win_create windows (user memory reached by CMA): Puts
+ *    through the rings, the rest by CMA once a ring stays full; large
+ *    contiguous Gets read straight from the target by CMA;
  *  - active messages: everything else, Win_create windows of node peers
  *    included, the data cut into messages of at most the transport's
  *    largest (rd_p2p_am_max), a derived target datatype shipped as the
@@ -16,12 +19,14 @@
  */
 #include "rma/rma_origin.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rma/rma_acc.h"
 #include "rma/rma_dtype.h"
 #include "rma/rma_ops.h"
+#include "rma/rma_tunables.h"
 #include "rma/rma_wire.h"
 #include "util/clock.h"
 #include "util/errdetail.h"
@@ -113,14 +118,16 @@ static int rdma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t ocount,
            (rd_p2p_rdma_ops(pe->world) & need);
 }
 
-/* Whether a put goes by put_ring: contiguous data on both sides, to a
- * node peer whose window key we have (CMA works between us). */
-static int ring_fits(rd_win_t *w, const rd_rma_op_t *op)
+/* Whether (lcount, ldt) and the target data, both contiguous, go to a
+ * node peer whose window key we have (CMA works between us, need says
+ * which way): a put by put_ring, a get by get_cma. */
+static int cma_fits(rd_win_t *w, const rd_rma_op_t *op, size_t lcount,
+                    const rd_datatype_t *ldt, unsigned need)
 {
     const rd_rma_peer_t *pe = &w->rma->peers[op->target];
     return w->flavor != RD_WIN_DYNAMIC && pe->path == RD_RMA_PATH_AM && pe->keylen &&
-           rd_p2p_signals(pe->world) && (rd_p2p_rdma_ops(pe->world) & RD_P2P_RDMA_PUT) &&
-           rd_dt_is_contig(op->odt, op->ocount) && rd_dt_is_contig(op->tdt, op->tcount);
+           rd_p2p_signals(pe->world) && (rd_p2p_rdma_ops(pe->world) & need) &&
+           rd_dt_is_contig(ldt, lcount) && rd_dt_is_contig(op->tdt, op->tcount);
 }
 
 /* One get or put of bytes between local and the target's tdata, cut at
@@ -153,7 +160,7 @@ static int rdma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tda
     return RD_OK;
 }
 
-/* ---- node peers: the rings, CMA when they stay full ---- */
+/* ---- node peers: the rings, CMA when they stay full or for large gets ---- */
 
 /* How long a put to a node peer waits for room in a full ring before it
  * moves the rest itself by CMA. A target that drains frees a record's
@@ -162,11 +169,107 @@ static int rdma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tda
  * CMA is, beats waiting for it. */
 #define RING_WAIT_NS 20000
 
+/* RDMPI_RMA_GET_CMA_MIN (0: never), read at init. */
+static size_t get_cma_min;
+/* Gets read by CMA, and CMA transfers the kernel refused (EPERM) that
+ * went through the rings instead (RDMPI_VERBOSE's rma line). */
+static unsigned long cma_gets, cma_refused;
+
+int rd_rma_origin_init(void)
+{
+    long long v;
+    int rc = rd_tunable_int(&rd_rma_tunables[RD_RMA_T_GET_CMA_MIN], &v);
+    if (rc == RD_OK)
+        get_cma_min = (size_t)v;
+    return rc;
+}
+
+void rd_rma_cma_counts(unsigned long *gets, unsigned long *refused)
+{
+    *gets = cma_gets;
+    *refused = cma_refused;
+}
+
+typedef struct cma_wait {
+    volatile int done;
+    int status, err;
+} cma_wait_t;
+
+static void cma_done(void *ctx, int status)
+{
+    cma_wait_t *c = ctx;
+    c->status = status;
+    c->err = status == RD_ESYS ? errno : 0;
+    c->done = 1;
+}
+
+/* One get or put of bytes between local and a node peer's tdata by CMA,
+ * over when this returns (CMA copies inside the call; the wait covers a
+ * transport that would complete later). RD_ENOTSUP when the kernel
+ * refuses this process access to the target's memory (EPERM: ptrace
+ * rules, a target that made itself undumpable): the target is then
+ * marked, counted, and taken through the rings from now on. Bytes moved
+ * before a refusal are moved again by the rings, which is harmless. */
+static int cma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tdata,
+                    size_t bytes)
+{
+    rd_rma_peer_t *pe = &w->rma->peers[target];
+    size_t max = rd_p2p_rdma_len_max(pe->world);
+    uint64_t raddr = pe->base + tdata;
+    for (size_t off = 0, n; off < bytes; off += n) {
+        n = max && bytes - off > max ? max : bytes - off;
+        char *l = (char *)local + off;
+        cma_wait_t c = { 0, RD_OK, 0 };
+        int rc = put ? rd_p2p_rdma_put(pe->world, l, NULL, raddr + off, pe->key, pe->keylen, n,
+                                       cma_done, &c)
+                     : rd_p2p_rdma_get(pe->world, l, NULL, raddr + off, pe->key, pe->keylen, n,
+                                       cma_done, &c);
+        if (rc == RD_OK) {
+            rd_rma_progress_until(&c.done);
+            rc = c.status;
+        }
+        if (rc == RD_ESYS && c.err == EPERM) {
+            pe->cma_refused = 1;
+            cma_refused++;
+            return RD_ENOTSUP;
+        }
+        if (rc != RD_OK)
+            return rc;
+    }
+    return RD_OK;
+}
+
+/* A Get of contiguous data from a node peer's Win_create window, of
+ * get_cma_min bytes or more: the origin reads the target's memory itself,
+ * so the Get needs nothing of the target's CPU, and the data moves in one
+ * copy instead of two pieces at a time through the ring. A Get is no
+ * accumulate, so reading beside the target's progress breaks no
+ * atomicity, and a Put or accumulate completed before it is in the
+ * target's memory. Only taken when nothing earlier to the target is
+ * unanswered, so that the Get stays behind this origin's earlier
+ * operations as on the rings (MPI does not ask for it; the usual Get and
+ * flush costs nothing for it). RD_ENOTSUP sends the caller to the rings. */
+static int get_cma(rd_win_t *w, const rd_rma_op_t *op, uint64_t tdata, size_t bytes,
+                   rd_request_t *r)
+{
+    rd_rma_peer_t *pe = &w->rma->peers[op->target];
+    if (!get_cma_min || bytes < get_cma_min || pe->cma_refused ||
+        pe->am_sent != pe->am_acked || !cma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET))
+        return RD_ENOTSUP;
+    int rc = cma_xfer(w, op->target, 0, rd_dt_contig_ptr(op->rbuf, op->rdt), tdata, bytes);
+    if (rc != RD_OK)
+        return rc;
+    cma_gets++;
+    done_now(r, RD_OK);
+    return RD_OK;
+}
+
 /* A contiguous put of bytes from src to a node peer whose window key we
  * have (rma_win.c): records through the ring, each handed to the
  * transport at once, while the target keeps up; once the ring has stayed
- * full for RING_WAIT_NS, the rest in one CMA transfer. *cma says whether
- * that happened (the data then needs a flush, not the target's
+ * full for RING_WAIT_NS, the rest in one CMA transfer (unless the kernel
+ * refuses it: then the ring, waiting for the target). *cma says whether
+ * that happened (the data is then there, without the target's
  * progress). */
 static int put_ring(rd_win_t *w, int target, const char *src, uint64_t tdata, size_t bytes,
                     int *cma)
@@ -189,10 +292,12 @@ static int put_ring(rd_win_t *w, int target, const char *src, uint64_t tdata, si
             int64_t now = rd_clock_ns();
             if (!since) {
                 since = now;
-            } else if (now - since > RING_WAIT_NS) {
-                *cma = 1;
-                return rdma_xfer(w, target, 1, (char *)src + off, tdata + off, bytes - off,
-                                 NULL);
+            } else if (now - since > RING_WAIT_NS && !pe->cma_refused) {
+                rc = cma_xfer(w, target, 1, (char *)src + off, tdata + off, bytes - off);
+                if (rc != RD_ENOTSUP) {
+                    *cma = 1;
+                    return rc;
+                }
             }
             rd_progress();
         }
@@ -307,12 +412,8 @@ static rd_rma_pend_t *pend_result(rd_win_t *w, int target, rd_request_t *r, void
                                   size_t count, rd_datatype_t *dt)
 {
     rd_rma_pend_t *p = rd_rma_pend_new(w, target, r);
-    if (p && buf) {
-        p->rbuf = buf;
-        p->rcount = count;
-        p->rdt = dt;
-        rd_dt_ref(dt);
-    }
+    if (p && buf)
+        rd_rma_pend_result(p, buf, count, dt);
     return p;
 }
 
@@ -356,7 +457,7 @@ int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via
             return rc;
         }
     }
-    if (!r && ring_fits(w, op)) {
+    if (!r && cma_fits(w, op, op->ocount, op->odt, RD_P2P_RDMA_PUT)) {
         int cma;
         rc = put_ring(w, t, rd_dt_contig_ptr(op->obuf, op->odt), tdata, bytes, &cma);
         *via = cma ? RD_RMA_VIA_RDMA : RD_RMA_VIA_AM;
@@ -404,6 +505,8 @@ int rd_rma_get(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r)
         if (rc != RD_ENOTSUP)
             return rc;
     }
+    if ((rc = get_cma(w, op, tdata, bytes, r)) != RD_ENOTSUP)
+        return rc;
     rd_rma_pend_t *p = pend_result(w, t, r, op->rbuf, op->rcount, op->rdt);
     if (!p)
         return RD_ENOMEM;

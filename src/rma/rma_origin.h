@@ -16,6 +16,9 @@ enum rd_rma_via { RD_RMA_VIA_NONE, RD_RMA_VIA_LOCAL, RD_RMA_VIA_RDMA, RD_RMA_VIA
  * NONE (nothing to move). */
 int rd_rma_put_via(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int *via);
 
+/* Reads the origin's tunables (rma_tunables.h), from rd_rma_ops_init. */
+int rd_rma_origin_init(void);
+
 /* The checks every operation makes before anything moves (epoch, target
  * range for windows whose size the origin knows): RD_OK with *tdata the
  * target address of the first data byte (rma_wire.h's addr) and *bytes

@@ -7,7 +7,7 @@ RD_RMA_TEST_PROGS = \
 	test/mpi/rma_counter test/mpi/rma_caslock test/mpi/rma_accsum test/mpi/rma_zero \
 	test/mpi/rma_dtypes test/mpi/rma_err test/mpi/rma_err_range test/mpi/rma_busy \
 	test/mpi/rma_attr test/mpi/rma_errhandler test/mpi/rma_notify test/mpi/rma_large \
-	test/mpi/rma_sizes
+	test/mpi/rma_sizes test/mpi/rma_getcma test/mpi/rma_flush_local
 
 check_PROGRAMS += $(RD_RMA_TEST_PROGS)
 EXTRA_DIST += test/mpi/rma.testlist test/mpi/rma_common.h
@@ -116,6 +116,16 @@ test_mpi_rma_sizes_SOURCES = test/mpi/rma_sizes.c test/mpi/mtest.c
 test_mpi_rma_sizes_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_rma_sizes_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_rma_sizes_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_rma_getcma_SOURCES = test/mpi/rma_getcma.c test/mpi/mtest.c
+test_mpi_rma_getcma_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_rma_getcma_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_rma_getcma_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+test_mpi_rma_flush_local_SOURCES = test/mpi/rma_flush_local.c test/mpi/mtest.c
+test_mpi_rma_flush_local_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_rma_flush_local_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_rma_flush_local_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 # The one-sided tests alone, with only their programs built (scripts/check.sh
 # runs them in its ASan/UBSan build as well). runtests.sh finds the programs

@@ -13,8 +13,10 @@
 
 #include "mtest.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { RW_CREATE, RW_ALLOCATE, RW_SHARED, RW_DYNAMIC, RW_NFLAVORS };
 
@@ -156,6 +158,65 @@ static inline void rw_check(const int *got, int n, int lo, int hi, int (*expect)
             bad++;
         }
     }
+}
+
+/* A counter in memory every rank of comm maps (a Win_allocate_shared
+ * window), that one rank raises and others wait on without any MPI call:
+ * it holds a target outside MPI while an origin does what must not need
+ * the target's progress. */
+struct rw_flag {
+    MPI_Win win;
+    volatile int *p;
+};
+
+/* Opens the flag (collective over comm). Returns 0, with nothing opened,
+ * unless every rank of comm shares memory with every other one. */
+static inline int rw_flag_open(struct rw_flag *f, MPI_Comm comm)
+{
+    int rank;
+    MPI_Aint size;
+    int unit;
+    void *mine, *base;
+
+    if (!rw_all_shared(comm))
+        return 0;
+    MPI_Comm_rank(comm, &rank);
+    MT_OK(MPI_Win_allocate_shared(rank == 0 ? sizeof(int) : 0, sizeof(int), MPI_INFO_NULL, comm,
+                                  &mine, &f->win));
+    MT_OK(MPI_Win_shared_query(f->win, 0, &size, &unit, &base));
+    f->p = base;
+    if (rank == 0)
+        *f->p = 0;
+    MT_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, f->win));
+    MT_OK(MPI_Win_sync(f->win));
+    MPI_Barrier(comm);
+    return 1;
+}
+
+static inline void rw_flag_raise(struct rw_flag *f)
+{
+    __atomic_fetch_add(f->p, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Waits, calling no MPI function, until the flag was raised count times;
+ * returns 0 if that took more than limit seconds (then it stops waiting). */
+static inline int rw_flag_wait(struct rw_flag *f, int count, double limit)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (__atomic_load_n(f->p, __ATOMIC_SEQ_CST) < count) {
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 > limit)
+            return 0;
+    }
+    return 1;
+}
+
+static inline void rw_flag_close(struct rw_flag *f)
+{
+    MT_OK(MPI_Win_unlock_all(f->win));
+    MT_OK(MPI_Win_free(&f->win));
 }
 
 #endif

@@ -696,7 +696,7 @@ static int cma_copy(int peer, void *local, uint64_t remote_addr, const void *key
         len > k.len || remote_addr - k.addr > k.len - len)
         return RD_EINVAL;
 
-    int status = RD_OK;
+    int status = RD_OK, err = 0;
     size_t got = 0;
     while (got < len) {
         struct iovec l = { (char *)local + got, len - got };
@@ -706,15 +706,20 @@ static int cma_copy(int peer, void *local, uint64_t remote_addr, const void *key
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            status = (n < 0 && errno == ESRCH) ? RD_EPEER : RD_ESYS;
+            err = n < 0 ? errno : EFAULT;
+            status = err == ESRCH ? RD_EPEER : RD_ESYS;
             if (status == RD_ESYS)
-                rd_err_detail_sys(n < 0 ? errno : EFAULT, "shm: %s of %zu bytes %s rank %d",
+                rd_err_detail_sys(err, "shm: %s of %zu bytes %s rank %d",
                                   write ? "process_vm_writev" : "process_vm_readv", len - got,
                                   write ? "to" : "from", peer);
             break;
         }
         got += (size_t)n;
     }
+    /* RD_ESYS: errno tells done why (EPERM: the kernel refuses access to
+     * the peer's memory, which a caller with another way may take). */
+    if (status == RD_ESYS)
+        errno = err;
     if (done)
         done(ctx, status);
     else if (status != RD_OK && shm.rdma_error == RD_OK)
