@@ -28,6 +28,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "coll/coll.h"
 #include "coll/coll_comm.h"
@@ -387,6 +389,18 @@ typedef struct idup {
 
 static int idup_check(rd_nbc_t *s, void *arg);
 
+/* xorshift64, seeded per process: only to break ties between idups. */
+static uint32_t next_random(void)
+{
+    static uint64_t x;
+    if (!x)
+        x = ((uint64_t)getpid() << 32 | (uint64_t)time(NULL)) | 1;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return (uint32_t)(x >> 32);
+}
+
 /* Ranks taking part: both groups of an intercommunicator. */
 static int idup_ranks(const rd_comm_t *c)
 {
@@ -459,7 +473,12 @@ static int idup_check(rd_nbc_t *s, void *arg)
     d->held = lowest_free(idups.used, max, nslots) == max;
     if (d->held)
         set_slots(&idups, max, nslots, 1);
-    d->mine[0] = lowest_free(idups.used, max, nslots);
+    /* Two idups over the same processes that chose the same slot both
+     * reject it and would move up in lock step, round after round, to the
+     * end of the space: a random step of 0-7 slots for this rank's next
+     * candidate breaks the tie (each agreement takes the maximum). */
+    d->mine[0] = d->held ? max : lowest_free(idups.used, max + (uint32_t)(next_random() & 7),
+                                              nslots);
     d->mine[1] = !d->held;
     idup_round(s, d);
     return RD_OK;
