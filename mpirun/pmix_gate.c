@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -103,6 +104,52 @@ out:
     return rc;
 }
 
+/* The same from /proc/net/tcp(6), for kernels without sock_diag's TCP
+ * module (tcp_diag; small guest kernels): the table prints each address as
+ * the words of the raw address in hex and the port in host order. */
+static int peer_owner_proc(const struct sockaddr_storage *peer,
+                           const struct sockaddr_storage *self, uid_t *uid, unsigned long *ino)
+{
+    char want_l[64], want_r[64], line[512], l[64], r[64];
+    const char *table;
+    int rc = -1;
+    FILE *f;
+
+    if (peer->ss_family == AF_INET && self->ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const void *)peer, *b = (const void *)self;
+        snprintf(want_l, sizeof(want_l), "%08X:%04X", a->sin_addr.s_addr, ntohs(a->sin_port));
+        snprintf(want_r, sizeof(want_r), "%08X:%04X", b->sin_addr.s_addr, ntohs(b->sin_port));
+        table = "/proc/net/tcp";
+    } else if (peer->ss_family == AF_INET6 && self->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const void *)peer, *b = (const void *)self;
+        const uint32_t *x = (const uint32_t *)(const void *)&a->sin6_addr;
+        const uint32_t *y = (const uint32_t *)(const void *)&b->sin6_addr;
+        snprintf(want_l, sizeof(want_l), "%08X%08X%08X%08X:%04X", x[0], x[1], x[2], x[3],
+                 ntohs(a->sin6_port));
+        snprintf(want_r, sizeof(want_r), "%08X%08X%08X%08X:%04X", y[0], y[1], y[2], y[3],
+                 ntohs(b->sin6_port));
+        table = "/proc/net/tcp6";
+    } else {
+        return -1;
+    }
+    if (!(f = fopen(table, "re")))
+        return -2;
+    while (rc == -1 && fgets(line, sizeof(line), f)) {
+        unsigned u;
+        unsigned long i;
+        /* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
+        if (sscanf(line, " %*d: %63s %63s %*x %*x:%*x %*x:%*x %*x %u %*d %lu", l, r, &u, &i) ==
+                4 &&
+            strcmp(l, want_l) == 0 && strcmp(r, want_r) == 0) {
+            *uid = (uid_t)u;
+            *ino = i;
+            rc = 0;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
 /* Whether process pid holds the socket whose link reads want. */
 static int holds(pid_t pid, const char *want)
 {
@@ -193,6 +240,8 @@ static int admissible(int c)
         getsockname(c, (struct sockaddr *)&self, &slen) != 0)
         return 0;
     rc = peer_owner(&peer, &self, &uid, &ino);
+    if (rc != 0)   /* without tcp_diag the kernel answers ENOENT for any socket */
+        rc = peer_owner_proc(&peer, &self, &uid, &ino);
     /* Refused all the same: nobody can tell who it is. Said once, since
      * the ranks would only say that the server was unreachable. */
     if (rc == -2 && !atomic_exchange(&said, 1))
