@@ -3,7 +3,8 @@
 #
 # A launch agent for mpirun (--launch-agent) inside run-in-vm.sh guests, in
 # place of ssh: it starts the command on guest HOST (node0.., or its IP) and
-# behaves like "ssh HOST command": it forwards the command's stdout and
+# behaves like "ssh HOST command": it passes its stdin on (read to its end
+# first) and forwards the command's stdout and
 # stderr, exits with its exit status, and stops it when the agent itself is
 # terminated (TERM/INT/HUP).
 #
@@ -43,6 +44,9 @@ fi
 dir=$drop/node$node
 mkdir -p "$dir"
 job=$dir/$(date +%s%N).$$.${RXE_NODE_ID:-x}
+# Standard input goes along, as ssh passes it: mpirun hands its host
+# daemons the job's secret that way (one line, then end of file).
+(umask 077 && cat >"$job.in")
 {
     printf 'cd -- %q 2>/dev/null || cd /\n' "$PWD"
     printf 'exec'

@@ -22,7 +22,7 @@ while [ ! -f "$drop/stop" ]; do
         j=${c%.cmd}
         mv "$c" "$j.run" 2>/dev/null || continue
         # own process group, so that a kill reaches the whole command
-        setsid bash -c 'bash "$1.run" >"$1.out" 2>"$1.err" </dev/null; echo $? >"$1.rc.tmp"; mv "$1.rc.tmp" "$1.rc"' _ "$j" &
+        setsid bash -c 'if [ -f "$1.in" ]; then in=$1.in; else in=/dev/null; fi; bash "$1.run" >"$1.out" 2>"$1.err" <"$in"; echo $? >"$1.rc.tmp"; mv "$1.rc.tmp" "$1.rc"' _ "$j" &
         pids[$j]=$!
     done
     for j in "${!pids[@]}"; do
