@@ -117,18 +117,18 @@ static void round_for(MPI_Win win, int *buf, int target, int use_test, MPI_Datat
         receive_all(win, buf, use_test, what);
         MT_OK(MPI_Win_unlock_all(win));
     } else {
-        int v[SL * 2];
+        /* Each message its own origin buffer: a put may read it until the
+         * next flush_local, every 7 messages. */
+        int v[MSGS][SL];
         MT_OK(MPI_Win_lock_all(0, win));
         for (int m = 0; m < MSGS; m++) {
-            for (int k = 0; k < SL; k++) {
-                v[k] = value(rank, m, k);
-                v[SL + k] = -1;
-            }
+            for (int k = 0; k < SL; k++)
+                v[m][k] = value(rank, m, k);
             if (vec == MPI_DATATYPE_NULL)
-                MT_OK(MPIX_Put_notify(v, SL, MPI_INT, target, slot(rank, m), SL, MPI_INT,
+                MT_OK(MPIX_Put_notify(v[m], SL, MPI_INT, target, slot(rank, m), SL, MPI_INT,
                                       tag_of(rank, m), win));
             else    /* the same slot described by a derived target datatype */
-                MT_OK(MPIX_Put_notify(v, SL, MPI_INT, target, slot(rank, m), 1, vec,
+                MT_OK(MPIX_Put_notify(v[m], SL, MPI_INT, target, slot(rank, m), 1, vec,
                                       tag_of(rank, m), win));
             if (m % 7 == 6)
                 MT_OK(MPI_Win_flush_local(target, win));
