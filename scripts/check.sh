@@ -13,7 +13,8 @@
 #  network-namespace hosts (a representative part of check-multihost),
 #  7. MPI programs under Slurm (srun --mpi=pmix, two slurmd in namespaces),
 #  8. a representative part of check-rdma: RC and UD (with packet drops) over
-#  Soft-RoCE in QEMU guests, in one guest and across two,
+#  Soft-RoCE in QEMU guests, in one guest and across two, and the RAMP
+#  store's checked runs there (star and plus over rc, rpc over ud),
 #  9. the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 #  and the one-sided MPI tests (make check-rma) on the sanitized library.
 set -e
@@ -72,6 +73,7 @@ extra check-slurm make -s check-slurm
 
 echo "== real verbs: RC and UD over Soft-RoCE in QEMU guests (one and two guests)"
 extra check-rdma-ci make -s check-rdma-ci
+extra check-rdma-ramp make -s check-rdma-ramp
 cd "$top"
 
 echo "== unit tests under ASan/UBSan"
@@ -91,7 +93,7 @@ cd "$top"
 # One closing line over both runs, counting automake's PASS:/FAIL: lines:
 # test cases (each MPI testlist case has its own line through TAP, each unit
 # test program one, the layer check one) plus one line per extra suite above
-# (mpich, mpich-rma, fuzz, soak, multihost, Slurm, rdma-ci), whatever number of cases each ran.
+# (mpich, mpich-rma, fuzz, soak, multihost, Slurm, rdma-ci, rdma-ramp), whatever number of cases each ran.
 # (grep -c exits 1 when it counts nothing; that is not an error here)
 passed=$(cat _build-check/check.out _build-asan/check.out | grep -c '^PASS: ' || true)
 failed=$(cat _build-check/check.out _build-asan/check.out | grep -cE '^(FAIL|ERROR|XPASS): ' || true)
