@@ -103,6 +103,17 @@ struct ramp_msg *ramp_client_msg(struct ramp_client *c, struct ramp_slot *s, int
     return m;
 }
 
+void ramp_client_fill_write(struct ramp_client *c, struct ramp_slot *s, int entry,
+                            struct ramp_msg *m)
+{
+    uint64_t *meta = ramp_msg_meta(m);
+    for (int j = 0; j < s->n; j++)
+        if (j != entry)
+            meta[m->nmeta++] = s->keys[j];
+    m->vlen = (uint32_t)c->o->value_size;
+    ramp_value_fill(ramp_msg_value(m), c->o->value_size, s->keys[entry], s->ts);
+}
+
 int ramp_client_send(struct ramp_client *c, uint64_t key)
 {
     return c->net->ops->send_req(c->net, ramp_key_server(key, c->net->servers), c->msg);
@@ -128,12 +139,7 @@ static int put_start(struct ramp_client *c, struct ramp_slot *s)
     s->next_commit = 0;
     for (int i = 0; i < s->n; i++) {
         struct ramp_msg *m = ramp_client_msg(c, s, RAMP_PREPARE, i, s->keys[i], s->ts);
-        uint64_t *meta = ramp_msg_meta(m);
-        for (int j = 0; j < s->n; j++)
-            if (j != i)
-                meta[m->nmeta++] = s->keys[j];
-        m->vlen = (uint32_t)c->o->value_size;
-        ramp_value_fill(ramp_msg_value(m), c->o->value_size, s->keys[i], s->ts);
+        ramp_client_fill_write(c, s, i, m);
         if (ramp_client_send(c, s->keys[i]) != MPI_SUCCESS)
             return -1;
     }

@@ -83,6 +83,10 @@ int ramp_client_done(struct ramp_client *c);
  * fields and the GC watermark filled in, for operation entry of slot s. */
 struct ramp_msg *ramp_client_msg(struct ramp_client *c, struct ramp_slot *s, int type,
                                  int entry, uint64_t key, uint64_t ts);
+/* Fills m, built for write entry of slot s, with the transaction's other
+ * keys (its metadata) and the value written to the entry's key. */
+void ramp_client_fill_write(struct ramp_client *c, struct ramp_slot *s, int entry,
+                            struct ramp_msg *m);
 /* Sends c->msg to key's server. */
 int ramp_client_send(struct ramp_client *c, uint64_t key);
 /* The transaction of slot s has returned: records it and frees the slot. */

@@ -193,11 +193,12 @@ static uint8_t *next_entry(struct ramp_net *n, struct mailbox *mb, size_t *idx)
     return NULL;
 }
 
-static struct ramp_msg *mb_poll_rep(struct ramp_net *n)
+/* The next complete message of any mailbox entry (its index to *idx), or
+ * NULL. */
+static struct ramp_msg *poll_entry(struct ramp_net *n, size_t *idx)
 {
     struct mailbox *mb = n->impl;
-    size_t idx;
-    uint8_t *e = next_entry(n, mb, &idx);
+    uint8_t *e = next_entry(n, mb, idx);
     if (!e)
         return NULL;
     struct ramp_msg *m = take(n, mb, e);
@@ -206,17 +207,19 @@ static struct ramp_msg *mb_poll_rep(struct ramp_net *n)
     return m;
 }
 
+static struct ramp_msg *mb_poll_rep(struct ramp_net *n)
+{
+    size_t idx;
+    return poll_entry(n, &idx);
+}
+
 static struct ramp_msg *mb_poll_req(struct ramp_net *n, int *client)
 {
     struct mailbox *mb = n->impl;
     size_t idx;
-    uint8_t *e = next_entry(n, mb, &idx);
-    if (!e)
-        return NULL;
-    struct ramp_msg *m = take(n, mb, e);
-    if (!m)
-        MPI_Abort(n->comm, 1);
-    *client = (int)(idx / mb->per_client);
+    struct ramp_msg *m = poll_entry(n, &idx);
+    if (m)
+        *client = (int)(idx / mb->per_client);
     return m;
 }
 

@@ -164,14 +164,8 @@ static int release(struct ramp_client *c, struct ramp_slot *s)
     for (int i = 0; i < s->n; i++) {
         struct ramp_msg *m = ramp_client_msg(c, s, s->is_read ? RAMP_UNLOCK : RAMP_WRITE_UNLOCK,
                                              i, s->keys[i], s->ts);
-        if (!s->is_read) {
-            uint64_t *meta = ramp_msg_meta(m);
-            for (int j = 0; j < s->n; j++)
-                if (j != i)
-                    meta[m->nmeta++] = s->keys[j];
-            m->vlen = (uint32_t)c->o->value_size;
-            ramp_value_fill(ramp_msg_value(m), c->o->value_size, s->keys[i], s->ts);
-        }
+        if (!s->is_read)
+            ramp_client_fill_write(c, s, i, m);
         if (ramp_client_send(c, s->keys[i]) != MPI_SUCCESS)
             return -1;
     }
