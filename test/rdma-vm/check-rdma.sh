@@ -25,8 +25,11 @@
 #   case, default 600), RDMA_VM_CASE_SECONDS (default 300),
 #   RDMA_VM_BOOT_SECONDS (default 300).
 # Prints each case with its time, a line per guest run, a summary line per
-# configuration and guest count, and "check-rdma: N passed, N failed";
-# exit 0 iff everything passed.
+# configuration and guest count, what failed (each failure's last stderr
+# lines and the guests' health after it) and "check-rdma: N passed, N
+# failed"; exit 0 iff everything passed. A guest run in which the guests
+# themselves broke (their link, an rxe device, RC between the devices without
+# rdmpi, a kernel BUG) is run once more on new guests; the output says so.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ci=0 timeout=
@@ -69,35 +72,77 @@ ncases() {  # number of cases in the testlists $@ ("-" = none)
 }
 
 total_p=0 total_f=0
-summary=()
+summary=() details=()
 log=$(mktemp "${TMPDIR:-/tmp}/check-rdma.XXXXXX")
 trap 'rm -f "$log"' EXIT
 
+# Each failure of the guest run in $1 with the last lines of its stderr, and
+# the guests' health after it (guest-suite.sh), onto details: they are
+# printed again after the summary, since a CI log is read from its end.
+add_details() {
+    local line
+    while IFS= read -r line; do
+        details+=("$line")
+    done < <(awk '
+        function flush(  i) {
+            for (i = (n > 6 ? n - 6 : 0); i < n; i++) print "    " buf[i % 6]
+            inerr = 0; n = 0
+        }
+        { sub(/^\[node0\] /, "") }
+        inerr && /\[0x[0-9a-f]+\]$/ { next }   # backtrace frames
+        inerr && /^  / && !/^  --- / { buf[n++ % 6] = $0; next }
+        inerr { flush() }
+        /^  --- stderr \(tail\) ---/ { inerr = 1; n = 0; next }
+        /^(FAIL|XPASS) / || /^health / { print "  " $0 }
+        END { if (inerr) flush() }' "$1")
+}
+
+# What broke in the guests themselves during the run in $1, per guest-suite's
+# health lines: a guest that no longer reaches the other, an rxe port that
+# is no longer active, RC between the devices failing without rdmpi
+# (ibv_rc_pingpong), a kernel BUG or WARNING. Empty if nothing did.
+guests_broken() {
+    grep -E '^(\[node0\] )?health ' "$1" |
+        grep -E 'unreachable|rxe: (no device|PORT_DOWN|PORT_INIT|PORT_ARMED)|ibv_rc_pingpong .*: failed|kernel: .*(BUG:|WARNING:)' |
+        sed -E 's/^(\[node0\] )?health \[[^]]*\] //' | sort -u | head -n 3 | paste -sd ';' -
+}
+
 # One guest run: $1 = guest count, $2 = configurations, $3 = C list, $4 =
-# Fortran list. Adds to the totals and to the summary.
+# Fortran list. Adds to the totals and to the summary. A run in which the
+# guests themselves broke (see guests_broken) is run once more on new
+# guests, and only the second counts; both are in the output.
 guest_run() {
-    local n=$1 cfgs=$2 cl=$3 fl=$4 cases ncfg t rc line p f t0 secs label
+    local n=$1 cfgs=$2 cl=$3 fl=$4 cases ncfg t rc line p f t0 secs label try broken
     ncfg=$(echo "$cfgs" | tr ';' '\n' | grep -c .)
     cases=$(( $(ncases "$cl" "$fl") * ncfg ))
     t=${timeout:-$((boot_s + cases * case_s))}
     label="$n guest$([ "$n" -gt 1 ] && echo s) ${cfgs%%:*}"
     [ "$ncfg" -gt 1 ] && label="$n guest$([ "$n" -gt 1 ] && echo s) $(echo "$cfgs" | tr ';' '\n' | sed 's/:.*//' | paste -sd+)"
-    echo "== check-rdma: $label: $cases cases, guest run limit $t s"
-    t0=$(date +%s)
-    "$here/run-in-vm.sh" -n "$n" -t "$t" -- "$here/guest-suite.sh" -c "$cfgs" -l "$cl" -f "$fl" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
-    secs=$(( $(date +%s) - t0 ))
-    line=$(grep -E "^(\[node0\] )?rdma-vm \([^)]*\): [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
-        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
-    else
-        # count what finished before the guest run ended
-        p=$(grep -cE '^(\[node0\] )?(PASS|XFAIL) ' "$log")
-        f=$(( $(grep -cE '^(\[node0\] )?(FAIL|XPASS) ' "$log") + 1 ))
-        echo "check-rdma: $label: the guest run ended without a summary (exit $rc) after $secs s"
-    fi
-    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { f=1; echo "check-rdma: $label: the guest run exited $rc"; }
+    for try in 1 2; do
+        echo "== check-rdma: $label: $cases cases, guest run limit $t s"
+        t0=$(date +%s)
+        "$here/run-in-vm.sh" -n "$n" -t "$t" -- "$here/guest-suite.sh" -c "$cfgs" -l "$cl" -f "$fl" 2>&1 | tee "$log"
+        rc=${PIPESTATUS[0]}
+        secs=$(( $(date +%s) - t0 ))
+        line=$(grep -E "^(\[node0\] )?rdma-vm \([^)]*\): [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+        if [ -n "$line" ]; then
+            p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
+            f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+        else
+            # count what finished before the guest run ended
+            p=$(grep -cE '^(\[node0\] )?(PASS|XFAIL) ' "$log")
+            f=$(( $(grep -cE '^(\[node0\] )?(FAIL|XPASS) ' "$log") + 1 ))
+            echo "check-rdma: $label: the guest run ended without a summary (exit $rc) after $secs s"
+        fi
+        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { f=1; echo "check-rdma: $label: the guest run exited $rc"; }
+        add_details "$log"
+        broken=
+        [ "$f" -gt 0 ] && broken=$(guests_broken "$log")
+        [ -n "$broken" ] && [ "$try" = 1 ] || break
+        echo "check-rdma: $label: the guests themselves broke ($broken); this run does not count, it runs again on new guests"
+        summary+=("check-rdma: $label: not counted, the guests broke: $p passed, $f failed, $secs s")
+        details+=("  (above: $label, the run that did not count)")
+    done
     total_p=$((total_p + p))
     total_f=$((total_f + f))
     summary+=("check-rdma: $label: $p passed, $f failed, $secs s")
@@ -127,5 +172,9 @@ for n in ${RDMA_VM_NODES:-1 2}; do
     fi
 done
 printf '%s\n' "${summary[@]}"
+if [ ${#details[@]} -gt 0 ]; then
+    echo "check-rdma: what failed (the last lines of each failure's stderr):"
+    printf '%s\n' "${details[@]}" | tail -n 80
+fi
 echo "check-rdma: $total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]

@@ -81,6 +81,47 @@ tally() {  # $1 = runtests.sh output file
     cfg_f=$((cfg_f + f))
 }
 
+# After a configuration with failures: the state of every guest, so that a
+# failure in CI (where only the log is left) says whether the guests, their
+# link or their rxe devices were still sound. Each line starts "health".
+health() {  # $1 = configuration name
+    local i peer probe
+    # shellcheck disable=SC2016
+    probe='echo "rxe: $(ibv_devinfo -d "${RXE_DEV:-rxe0}" 2>&1 | grep -m1 -o "PORT_[A-Z_]*" || echo "no device")"
+        # a TCP connect to a closed port: refused at once if the peer is up
+        r=$(timeout 5 bash -c "exec 3<>/dev/tcp/$1/9" 2>&1); rc=$?
+        case $rc:$r in
+        0:* | *refused*) echo "peer: $1 reachable" ;;
+        124:*) echo "peer: $1 unreachable (no answer in 5 s)" ;;
+        *) echo "peer: $1: $r" ;;
+        esac
+        echo "/dev/shm: $(df -k /dev/shm | awk "NR==2 {print \$4 \" KiB free of \" \$2}"), $(ls /dev/shm | wc -l) files"
+        echo "processes of this build: $(ps -eo args= | grep -cE "^[^ ]*/(test/mpi/[^ ]*|mpirun/mpirun|apps/ramp/[^ ]*)( |\$)")"
+        dmesg 2>/dev/null | grep -E "rxe|rdma|[Oo]ut of memory|segfault|BUG:|WARNING:" | grep -vE "rdma_rxe: loaded|set active|added eth0|ommand line:" | tail -n 5 | sed "s/^/kernel: /"'
+    for ((i = 0; i < nodes; i++)); do
+        peer=node$(( (i + 1) % nodes ))
+        [ "$nodes" -eq 1 ] && peer=127.0.0.1
+        if [ "$i" = "${RXE_NODE_ID:-0}" ]; then
+            timeout 30 bash -c "$probe" _ "$peer"
+        else
+            timeout 60 "$here/vm-agent.sh" "node$i" bash -c "$probe" _ "$peer" </dev/null
+        fi 2>&1 | sed "s/^/health [$1] node$i: /"
+    done
+    # RC through the two devices without rdmpi: perftest's ping-pong
+    if [ "$nodes" -gt 1 ]; then
+        local dev=${RXE_DEV:-rxe0} g=${RXE_GID_INDEX:-1} sp
+        timeout 40 "$here/vm-agent.sh" node1 ibv_rc_pingpong -d "$dev" -g "$g" -n 10 </dev/null >/dev/null 2>&1 &
+        sp=$!
+        sleep 3
+        if timeout 30 ibv_rc_pingpong -d "$dev" -g "$g" -n 10 node1 >/dev/null 2>&1; then
+            echo "health [$1] node0: ibv_rc_pingpong node0-node1: passed"
+        else
+            echo "health [$1] node0: ibv_rc_pingpong node0-node1: failed"
+        fi
+        wait "$sp"
+    fi
+}
+
 # A raw verbs check first: the device is up and RC works through it.
 echo "== rdma-vm ($where): raw verbs"
 if ibv_devinfo -d "${RXE_DEV:-rxe0}" | grep -q PORT_ACTIVE; then
@@ -145,6 +186,7 @@ for cfg in "${cfgs[@]}"; do
         tally "$out"
     done
     echo "rdma-vm ($where) config $name: $cfg_p passed, $cfg_f failed, $(( $(date +%s) - cfg_t0 )) s"
+    [ "$cfg_f" -gt 0 ] && health "$name"
 done
 rm -f "$out"
 echo "rdma-vm ($where): $passed passed, $failed failed"
