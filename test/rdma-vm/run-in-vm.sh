@@ -32,7 +32,7 @@ tmpfs overlay; the current directory is shared read-write by default).
 
 Options:
   -n, --nodes N        number of guests, all on one virtual L2 network (default 1;
-                       2 nodes: direct unix-datagram link, >2: vde_switch from vde2)
+                       2 nodes: direct unix stream link, >2: vde_switch from vde2)
   -t, --timeout SECS   kill the guests after SECS seconds, exit 124 (default 600)
   -m, --mem MiB        memory per guest (default 2048; 1024 with more than 2 nodes)
   -c, --cpus N         vCPUs per guest (default: host cores / nodes, 1..2)
@@ -443,13 +443,17 @@ accel_args() {
   esac
 }
 
-# L2 network between the guests: a unix-datagram pair for 2 nodes, a vde hub otherwise
+# L2 network between the guests: one unix stream connection for 2 nodes
+# (node0 listens, node1 connects), a vde hub otherwise. Not a pair of unix
+# datagram sockets (the kernel queues 10 datagrams per socket by default):
+# that link stopped for good under bursts of RDMA traffic between the guests
+# (both rxe ports active, ARP unanswered); a stream has flow control.
 net_args() {  # $1 = node index
   local n=$1
   if [[ $NODES == 1 ]]; then
     echo "-netdev hubport,id=n0,hubid=0"
   elif [[ $NODES == 2 ]]; then
-    echo "-netdev dgram,id=n0,local.type=unix,local.path=$RUN/net$n.sock,remote.type=unix,remote.path=$RUN/net$((1-n)).sock"
+    echo "-netdev stream,id=n0,server=$([[ $n == 0 ]] && echo on || echo off),addr.type=unix,addr.path=$RUN/net.sock"
   else
     echo "-netdev vde,id=n0,sock=$RUN/vde.ctl"
   fi
@@ -482,6 +486,10 @@ start_guests() {  # $1 = accel mode
       ${RXE_VM_QEMU_ARGS:-} \
       </dev/null >"$RUN/qemu.$n.log" 2>&1 &
     QPIDS+=($!)
+    if [[ $NODES == 2 && $n == 0 ]]; then  # node1 connects to node0's socket
+      for _ in $(seq 100); do [[ -S $RUN/net.sock ]] && break; sleep 0.1; done
+      [[ -S $RUN/net.sock ]] || die "node0's QEMU did not open its network socket $RUN/net.sock"
+    fi
   done
   info "started $NODES guest(s) ($1), run dir $RUN"
 }
