@@ -10,4 +10,4 @@ if [ $# -ne 2 ]; then
     exit 2
 fi
 src=$(cd "$(dirname "$0")" && pwd)
-exec "$1" -O2 -g -Wall -Wextra -o "$2" "$src"/*.c "$src"/../common/stats.c -lm
+exec "$1" -O2 -g -Wall -Wextra -o "$2" "$src"/*.c "$src"/../common/*.c -lm

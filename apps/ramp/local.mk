@@ -16,6 +16,7 @@ apps_ramp_rdmpi_ramp_SOURCES = apps/ramp/main.c \
 	apps/ramp/client.c apps/ramp/client.h \
 	apps/ramp/history.c apps/ramp/history.h \
 	apps/ramp/check.c apps/ramp/check.h \
-	apps/common/stats.c apps/common/stats.h
+	apps/common/stats.c apps/common/stats.h \
+	apps/common/keygen.c apps/common/keygen.h
 apps_ramp_rdmpi_ramp_LDADD = libmpi.la -lm
 EXTRA_DIST += apps/ramp/bench.sh apps/ramp/build-with.sh doc/ramp.md

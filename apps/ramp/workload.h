@@ -6,16 +6,13 @@
 
 #include <stdint.h>
 
+#include "../common/keygen.h"
 #include "opts.h"
 
 struct ramp_workload {
-    uint64_t rng;
-    uint64_t keys;
+    struct app_keygen keys; /* its stream also decides GET or PUT */
     int txn_size;
     int reads;
-    enum ramp_dist dist;
-    /* YCSB's zipfian generator constants (Gray et al.) */
-    double theta, zetan, alpha, eta, zeta2;
     uint8_t *taken;         /* keys chosen for the transaction being built */
 };
 
