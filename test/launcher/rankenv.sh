@@ -45,6 +45,15 @@ else
     fail "job key: the next job's is '$(cat "$T/out")' (rc $RC)"
 fi
 
+# The TCP transport connects ranks on both hosts with it, and MPI_Init
+# takes it out of the environment (test/mpi/tcp_jobkey.c).
+JOBKEY=$builddir/test/mpi/tcp_jobkey
+need_built check "$JOBKEY"
+run_mpirun -hosts localhost:1,lt-other-host:2 --launch-agent "$T/agent" -n 3 \
+    -x RDMPI_TRANSPORTS=tcp "$JOBKEY" $MARK
+expect_rc "tcp_jobkey, two hosts" 0
+expect_grep "tcp_jobkey, two hosts: no errors" "$T/out" '^ No Errors$'
+
 # A rank built on rdmpi's bootstrap still finds mpirun's PMIx server.
 run_mpirun -n 2 "$CLIENT" mark=$MARK echo
 expect_rc "bootstrap with PMI_RANK set" 0
