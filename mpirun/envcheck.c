@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot/boot.h"
 #include "info/all_tunables.h"
 #include "util/errdetail.h"
 #include "util/status.h"
@@ -47,6 +48,10 @@ static int check_one(seen_t *s, const char *var, const char *where)
     const rd_tunable_t *t;
 
     if (strncmp(var, "RDMPI_", 6) != 0)
+        return 0;
+    /* Not a setting: mpirun makes it for each job (one inherited from an
+     * enclosing job is replaced). */
+    if (len == strlen(RD_BOOT_JOB_KEY_ENV) && !strncmp(var, RD_BOOT_JOB_KEY_ENV, len))
         return 0;
     t = rd_tunable_lookup(rd_all_tunables, var, len);
     if (!t) {

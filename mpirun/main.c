@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "binding.h"
+#include "boot/boot.h"
 #include "daemon.h"
 #include "envcheck.h"
 #include "fdlimit.h"
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
     rd_mpirun_plan_t plan = { .self = -1 };
     rd_mpirun_head_cfg_t head = { .lfd = -1 };
     char secret[RD_MPIRUN_SECRET_LEN + 1], self_exe[PATH_MAX];
+    char job_key[RD_MPIRUN_SECRET_LEN + 1];
     char *addrs = NULL;
     int status = 1, rc;
 
@@ -126,6 +128,17 @@ int main(int argc, char **argv)
         (rc = rd_mpirun_env_check(&opts)) != 0) {
         rd_mpirun_opts_free(&opts);
         return rc;
+    }
+    /* The job key (boot.h) goes with the job's -x variables: into every
+     * rank's environment, and to the host daemons in the JOB message over
+     * their authenticated connection; never into PMIx's key-value store.
+     * Set last, it overrides one inherited from mpirun's environment. */
+    _Static_assert(RD_MPIRUN_SECRET_LEN == 2 * RD_BOOT_JOB_KEY_LEN, "the job key in hex");
+    if (rd_mpirun_make_secret(job_key) != 0 ||
+        rd_mpirun_env_add(&opts.env, &opts.nenv, RD_BOOT_JOB_KEY_ENV,
+                          strlen(RD_BOOT_JOB_KEY_ENV), job_key) != 0) {
+        rd_mpirun_opts_free(&opts);
+        return 1;
     }
     /* --output-filename DIR is relative to where mpirun was started. */
     char outdir[PATH_MAX];

@@ -1,6 +1,7 @@
 /*
  * Bootstrap: picks the back end that matches the process manager that
- * started this rank, and forwards boot.h's calls to it.
+ * started this rank, and forwards boot.h's calls to it; keeps the job key
+ * that rdmpi's mpirun hands a rank in its environment.
  *
  * Order of the choice:
  *  1. PMIX_NAMESPACE set: PMIx (rdmpi's mpirun, srun --mpi=pmix, other PMIx
@@ -43,6 +44,8 @@ static struct {
     const rd_boot_ops_t *ops;   /* NULL for a singleton */
     const char *tried;          /* the protocol rd_boot_init chose or last tried */
     rd_boot_kv_t *kv;           /* singleton's own puts */
+    int have_job_key;
+    unsigned char job_key[RD_BOOT_JOB_KEY_LEN];
 } boot;
 
 void rd_boot_set_job_id(rd_boot_info_t *info, const char *src)
@@ -147,6 +150,55 @@ static int pmi_wire_connect(const rd_boot_ops_t **ops)
     return RD_OK;
 }
 
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Takes RD_BOOT_JOB_KEY_ENV out of the environment, keeping its value in
+ * boot.job_key. The digits are overwritten where they are, since
+ * /proc/<pid>/environ shows the process's original environment whatever
+ * unsetenv does. A malformed value is an error: only mpirun sets it, and
+ * ranks with different keys could not connect to each other. */
+static int take_job_key(void)
+{
+    extern char **environ;
+    const size_t namelen = sizeof(RD_BOOT_JOB_KEY_ENV) - 1;
+    char *val = NULL;
+    int rc = RD_OK;
+
+    boot.have_job_key = 0;
+    for (char **e = environ; e && *e && !val; e++)
+        if (!strncmp(*e, RD_BOOT_JOB_KEY_ENV, namelen) && (*e)[namelen] == '=')
+            val = *e + namelen + 1;
+    if (!val)
+        return RD_OK;
+    size_t n = strlen(val);
+    if (n != 2 * RD_BOOT_JOB_KEY_LEN || strspn(val, "0123456789abcdef") != n) {
+        rd_err_detail("%s is set but is not %d lowercase hex digits: rdmpi's mpirun sets it "
+                      "for each job, it is not a setting", RD_BOOT_JOB_KEY_ENV,
+                      2 * RD_BOOT_JOB_KEY_LEN);
+        rc = RD_EBOOT;
+    } else {
+        for (size_t i = 0; i < RD_BOOT_JOB_KEY_LEN; i++) {
+            int hi = hex_digit(val[2 * i]), lo = hex_digit(val[2 * i + 1]);
+            boot.job_key[i] = (unsigned char)(hi << 4 | lo);
+        }
+        boot.have_job_key = 1;
+    }
+    memset(val, '0', n);
+    unsetenv(RD_BOOT_JOB_KEY_ENV);
+    return rc;
+}
+
+int rd_boot_job_key(unsigned char key[RD_BOOT_JOB_KEY_LEN])
+{
+    if (!boot.initialized || !boot.have_job_key)
+        return 0;
+    memcpy(key, boot.job_key, RD_BOOT_JOB_KEY_LEN);
+    return 1;
+}
+
 int rd_boot_init(rd_boot_info_t *info)
 {
     const rd_boot_ops_t *ops = NULL;
@@ -158,6 +210,8 @@ int rd_boot_init(rd_boot_info_t *info)
     if (gethostname(info->hostname, sizeof(info->hostname)) != 0)
         strcpy(info->hostname, "localhost");
     info->hostname[sizeof(info->hostname) - 1] = '\0';
+    if ((rc = take_job_key()) != RD_OK)
+        return rc;
 
     if (getenv("PMIX_NAMESPACE")) {
         ops = &rd_boot_pmix_ops;
@@ -272,6 +326,8 @@ int rd_boot_finalize(rd_boot_info_t *info)
     }
     boot.initialized = 0;
     boot.ops = NULL;
+    boot.have_job_key = 0;
+    memset(boot.job_key, 0, sizeof(boot.job_key));
     if (info) {
         free(info->local_ranks);
         info->local_ranks = NULL;

@@ -29,7 +29,8 @@ typedef struct rd_boot_info {
     char hostname[256];
 } rd_boot_info_t;
 
-/* Connects to the process manager and fills *info. Returns RD_OK or RD_EBOOT. */
+/* Connects to the process manager and fills *info, and takes the job key
+ * (below) out of the environment. Returns RD_OK or RD_EBOOT. */
 int rd_boot_init(rd_boot_info_t *info);
 
 /* The protocol rd_boot_init chose (after it: "PMIx", "PMI-2", "PMI-1", or
@@ -43,6 +44,23 @@ const char *rd_boot_name(void);
  * without rdmpi (a wrapper script, a shell) is not disturbed; mpirun
  * forwards no SIGURG of its own. (Its user includes <signal.h>.) */
 #define RD_BOOT_WHERE_SIGNAL SIGURG
+
+/* The job key: a secret rdmpi's mpirun makes for each job and hands to
+ * every rank of it in its environment, never through the key-value store
+ * (ranks on other hosts get it from their host daemon, which received it
+ * over its authenticated connection to the head). RD_BOOT_JOB_KEY_ENV
+ * holds it as 2 * RD_BOOT_JOB_KEY_LEN lowercase hex digits; rd_boot_init
+ * takes it out of the environment (the digits overwritten, the variable
+ * unset), so the program's child processes and environment dumps do not
+ * carry it. */
+#define RD_BOOT_JOB_KEY_LEN 16
+#define RD_BOOT_JOB_KEY_ENV "RDMPI_JOB_KEY"
+
+/* After rd_boot_init: copies the job key to key and returns 1, or returns
+ * 0 when the launcher gave none (srun, Hydra, a singleton); a layer that
+ * needs a secret then makes its own and publishes it with rd_boot_put,
+ * which only that launcher's ranks can read. */
+int rd_boot_job_key(unsigned char key[RD_BOOT_JOB_KEY_LEN]);
 
 /* Publishes a value under key for the other ranks (visible after rd_boot_fence). */
 int rd_boot_put(const char *key, const void *val, size_t len);

@@ -5,8 +5,10 @@
  * Rank 0 reads rank 1's published TCP address from PMIx (as any process of
  * the job could; another user's process could only scan for the port) and
  * plays the intruder on three extra connections:
- *   1. a HELLO with the right ranks but a wrong key, then a forged MSG frame
- *      carrying an EAGER message with tag 99;
+ *   1. a HELLO with the right ranks but a wrong key (the job's key, which
+ *      rank 0's MPI_Init took out of its environment, one byte off; or
+ *      rank 1's published key one byte off where there is no job key), then
+ *      a forged MSG frame carrying an EAGER message with tag 99;
  *   2. a frame with an unknown wire version;
  *   3. a MSG frame without any HELLO;
  *   4. nothing at all (connects and stays silent).
@@ -21,6 +23,8 @@
 #include <netinet/in.h>
 #include <pmix.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -99,8 +103,23 @@ static size_t put_forged_msg(unsigned char *p)
     return n + 4;
 }
 
+/* Two hex digits at s as a byte. */
+static uint8_t hex_byte(const char *s)
+{
+    unsigned v = 0;
+    sscanf(s, "%2x", &v);
+    return (uint8_t)v;
+}
+
 int main(int argc, char **argv)
 {
+    /* The job key, as rdmpi's mpirun hands it (boot.h); read before
+     * MPI_Init takes it away. */
+    const char *jk = getenv("RDMPI_JOB_KEY");
+    uint8_t key[RD_TCP_KEY_LEN] = { 0 };
+    int have_key = jk && strlen(jk) == 2 * RD_TCP_KEY_LEN;
+    for (int i = 0; have_key && i < RD_TCP_KEY_LEN; i++)
+        key[i] = hex_byte(jk + 2 * i);
     MTest_Init(&argc, &argv);
     MTest_Need_ranks(2);
     int token = 0;
@@ -121,9 +140,17 @@ int main(int argc, char **argv)
             unsigned char buf[512];
             size_t n;
 
+            if (!have_key) {
+                pmix_value_t *kv = NULL;
+                if (PMIx_Get(&peer, RD_TCP_BOOT_SECRET, NULL, 0, &kv) == PMIX_SUCCESS && kv &&
+                    kv->type == PMIX_BYTE_OBJECT && kv->data.bo.size == RD_TCP_KEY_LEN)
+                    memcpy(key, kv->data.bo.bytes, RD_TCP_KEY_LEN);
+                if (kv)
+                    PMIX_VALUE_RELEASE(kv);
+            }
             rd_tcp_hello_t h = { RD_TCP_HELLO_MAGIC, 0, 1, 0, { 0 } };
-            memcpy(h.key, a.key, sizeof(h.key));
-            h.key[0] ^= 0x5a;   /* rank 1's own key, one byte off: still wrong */
+            memcpy(h.key, key, sizeof(h.key));
+            h.key[0] ^= 0x5a;   /* the right key, one byte off: still wrong */
             n = put_frame(buf, RD_TCP_F_HELLO, RD_TCP_WIRE_VERSION, sizeof(h), 0);
             memcpy(buf + n, &h, sizeof(h));
             n += sizeof(h);

@@ -2,8 +2,9 @@
  * TCP transport: moves p2p messages between ranks over TCP sockets, for
  * peers no faster transport reaches (other hosts without RDMA), or every
  * peer with RDMPI_TRANSPORTS=tcp. Wire format and connection set-up are
- * drawn in tcp_wire.h. This file holds the ops table, init (the address,
- * port and key we publish) and finalize; the rest is split by concern and
+ * drawn in tcp_wire.h. This file holds the ops table, init (the address
+ * and port we publish, the connection key) and finalize; the rest is split
+ * by concern and
  * shares its state through tcp_int.h:
  *   tcp_conn.c   connections: listen, accept, connect, HELLO/ACK/NACK,
  *                retries and timers, a peer's failure
@@ -14,8 +15,10 @@
  *   tcp_addr.c   which addresses to publish, which of a peer's to use
  *
  * One connection per pair of ranks, opened on the first send with the
- * address the peer published through PMIx and authenticated by the key it
- * published next to it (another user's process cannot inject messages).
+ * address the peer published through PMIx and authenticated by a key:
+ * the job key rdmpi's mpirun hands every rank outside PMIx, or under other
+ * launchers a key each rank publishes (another user's process cannot
+ * inject messages).
  * Receiving follows the O2G lesson: one edge-triggered epoll set over
  * every socket, each readable socket drained at once, and a message
  * matched as soon as its header is in.
@@ -163,7 +166,11 @@ static int tcp_init(const rd_tp_env_t *env)
     if (rc != RD_OK)
         return rc;
     rd_tcp.me.version = RD_TCP_WIRE_VERSION;
-    if (getrandom(rd_tcp.me.key, sizeof(rd_tcp.me.key), 0) != (ssize_t)sizeof(rd_tcp.me.key)) {
+    /* The job key when the launcher gave one: nothing secret is published. */
+    _Static_assert(RD_TCP_KEY_LEN == RD_BOOT_JOB_KEY_LEN, "the job key is the connection key");
+    rd_tcp.job_key = rd_boot_job_key(rd_tcp.key);
+    if (!rd_tcp.job_key &&
+        getrandom(rd_tcp.key, sizeof(rd_tcp.key), 0) != (ssize_t)sizeof(rd_tcp.key)) {
         rd_err_detail_sys(errno, "tcp: getrandom() for the connection key");
         return RD_ESYS;
     }
@@ -195,6 +202,9 @@ static int tcp_init(const rd_tp_env_t *env)
         rd_list_init(&rd_tcp.peers[i].retry);
     }
     if ((rc = rd_boot_put(RD_TCP_BOOT_KEY, &rd_tcp.me, RD_TCP_ADDR_LEN(rd_tcp.me.count))) != RD_OK)
+        goto err;
+    if (!rd_tcp.job_key &&
+        (rc = rd_boot_put(RD_TCP_BOOT_SECRET, rd_tcp.key, sizeof(rd_tcp.key))) != RD_OK)
         goto err;
     return RD_OK;
 err:
@@ -257,4 +267,5 @@ static void tcp_finalize(void)
         close(rd_tcp.ep);
     rd_tcp.ep = -1;
     rd_tcp.finalizing = 0;
+    memset(rd_tcp.key, 0, sizeof(rd_tcp.key));
 }

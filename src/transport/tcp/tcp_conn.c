@@ -334,6 +334,10 @@ int rd_tcp_fetch_addr(int peer)
     for (int i = 0; i < p->addr.count; i++)
         if (p->addr.ent[i].family != 4 && p->addr.ent[i].family != 6)
             return 0;
+    len = sizeof(p->key);
+    if (!rd_tcp.job_key && (rd_boot_get(peer, RD_TCP_BOOT_SECRET, p->key, &len) != RD_OK ||
+                            len != sizeof(p->key)))
+        return 0;
     p->have_addr = 1;
     return 1;
 }
@@ -382,7 +386,7 @@ int rd_tcp_connect(int peer)
     rd_tcp_hello_t h = { .magic = htole32(RD_TCP_HELLO_MAGIC),
                          .src = (int32_t)htole32((uint32_t)rd_tcp.rank),
                          .dst = (int32_t)htole32((uint32_t)peer), .reserved = 0 };
-    memcpy(h.key, rd_tcp.me.key, sizeof(h.key));
+    memcpy(h.key, rd_tcp.key, sizeof(h.key));
     ctl_frame(c, RD_TCP_F_HELLO, &h, sizeof(h));
     p->conn = c;
     unretry(p);
@@ -509,7 +513,7 @@ static void on_hello(conn_t *c)
     int dst = (int32_t)le32toh((uint32_t)h.dst);
     if (le32toh(h.magic) != RD_TCP_HELLO_MAGIC || dst != rd_tcp.rank || src < 0 ||
         src >= rd_tcp.size || src == rd_tcp.rank || !rd_tcp_fetch_addr(src) ||
-        !key_equal(h.key, rd_tcp.peers[src].addr.key)) {
+        !key_equal(h.key, rd_tcp.job_key ? rd_tcp.key : rd_tcp.peers[src].key)) {
         rd_tcp_conn_close(c);   /* not one of ours: no answer */
         return;
     }

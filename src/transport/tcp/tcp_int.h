@@ -79,6 +79,7 @@ typedef struct tpeer {
     int held;                  /* q holds frames held back (in rd_tcp.held) */
     rd_list_t held_link;
     rd_tcp_addr_t addr;
+    uint8_t key[RD_TCP_KEY_LEN];   /* without a job key: the key it published */
 } tpeer_t;
 
 struct rd_tcp_state {
@@ -91,6 +92,8 @@ struct rd_tcp_state {
     rd_list_t conns, dead;
     rd_list_t ready;           /* readable connections left for the next pass */
     rd_tcp_addr_t me;          /* what this rank published */
+    int job_key;               /* key is the job key (boot.h), shared by every rank */
+    uint8_t key[RD_TCP_KEY_LEN];   /* our HELLOs carry it (tcp_wire.h) */
     size_t sendq_max;
     size_t coalesce_max;       /* largest payload held back; 0: none */
     unsigned gen;              /* bumped by every progress call */
@@ -136,7 +139,8 @@ void rd_tcp_no_descriptor(int err, const char *call, int peer);
 int rd_tcp_listen(const rd_tcp_addr_t *me, int *fds, uint16_t *port);
 /* Accepts every pending connection (the listening socket is readable). */
 void rd_tcp_accept_all(void);
-/* Fetches what peer published; 0 if it published nothing usable. */
+/* Fetches what peer published (its address, and its key when the job has
+ * no job key); 0 if it published nothing usable. */
 int rd_tcp_fetch_addr(int peer);
 /* Opens the connection to peer and queues its HELLO. */
 int rd_tcp_connect(int peer);
