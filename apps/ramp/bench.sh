@@ -13,16 +13,31 @@
 #
 # Run from the build directory (or set RAMP and MPIRUN):
 #   ../apps/ramp/bench.sh [--quick] [--seconds S] [--np N] [--servers S]
-#       [--transports shm,tcp,netns] [--methods rpc,plus,star,s2pl]
-#       [--with mpich,openmpi] [--out DIR]
+#       [--transports shm,tcp,netns,rxe] [--methods rpc,plus,star,s2pl]
+#       [--reads 0,100] [--sizes 2,8|none] [--rounds N] [--with mpich,openmpi]
+#       [--out DIR]
 # --quick: 0.5 s per run, r0 and r100, sizes 2 and 8 (checks the script).
+# --reads, --sizes: the read percentages and the micro-benchmark's sizes
+# to run (default all; --sizes none skips the micro-benchmark).
+# --rounds N: the whole matrix N times over, the table keeps each cell's
+# best (the run least disturbed by other work); the CSV has every run.
 # Transport netns (rdmpi only; needs root): two network namespaces joined
 # by veth act as two hosts (test/multihost/netns.sh), the ranks alternate
 # between them (so do the servers), and talk TCP across.
+# Transport rxe (rdmpi only; needs root the first time): the study's
+# transport comparison in a QEMU guest with Soft-RoCE
+# (test/rdma-vm/run-in-vm.sh boots it): rpc over tcp, then each method
+# over rc, with ratios to rpc over tcp. The servers and the clients are
+# two hosts of one job in the guest (the second started through
+# bench/verbs/local-agent.sh), so every request crosses the transport and
+# the windows are reached by RDMA, not shared memory. Emulated RDMA is
+# the guest's kernel copying packets: it measures CPU cost, not a NIC.
 # Throughput depends on what else the machine runs: measure on an idle one.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+args=("$@")
 RAMP=${RAMP:-$PWD/apps/ramp/rdmpi-ramp}
 MPIRUN=${MPIRUN:-$PWD/mpirun/mpirun}
 seconds=5
@@ -34,11 +49,16 @@ out=ramp-bench
 reads_list="0 25 50 75 100"
 sizes="2 4 8 16"
 methods="rpc plus star s2pl"
+reads_opt='' sizes_opt='' in_guest=0 rounds=1
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) seconds=0.5; reads_list="0 100"; sizes="2 8" ;;
+    --reads) reads_opt=${2//,/ }; shift ;;
+    --sizes) sizes_opt=${2//,/ }; shift ;;
+    --rounds) rounds=$2; shift ;;
+    --in-guest) in_guest=1 ;;  # the rxe transport's part, run in the guest
     --seconds) seconds=$2; shift ;;
     --np) np=$2; shift ;;
     --servers) servers=$2; shift ;;
@@ -51,25 +71,36 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+[ -n "$reads_opt" ] && reads_list=$reads_opt
+[ -n "$sizes_opt" ] && sizes=$sizes_opt
+[ "$sizes" = none ] && sizes=
+case $rounds in '' | *[!0-9]* | 0) echo "bench.sh: --rounds takes a positive count, not '$rounds'" >&2; exit 2 ;; esac
 [ -x "$RAMP" ] || { echo "bench.sh: $RAMP is not built (run make, or set RAMP)" >&2; exit 2; }
 mkdir -p "$out"
 csv=$out/results.csv
-echo "lib,transport,matrix,label,method,reads,txn_size,txn_per_s,p50_us,p99_us" >"$csv"
+[ $in_guest = 1 ] ||
+    echo "lib,transport,matrix,label,method,reads,txn_size,txn_per_s,p50_us,p99_us" >"$csv"
 
 # run LIB TRANSPORT MATRIX LABEL METHOD READS SIZE: one run, one CSV row.
 run() {
-    local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=() wargs=()
+    local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=() wargs=() retx=
     case $lib in
     rdmpi) prog=$RAMP; mpirun=("$MPIRUN")
            [ "$tr" = tcp ] && env=(-x RDMPI_TRANSPORTS=tcp) && wargs=(--window create)
            [ "$tr" = netns ] && mpirun=("$onhost" "$NS0" "$MPIRUN"
                -hosts "$NS0:$(( (np + 1) / 2 )),$NS1:$(( (np + 1) / 2 ))" --map-by node
-               --launch-agent "$onhost" --bind-to none -genv RDMPI_TCP_IF eth0) ;;
+               --launch-agent "$onhost" --bind-to none -genv RDMPI_TCP_IF eth0)
+           case $tr in
+           rxe-*) mpirun=("$MPIRUN" "${rxe_launch[@]}")
+                  env=(-x "RDMPI_TRANSPORTS=${tr#rxe-}" -x RDMPI_HEARTBEAT_TIMEOUT
+                       -x RDMPI_RC_TIMEOUT -x RDMPI_VERBOSE=1) ;;
+           esac ;;
     mpich) prog=$out/rdmpi-ramp.mpich; mpirun=(mpirun.mpich) ;;
     openmpi) prog=$out/rdmpi-ramp.openmpi
              mpirun=(mpirun.openmpi --oversubscribe --allow-run-as-root)
              [ "$tr" = tcp ] && env=(--mca btl tcp,self) ;;
     esac
+    [ "$tr" = rxe-rc ] && retx=$(rxe_retries)
     line=$(timeout $(( ${seconds%.*} * 4 + 120 )) "${mpirun[@]}" "${env[@]}" -np "$np" "$prog" \
         --method "$m" --servers "$servers" --reads "$reads" --txn-size "$size" \
         --seconds "$seconds" "${wargs[@]}" 2>"$out/last.err" | grep '^ramp: ')
@@ -81,7 +112,66 @@ run() {
     fi
     v() { echo "$line" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
     echo "$lib,$tr,$matrix,$label,$m,$reads,$size,$(v txn_per_s),$(v p50_us),$(v p99_us)" >>"$csv"
+    [ "$tr" = rxe-rc ] && rxe_note "$m" "$reads" "$size" "$retx"
 }
+
+# The device's retransmissions so far (rxe's completer_retry_err: a packet
+# resent after a NAK or the ack timeout), or nothing without the rdma tool.
+rxe_retries() {
+    rdma statistic show link "${RXE_DEV:-rxe0}/1" 2>/dev/null |
+        awk '{ for (i = 1; i < NF; i++) if ($i == "completer_retry_err") print $(i + 1) }'
+}
+# rxe_note METHOD READS SIZE RETRIES_BEFORE: after a run over rc, the
+# device's retransmissions during it and how the first client reached the
+# servers' windows (RDMA and immediates, else a warning that the run did
+# not measure the RDMA path).
+rxe_note() {
+    local m=$1 path='' retx=- now
+    now=$(rxe_retries)
+    [ -n "$4" ] && [ -n "$now" ] && retx=$((now - $4))
+    if [ "$m" = plus ] || [ "$m" = star ]; then
+        path=$(sed -n "s/^rdmpi: rank $servers: rma: .*targets by path: \([^;]*\);.*by immediate \([0-9]*\).*/\1; notified puts by immediate \2/p" "$out/last.err")
+        case $path in
+        *"rdma "[1-9]*) ;;
+        *) echo "bench.sh: warning: $m over rc did not reach the servers by RDMA" >&2 ;;
+        esac
+        path="; rank $servers (a client): targets by path: ${path:-unknown}"
+    fi
+    echo "bench.sh: $m over rc, reads $2 size $3: retransmissions $retx$path"
+}
+
+# The rxe transport: on this host, boot a guest that runs this script with
+# the same options (--in-guest); the guest appends its rows to the CSV
+# (the build directory is shared with the guest, and so is --out).
+rxe_guest() {
+    local cells share=() abs
+    cells=$(( ($(echo $reads_list | wc -w) + $(echo $sizes | wc -w)) * ($(echo $methods | wc -w) + 1) * rounds ))
+    abs=$(cd "$out" && pwd)
+    case $abs/ in "$PWD"/*) ;; *) share=(--share "$abs") ;; esac
+    "$top/test/rdma-vm/run-in-vm.sh" "${share[@]}" -t $(( 300 + cells * (${seconds%.*} * 4 + 120) )) \
+        -- "$here/bench.sh" "${args[@]}" --in-guest ||
+        echo "bench.sh: the Soft-RoCE guest run failed (exit $?)" >&2
+}
+# In the guest: the servers on this host, the clients on a second "host"
+# that is this guest too, so that every request crosses the transport.
+rxe_launch=(-hosts "$(hostname):$servers,ramp-clients:$(( np - servers ))" --bind-to none
+    --launch-agent "$top/bench/verbs/local-agent.sh")
+if [ $in_guest = 1 ]; then
+    # Emulated guests go quiet for seconds: no lost host, no dead RC peer.
+    export RDMPI_HEARTBEAT_TIMEOUT=${RDMPI_HEARTBEAT_TIMEOUT:-300}
+    export RDMPI_RC_TIMEOUT=${RDMPI_RC_TIMEOUT:-20}
+    for ((round = 1; round <= rounds; round++)); do
+        for r in $reads_list; do
+            run rdmpi rxe-tcp reads "r$r" rpc "$r" 8
+            for m in $methods; do run rdmpi rxe-rc reads "r$r" "$m" "$r" 8; done
+        done
+        for s in $sizes; do
+            run rdmpi rxe-tcp micro "size$s" rpc 95 "$s"
+            for m in $methods; do run rdmpi rxe-rc micro "size$s" "$m" 95 "$s"; done
+        done
+    done
+    exit 0
+fi
 
 # Two "hosts" for the netns transport.
 case ",$transports," in
@@ -118,47 +208,66 @@ for l in ${with//,/ }; do
     esac
 done
 
-for lib in $libs; do
-    for tr in ${transports//,/ }; do
-        [ "$lib" = mpich ] && [ "$tr" != shm ] && continue
-        [ "$lib" != rdmpi ] && [ "$tr" = netns ] && continue
-        for m in $methods; do
-            for r in $reads_list; do
-                run "$lib" "$tr" reads "r$r" "$m" "$r" 8
-            done
-            for s in $sizes; do
-                run "$lib" "$tr" micro "size$s" "$m" 95 "$s"
+for ((round = 1; round <= rounds; round++)); do
+    for lib in $libs; do
+        for tr in ${transports//,/ }; do
+            [ "$lib" = mpich ] && [ "$tr" != shm ] && continue
+            [ "$lib" != rdmpi ] && { [ "$tr" = netns ] || [ "$tr" = rxe ]; } && continue
+            [ "$tr" = rxe ] && { [ $round = 1 ] && rxe_guest; continue; }
+            for m in $methods; do
+                for r in $reads_list; do
+                    run "$lib" "$tr" reads "r$r" "$m" "$r" 8
+                done
+                for s in $sizes; do
+                    run "$lib" "$tr" micro "size$s" "$m" 95 "$s"
+                done
             done
         done
     done
 done
 
 # The table and the charts' data: one row per (lib, transport, matrix,
-# label), a column per method, then each method's ratio to rpc.
-awk -F, -v out="$out" -v methods="$methods" '
-NR > 1 { key = $1 " " $2 " " $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+# label), a column per method, then each method's ratio to rpc. The rxe
+# rows make one table whose columns are (method, transport) pairs, with
+# ratios to rpc over tcp.
+rxecols="rpc-tcp"
+for m in $methods; do rxecols="$rxecols $m-rc"; done
+awk -F, -v out="$out" -v methods="$methods" -v rxecols="$rxecols" -v rounds="$rounds" '
+NR > 1 { tr = $2; col = $5
+         if (tr ~ /^rxe-/) { col = $5 "-" substr(tr, 5); tr = "rxe" }
+         key = $1 " " tr " " $3; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
          lab = key SUBSEP $4; if (!(lab in seenl)) { seenl[lab] = 1; labels[key, ++nl[key]] = $4 }
-         tps[key, $4, $5] = $8 }
+         c = key SUBSEP $4 SUBSEP col
+         if (!(c in tps) || tps[c] == "-" || ($8 != "-" && $8 + 0 > tps[c] + 0)) tps[c] = $8 }
 END {
-    nm = split(methods, m, " ")
     for (k = 1; k <= nk; k++) {
         key = keys[k]; split(key, p, " ")
-        printf "\n%s over %s, %s (transactions/s; ratio to rpc)\n", p[1], p[2], \
-            p[3] == "reads" ? "read ratio, transaction size 8" : "95 % reads by transaction size"
-        printf "%-8s", "workload"; for (j = 1; j <= nm; j++) printf " %10s", m[j]
-        for (j = 2; j <= nm; j++) printf " %10s", m[j] "/rpc"; printf "\n"
+        if (p[2] == "rxe") { nm = split(rxecols, m, " "); base = "rpc-tcp"; where = "in a Soft-RoCE guest (emulated RDMA: CPU cost, not a NIC)" }
+        else { nm = split(methods, m, " "); base = "rpc"; where = "over " p[2] }
+        w = 10
+        for (j = 1; j <= nm; j++) if (length(m[j] "/" base) > w) w = length(m[j] "/" base)
+        printf "\n%s %s, %s (transactions/s%s; ratio to %s)\n", p[1], where, \
+            p[3] == "reads" ? "read ratio, transaction size 8" : "95 % reads by transaction size", \
+            (rounds > 1 ? ", best of " rounds " rounds" : ""), base
+        printf "%-8s", "workload"; for (j = 1; j <= nm; j++) printf " %*s", w, m[j]
+        for (j = 1; j <= nm; j++) if (m[j] != base) printf " %*s", w, m[j] "/" base; printf "\n"
         dat = out "/" p[1] "-" p[2] "-" p[3] ".dat"
-        printf "# title: rdmpi-ramp on %s over %s: %s\n# ylabel: transactions per second\n# kind: bars\n# plot:", \
-            p[1], p[2], p[3] == "reads" ? "read ratio (txn size 8)" : "95 % reads, txn size" > dat
+        printf "# title: rdmpi-ramp on %s %s: %s\n# ylabel: transactions per second\n# kind: bars\n# plot:", \
+            p[1], p[2] == "rxe" ? "in a Soft-RoCE guest" : "over " p[2], \
+            p[3] == "reads" ? "read ratio (txn size 8)" : "95 % reads, txn size" > dat
         for (j = 1; j <= nm; j++) printf " %d", j + 1 > dat
         printf "\nworkload" > dat; for (j = 1; j <= nm; j++) printf " %s", m[j] > dat; printf "\n" > dat
         for (i = 1; i <= nl[key]; i++) {
-            l = labels[key, i]; base = tps[key, l, "rpc"]
+            l = labels[key, i]; b = tps[key, l, base]
             printf "%-8s", l; printf "%s", l > dat
-            for (j = 1; j <= nm; j++) { printf " %10s", tps[key, l, m[j]]; printf " %s", tps[key, l, m[j]] > dat }
-            for (j = 2; j <= nm; j++) {
+            for (j = 1; j <= nm; j++) {
+                t = tps[key, l, m[j]]; if (t == "") t = "-"
+                printf " %*s", w, t; printf " %s", t > dat
+            }
+            for (j = 1; j <= nm; j++) {
+                if (m[j] == base) continue
                 t = tps[key, l, m[j]]
-                if (base + 0 > 0 && t != "-") printf " %10.2f", t / base; else printf " %10s", "-"
+                if (b + 0 > 0 && t != "" && t != "-") printf " %*.2f", w, t / b; else printf " %*s", w, "-"
             }
             printf "\n"; printf "\n" > dat
         }
