@@ -79,4 +79,4 @@ bench_osu_cas_latency_LDADD = $(RD_TEST_LDADD)
 bench_osu_cas_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/README.md bench/cg_latency.py \
-	bench/chart.sh bench/chart.gp
+	bench/chart.sh bench/chart.gp bench/verbs/run.sh bench/verbs/local-agent.sh
