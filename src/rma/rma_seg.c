@@ -1,31 +1,53 @@
 /*
- * Node-shared memory segments (rma_seg.h): shm_open, ftruncate and mmap,
- * with names made of the job id, the window id and the creator's job rank,
- * so that windows of different jobs, different communicators with the same
- * context id and different ranks never collide.
+ * Node-shared memory segments (rma_seg.h): shm_open, ftruncate and mmap.
+ * A segment's name holds the job id (so that mpirun's sweep of the job's
+ * /dev/shm names finds one left by a crash between creation and unlink)
+ * and 64 random bits: a name derived from the window and the rank could be
+ * created first by another local user, who would make the window's
+ * creation fail or hand the job a segment they can read.
  */
 #include "rma/rma_seg.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/errdetail.h"
 #include "util/status.h"
 
-static char job[40];
+/* Names tried before giving up: each is new and random, so only a broken
+ * random source or someone creating names as fast as they appear in a
+ * listing of /dev/shm gets this far. */
+#define RD_RMA_SEG_TRIES 16
+
+/* The job id as it goes into names: the room "/rdmpi-", "-w" and 16 hex
+ * digits leave in RD_RMA_SEG_NAME_MAX. */
+static char job[RD_RMA_SEG_NAME_MAX - 25];
 
 void rd_rma_seg_init(const char *job_id)
 {
     snprintf(job, sizeof(job), "%s", job_id);
 }
 
-void rd_rma_seg_name(char *name, uint32_t id, int world, int part)
+static void random_name(char *name)
 {
-    snprintf(name, RD_RMA_SEG_NAME_MAX, "/rdmpi-%s-w%x-%d-%d", job, (unsigned)id, world, part);
+    uint64_t r;
+    if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+        /* No entropy yet (early boot): still hard to guess, and O_EXCL with
+         * retries keeps a guess from costing more than a try. */
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        r = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 16) ^
+            (uint64_t)(uintptr_t)&r;
+    }
+    snprintf(name, RD_RMA_SEG_NAME_MAX, "/rdmpi-%s-w%016llx", job, (unsigned long long)r);
 }
 
 size_t rd_rma_seg_len(size_t len)
@@ -55,15 +77,33 @@ static int map_fd(int fd, const char *name, size_t len, void **addr)
     return RD_OK;
 }
 
-int rd_rma_seg_create(const char *name, size_t len, void **addr)
+int rd_rma_seg_create(char *name, size_t len, void **addr)
 {
-    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    int fd = -1, tries = 0;
+    while (fd < 0 && tries++ < RD_RMA_SEG_TRIES) {
+        random_name(name);
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0) {
-        rd_err_detail_sys(errno, "shm_open(%s) for a window segment", name);
+        int err = errno;
+        if (err == EEXIST)
+            rd_err_detail("shm_open(%s) for a window segment: that name and the %d random "
+                          "names tried before it exist already in /dev/shm (another user "
+                          "creating names there?)", name, RD_RMA_SEG_TRIES - 1);
+        else
+            rd_err_detail_sys(err, "shm_open(%s) for a window segment", name);
+        name[0] = 0;
         return RD_ESYS;
     }
     int rc = RD_OK;
-    if (ftruncate(fd, (off_t)rd_rma_seg_len(len)) != 0) {
+    /* The umask could have narrowed 0600 further; make it exact. */
+    if (fchmod(fd, 0600) != 0) {
+        rd_err_detail_sys(errno, "fchmod(%s) of a window segment", name);
+        rc = RD_ESYS;
+    }
+    if (rc == RD_OK && ftruncate(fd, (off_t)rd_rma_seg_len(len)) != 0) {
         int err = errno;
         rd_err_detail_sys(err, "ftruncate(%s, %zu bytes) of a window segment (is /dev/shm "
                           "large enough?)", name, len);
@@ -82,8 +122,10 @@ int rd_rma_seg_create(const char *name, size_t len, void **addr)
     if (rc == RD_OK)
         rc = map_fd(fd, name, len, addr);
     close(fd);
-    if (rc != RD_OK)
+    if (rc != RD_OK) {
         shm_unlink(name);
+        name[0] = 0;
+    }
     return rc;
 }
 
@@ -94,7 +136,21 @@ int rd_rma_seg_map(const char *name, size_t len, void **addr)
         rd_err_detail_sys(errno, "shm_open(%s) of a node peer's window segment", name);
         return RD_ESYS;
     }
-    int rc = map_fd(fd, name, len, addr);
+    /* The creator made it with O_EXCL under a random name and unlinks it
+     * only after every peer mapped it, so a segment of another user or of
+     * another size is not the one the creator made. */
+    struct stat st;
+    int rc = RD_ESYS;
+    if (fstat(fd, &st) != 0)
+        rd_err_detail_sys(errno, "fstat(%s) of a node peer's window segment", name);
+    else if (st.st_uid != geteuid())
+        rd_err_detail("a node peer's window segment %s belongs to uid %u, not to this job's "
+                      "uid %u: refused", name, (unsigned)st.st_uid, (unsigned)geteuid());
+    else if ((uint64_t)st.st_size < (uint64_t)rd_rma_seg_len(len))
+        rd_err_detail("a node peer's window segment %s holds %lld bytes, %zu expected: refused",
+                      name, (long long)st.st_size, rd_rma_seg_len(len));
+    else
+        rc = map_fd(fd, name, len, addr);
     close(fd);
     return rc;
 }

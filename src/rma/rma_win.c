@@ -192,12 +192,12 @@ static size_t ctl_area(int n)
     return ((size_t)n * RD_RMA_CTL_SIZE + 4095) / 4096 * 4096;
 }
 
-/* Creates this rank's segment of len bytes (part 0) and remembers its
- * name until rd_rma_win_ready unlinks it. */
+/* Creates this rank's segment of len bytes and remembers its random name
+ * (which the descriptor carries to the node peers) until rd_rma_win_ready
+ * unlinks it. */
 static int own_segment(rd_win_t *w, size_t len, void **addr)
 {
     struct rd_rma_sync *s = w->rma->sync;
-    rd_rma_seg_name(s->segname, w->rma->id, rd_p2p_world_rank(), 0);
     int rc = rd_rma_seg_create(s->segname, len, addr);
     if (rc != RD_OK)
         return rc;

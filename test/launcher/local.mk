@@ -52,6 +52,7 @@ LAUNCHER_TESTS = \
 	test/launcher/pmi2.sh \
 	test/launcher/install.sh \
 	test/launcher/shm_segment.sh \
+	test/launcher/rma_segment.sh \
 	test/launcher/fd_limit.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi_server.py \
