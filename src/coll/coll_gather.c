@@ -33,7 +33,7 @@ static int subtree_size(int rel, int size)
 static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                            void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
+    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK, trunc = 0;
     int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
@@ -47,14 +47,14 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
         rd_coll_copy(sbuf, scount, stype, tmp, n, &rd_dt_bytes);
     for (int m = 1; m < mask && rel + m < size; m <<= 1) {
         int child = rel + m, cn = subtree_size(child, size);
-        rc = rd_coll_recv(c, tmp + (size_t)m * n, (size_t)cn * n, &rd_dt_bytes,
-                          (child + root) % size, RD_TAG_GATHER);
+        rc = rd_coll_trunc(rd_coll_recv(c, tmp + (size_t)m * n, (size_t)cn * n, &rd_dt_bytes,
+                                        (child + root) % size, RD_TAG_GATHER), &trunc);
         if (rc != RD_OK)
             goto out;
     }
     if (rel) {
-        rc = rd_coll_send(c, tmp, (size_t)nsub * n, &rd_dt_bytes, (rel - mask + root) % size,
-                          RD_TAG_GATHER);
+        rc = rd_coll_send_after(c, tmp, (size_t)nsub * n, &rd_dt_bytes,
+                                (rel - mask + root) % size, RD_TAG_GATHER, trunc);
     } else {
         for (int j = 0; j < size; j++) {
             int r = (j + root) % size;
@@ -64,13 +64,13 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
     }
 out:
     rd_scratch_put(tmp);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                             void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
+    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK, trunc = 0;
     int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
@@ -83,8 +83,8 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
                          stype, tmp + (size_t)j * n, n, &rd_dt_bytes);
         }
     } else {
-        rc = rd_coll_recv(c, tmp, (size_t)nsub * n, &rd_dt_bytes, (rel - mask + root) % size,
-                          RD_TAG_SCATTER);
+        rc = rd_coll_trunc(rd_coll_recv(c, tmp, (size_t)nsub * n, &rd_dt_bytes,
+                                        (rel - mask + root) % size, RD_TAG_SCATTER), &trunc);
         if (rc != RD_OK)
             goto out;
     }
@@ -92,8 +92,8 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
         int child = rel + m;
         if (child >= size)
             continue;
-        rc = rd_coll_send(c, tmp + (size_t)m * n, (size_t)subtree_size(child, size) * n,
-                          &rd_dt_bytes, (child + root) % size, RD_TAG_SCATTER);
+        rc = rd_coll_send_after(c, tmp + (size_t)m * n, (size_t)subtree_size(child, size) * n,
+                                &rd_dt_bytes, (child + root) % size, RD_TAG_SCATTER, trunc);
         if (rc != RD_OK)
             goto out;
     }
@@ -101,7 +101,7 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
         rd_coll_copy(tmp, n, &rd_dt_bytes, rbuf, rcount, rtype);
 out:
     rd_scratch_put(tmp);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 /* The linear algorithms (coll_steps.c) run by the blocking sink; NULL

@@ -109,8 +109,8 @@ static void allreduce_rsag(rd_coll_run_t *run, rd_coll_ar_t *s)
             rc = RD_ENOMEM;
             break;
         }
-        rc = rd_coll_sendrecv(p->comm, AT(rd_coll_ar_data(s), slo), sn, dt, peer, AT(into, klo),
-                              kn, dt, peer, RD_TAG_ALLREDUCE);
+        rc = rd_coll_sendrecv_after(p->comm, AT(rd_coll_ar_data(s), slo), sn, dt, peer,
+                                    AT(into, klo), kn, dt, peer, RD_TAG_ALLREDUCE, &run->trunc);
         if (rc == RD_OK)
             rd_op_apply(s->op, s->fresh ? AT(s->src, klo) : AT(s->other, klo), AT(s->acc, klo),
                         kn, dt);
@@ -122,9 +122,10 @@ static void allreduce_rsag(rd_coll_run_t *run, rd_coll_ar_t *s)
     for (int mask = 1; rc == RD_OK && mask < pof2; mask <<= 1) {
         int pn = nr ^ mask, mine = nr & ~(mask - 1), theirs = pn & ~(mask - 1);
         int peer = rd_coll_ar_real_rank(pn, rem);
-        rc = rd_coll_sendrecv(p->comm, AT(s->acc, mine), disp[mine + mask] - disp[mine], dt,
-                              peer, AT(s->acc, theirs), disp[theirs + mask] - disp[theirs], dt,
-                              peer, RD_TAG_ALLREDUCE);
+        rc = rd_coll_sendrecv_after(p->comm, AT(s->acc, mine), disp[mine + mask] - disp[mine],
+                                    dt, peer, AT(s->acc, theirs),
+                                    disp[theirs + mask] - disp[theirs], dt, peer,
+                                    RD_TAG_ALLREDUCE, &run->trunc);
     }
 #undef AT
     if (disp != disp_small)
