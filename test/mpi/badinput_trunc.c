@@ -7,7 +7,10 @@
  * receivers are every non-root rank of Bcast, Scatter(v) and their
  * nonblocking forms (the root sends more), and the root of Gather(v),
  * Reduce and theirs (the others send more). Ranks that relay in a tree get
- * the error too, and so do the ranks they relay to. Sizes: 64 against 32
+ * the error too, and so do the ranks they relay to. With the argument
+ * "all", Allgather and Alltoall (and their nonblocking forms) whose rank 0
+ * passes more than the others: every other rank gets MPI_ERR_TRUNCATE,
+ * directly or through a relay that got it. Sizes: 64 against 32
  * ints, and 75000 against 70000 (rendezvous messages; as many chunks of the
  * shared areas, which MPI_Ibcast needs: doc/architecture.md, Errors), on
  * the same side of every algorithm's thresholds.
@@ -16,9 +19,9 @@
 
 #include <stdlib.h>
 
-enum coll { BCAST, SCATTER, SCATTERV, GATHER, GATHERV, REDUCE, NCOLL };
+enum coll { BCAST, SCATTER, SCATTERV, GATHER, GATHERV, REDUCE, ALLGATHER, ALLTOALL, NCOLL };
 static const char *const names[NCOLL] = { "Bcast", "Scatter", "Scatterv", "Gather", "Gatherv",
-                                          "Reduce" };
+                                          "Reduce", "Allgather", "Alltoall" };
 
 /* Waits for r when nonblocking, else returns rc. */
 static int done(int rc, MPI_Request *r, int nonblocking)
@@ -35,8 +38,9 @@ static void mismatch(enum coll k, int big, int small, int nonblocking)
     int me = MTest_rank, n = MTest_size, root = me == 0;
     int *sbuf = calloc((size_t)big * n, sizeof(int)), *rbuf = calloc((size_t)big * n, sizeof(int));
     int *counts = malloc((size_t)n * sizeof(int)), *displs = malloc((size_t)n * sizeof(int));
-    /* the root's side: sends big for the rooted-out ones, receives small */
-    int out = k == BCAST || k == SCATTER || k == SCATTERV;
+    /* the root's side: sends big for the rooted-out ones, receives small;
+     * in Allgather and Alltoall rank 0 passes big and the others small */
+    int out = k == BCAST || k == SCATTER || k == SCATTERV || k == ALLGATHER || k == ALLTOALL;
     int mine = out ? (root ? big : small) : (root ? small : big);
     for (int i = 0; i < n; i++) {
         counts[i] = mine;
@@ -68,9 +72,17 @@ static void mismatch(enum coll k, int big, int small, int nonblocking)
         rc = nb ? MPI_Igatherv(sbuf, mine, MPI_INT, rbuf, counts, displs, MPI_INT, 0, w, rp)
                 : MPI_Gatherv(sbuf, mine, MPI_INT, rbuf, counts, displs, MPI_INT, 0, w);
         break;
-    default:
+    case REDUCE:
         rc = nb ? MPI_Ireduce(sbuf, rbuf, mine, MPI_INT, MPI_SUM, 0, w, rp)
                 : MPI_Reduce(sbuf, rbuf, mine, MPI_INT, MPI_SUM, 0, w);
+        break;
+    case ALLGATHER:
+        rc = nb ? MPI_Iallgather(sbuf, mine, MPI_INT, rbuf, mine, MPI_INT, w, rp)
+                : MPI_Allgather(sbuf, mine, MPI_INT, rbuf, mine, MPI_INT, w);
+        break;
+    default:
+        rc = nb ? MPI_Ialltoall(sbuf, mine, MPI_INT, rbuf, mine, MPI_INT, w, rp)
+                : MPI_Alltoall(sbuf, mine, MPI_INT, rbuf, mine, MPI_INT, w);
         break;
     }
     rc = done(rc, rp, nb);
@@ -109,10 +121,14 @@ int main(int argc, char **argv)
     MTest_Init(&argc, &argv);
     MTest_Need_ranks(2);
     errors_return();
+    /* arg "all": Allgather and Alltoall too, where every rank sends what it
+     * expects to receive (on the message paths only: the shared areas'
+     * alltoall cannot see block sizes that differ) */
+    int ncoll = argc > 1 && !strcmp(argv[1], "all") ? NCOLL : ALLGATHER;
     static const int sizes[][2] = { { 64, 32 }, { 75000, 70000 } };
     for (int s = 0; s < 2; s++)
         for (int nb = 0; nb < 2; nb++)
-            for (int k = 0; k < NCOLL; k++) {
+            for (int k = 0; k < ncoll; k++) {
                 mismatch(k, sizes[s][0], sizes[s][1], nb);
                 char after[96];
                 snprintf(after, sizeof(after), "a mismatched %s%s of %d ints", nb ? "I" : "",
