@@ -282,16 +282,67 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Dataty
     return rd_api_check_buf(c, buf, count, *dt, fn);
 }
 
-int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
-                        const char *fn)
+/* The block of count elements of dt at byte offset off (ovf: computing off
+ * overflowed) lies within what a buffer can address: its span is
+ * MPI_ERR_COUNT, its end MPI_ERR_ARG (a displacement beyond int is too, in
+ * rd_api_vcounts). */
+static int check_block_span(rd_comm_t *c, int i, MPI_Count count, const rd_datatype_t *dt,
+                            int ovf, ptrdiff_t off, const char *what, const char *fn)
+{
+    ptrdiff_t ext = rd_dt_extent(dt), end;
+    size_t unit = (size_t)(ext < 0 ? -ext : ext), span;
+    if (dt->size > unit)
+        unit = dt->size;
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (__builtin_mul_overflow((size_t)count, unit, &span) || span > PTRDIFF_MAX)
+        return rd_api_error(c, MPI_ERR_COUNT, fn,
+                            "%s count %lld for rank %d, of a datatype of %zu bytes, spans more "
+                            "than the %td bytes a buffer can address", what, (long long)count,
+                            i, unit, (ptrdiff_t)PTRDIFF_MAX);
+    if (ovf || __builtin_add_overflow(off, (ptrdiff_t)span, &end))
+        return rd_api_error(c, MPI_ERR_ARG, fn,
+                            "%s displacement for rank %d puts its block of %zu bytes beyond "
+                            "the %td bytes a buffer can address", what, i, span,
+                            (ptrdiff_t)PTRDIFF_MAX);
+    return MPI_SUCCESS;
+}
+
+int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs,
+                        const rd_datatype_t *dt, const char *what, const char *fn)
 {
     if (!counts || !displs)
         return rd_api_error(c, MPI_ERR_ARG, fn, "%s counts or displacements array is NULL", what);
-    for (int i = 0; i < rd_comm_remote_size(c); i++)
+    /* Below 2^31 bytes a unit, an int count or displacement times it stays
+     * below 2^62, and their sum below PTRDIFF_MAX: no span to check. */
+    ptrdiff_t ext = dt ? rd_dt_extent(dt) : 0;
+    int spans = dt && (dt->size > INT32_MAX || ext > INT32_MAX || ext < -INT32_MAX);
+    for (int i = 0; i < rd_comm_remote_size(c); i++) {
         if (counts[i] < 0)
             return rd_api_error(c, MPI_ERR_COUNT, fn, "negative %s count %d for rank %d", what,
                                 counts[i], i);
+        ptrdiff_t off = 0;
+        int err, ovf = spans && __builtin_mul_overflow((ptrdiff_t)displs[i], ext, &off);
+        if (spans && (err = check_block_span(c, i, counts[i], dt, ovf, off, what, fn)))
+            return err;
+    }
     return MPI_SUCCESS;
+}
+
+int rd_api_check_nblocks_span(rd_comm_t *c, MPI_Count count, int nblocks,
+                              const rd_datatype_t *dt, const char *fn)
+{
+    MPI_Count all;
+    if (!__builtin_mul_overflow(count, (MPI_Count)nblocks, &all))
+        return rd_api_span_small(all, dt) ? MPI_SUCCESS : check_span(c, all, dt, fn);
+    return rd_api_error(c, MPI_ERR_COUNT, fn, "count %lld for each of %d ranks spans more than "
+                        "a buffer can address", (long long)count, nblocks);
+}
+
+int rd_api_check_wblock_span(rd_comm_t *c, int i, MPI_Count count, const rd_datatype_t *dt,
+                             MPI_Aint disp, const char *what, const char *fn)
+{
+    return check_block_span(c, i, count, dt, 0, (ptrdiff_t)disp, what, fn);
 }
 
 /* Copies n values of a (MPI_Count or MPI_Aint) array into out; 0 or the rank

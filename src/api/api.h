@@ -170,9 +170,43 @@ int rd_api_check_data(rd_comm_t *c, const void *buf, MPI_Count count, MPI_Dataty
                       rd_datatype_t **dt, const char *fn);
 /* The counts and displacements of a collective's v variant ("send" or
  * "receive" in the message): both arrays given, no count negative; one per
- * rank of the remote group on an intercommunicator. */
-int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs, const char *what,
-                        const char *fn);
+ * rank of the remote group on an intercommunicator. With dt (the side's
+ * datatype, NULL: not yet known) each block must lie within what a buffer
+ * can address: count x extent that overflows is MPI_ERR_COUNT, displacement
+ * x extent + count x extent MPI_ERR_ARG. That takes no work beyond the
+ * counts' pass, and only for types of 2^31 bytes or more. */
+int rd_api_check_counts(rd_comm_t *c, const int *counts, const int *displs,
+                        const rd_datatype_t *dt, const char *what, const char *fn);
+/* A buffer of one block of count elements of dt per rank, nblocks of them
+ * (a rooted collective's root side, the all-to-all ones): their whole span
+ * fits, else MPI_ERR_COUNT. A few compares unless the product is large. */
+int rd_api_check_nblocks_span(rd_comm_t *c, MPI_Count count, int nblocks,
+                              const rd_datatype_t *dt, const char *fn);
+static inline int rd_api_check_nblocks(rd_comm_t *c, MPI_Count count, int nblocks,
+                                       const rd_datatype_t *dt, const char *fn)
+{
+    if (__builtin_expect((unsigned long long)count * (unsigned)nblocks <= INT32_MAX &&
+                             rd_api_span_small(count, dt), 1))
+        return MPI_SUCCESS;
+    return rd_api_check_nblocks_span(c, count, nblocks, dt, fn);
+}
+/* The same for block i of a w variant: count elements of dt at disp bytes
+ * (MPI_ERR_COUNT, MPI_ERR_ARG), checked where its datatype is decoded. */
+int rd_api_check_wblock_span(rd_comm_t *c, int i, MPI_Count count, const rd_datatype_t *dt,
+                             MPI_Aint disp, const char *what, const char *fn);
+static inline int rd_api_check_wblock(rd_comm_t *c, int i, MPI_Count count,
+                                      const rd_datatype_t *dt, MPI_Aint disp, const char *what,
+                                      const char *fn)
+{
+    /* Below 2^31 each, the block spans less than 2^62 bytes: with a
+     * displacement below 2^62 in magnitude its end cannot overflow. */
+    ptrdiff_t ext = rd_dt_extent(dt);
+    if (__builtin_expect((unsigned long long)count <= INT32_MAX && dt->size <= INT32_MAX &&
+                             ext <= INT32_MAX && ext >= -INT32_MAX &&
+                             disp > -((MPI_Aint)1 << 62) && disp < ((MPI_Aint)1 << 62), 1))
+        return MPI_SUCCESS;
+    return rd_api_check_wblock_span(c, i, count, dt, disp, what, fn);
+}
 /* The count and displacement arrays of a large-count (_c) v-collective on
  * comm as the int arrays src/coll takes, converted once per call: sc/sd
  * (send) and rc/rd (receive), each of one entry per rank of the remote

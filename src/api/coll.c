@@ -62,6 +62,7 @@ static int check_root_block(rd_comm_t *c, const void *buf, MPI_Count count, MPI_
     int err;
     if ((err = no_in_place(c, buf, what, fn)) ||
         (err = rd_api_check_data(c, buf, count, type, dt, fn)) ||
+        (err = rd_api_check_nblocks(c, count, rd_comm_remote_size(c), *dt, fn)) ||
         (err = not_aliased(c, sbuf, rbuf, count, fn)))
         return err;
     return MPI_SUCCESS;
@@ -75,26 +76,28 @@ static int check_root_v(rd_comm_t *c, const void *buf, const int *counts, const 
                         MPI_Count alias_count, const char *fn)
 {
     int err;
-    if ((err = no_in_place(c, buf, what, fn)) ||
-        (err = rd_api_check_counts(c, counts, displs, counts_what, fn)) ||
-        (err = rd_api_check_dt(c, type, dt, fn)) ||
+    if ((err = no_in_place(c, buf, what, fn)) || (err = rd_api_check_dt(c, type, dt, fn)) ||
+        (err = rd_api_check_counts(c, counts, displs, *dt, counts_what, fn)) ||
         (err = not_aliased(c, sbuf, rbuf, alias_count, fn)))
         return err;
     return MPI_SUCCESS;
 }
 
-/* Allgather and Alltoall: one block per rank each way, the receive buffer
- * never MPI_IN_PLACE, the send buffer may be. */
+/* Allgather and Alltoall: one block per rank each way (the send buffer of
+ * Allgather one block), the receive buffer never MPI_IN_PLACE, the send
+ * buffer may be. */
 static int check_blocks(rd_comm_t *c, const void *sendbuf, MPI_Count sendcount,
                         MPI_Datatype sendtype, rd_datatype_t **st, const void *recvbuf,
-                        MPI_Count recvcount,
-                        MPI_Datatype recvtype, rd_datatype_t **rt, const char *fn)
+                        MPI_Count recvcount, MPI_Datatype recvtype, rd_datatype_t **rt,
+                        int alltoall, const char *fn)
 {
-    int err;
+    int n = rd_comm_remote_size(c), err;
     if ((err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
-         (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, st, fn))) ||
+         ((err = rd_api_check_data(c, sendbuf, sendcount, sendtype, st, fn)) ||
+          (alltoall && (err = rd_api_check_nblocks(c, sendcount, n, *st, fn))))) ||
         (err = rd_api_check_data(c, recvbuf, recvcount, recvtype, rt, fn)) ||
+        (err = rd_api_check_nblocks(c, recvcount, n, *rt, fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, recvcount, fn)))
         return err;
     return MPI_SUCCESS;
@@ -288,7 +291,7 @@ int rd_api_blocks(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     if ((err = rd_api_check_coll_comm(comm, &c, fn)) ||
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = check_blocks(c, sendbuf, sendcount, sendtype, &st, recvbuf, recvcount, recvtype,
-                            &rt, fn)))
+                            &rt, alltoall, fn)))
         return err;
     rd_api_lock();
     int rc = c->rgroup && alltoall
@@ -325,8 +328,8 @@ int rd_api_allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
          (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &st, fn))) ||
-        (err = rd_api_check_counts(c, recvcounts, displs, "receive", fn)) ||
         (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
+        (err = rd_api_check_counts(c, recvcounts, displs, rt, "receive", fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, sendcount, fn)))
         return err;
     rd_api_lock();
@@ -367,10 +370,10 @@ int rd_api_alltoallv(const void *sendbuf, const int sendcounts[], const int sdis
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
-         ((err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn)) ||
-          (err = rd_api_check_dt(c, sendtype, &st, fn)))) ||
-        (err = rd_api_check_counts(c, recvcounts, rdispls, "receive", fn)) ||
+         ((err = rd_api_check_dt(c, sendtype, &st, fn)) ||
+          (err = rd_api_check_counts(c, sendcounts, sdispls, st, "send", fn)))) ||
         (err = rd_api_check_dt(c, recvtype, &rt, fn)) ||
+        (err = rd_api_check_counts(c, recvcounts, rdispls, rt, "receive", fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
         return err;
     rd_api_lock();
@@ -391,15 +394,18 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                             recvtype, comm, "MPI_Alltoallv");
 }
 
-/* The datatype arrays of MPI_Alltoallw, decoded (n entries). */
+/* The datatype arrays of MPI_Alltoallw, decoded (n entries), and the block
+ * each describes with its count and byte displacement (what: "send" or
+ * "receive"). */
 static int decode_types(rd_comm_t *c, const MPI_Datatype *h, rd_datatype_t **out, int n,
-                        const char *fn)
+                        const int *counts, const int *displs, const char *what, const char *fn)
 {
     if (!h)
         return rd_api_error(c, MPI_ERR_ARG, fn, "datatype array is NULL");
     for (int i = 0; i < n; i++) {
-        int err = rd_api_check_dt(c, h[i], &out[i], fn);
-        if (err)
+        int err;
+        if ((err = rd_api_check_dt(c, h[i], &out[i], fn)) ||
+            (err = rd_api_check_wblock(c, i, counts[i], out[i], displs[i], what, fn)))
             return err;
     }
     return MPI_SUCCESS;
@@ -417,8 +423,8 @@ int rd_api_alltoallw(const void *sendbuf, const int sendcounts[], const int sdis
         (err = no_in_place_inter(c, sendbuf, recvbuf, fn)) ||
         (err = no_in_place(c, recvbuf, "receive buffer", fn)) ||
         (sendbuf != MPI_IN_PLACE &&
-         (err = rd_api_check_counts(c, sendcounts, sdispls, "send", fn))) ||
-        (err = rd_api_check_counts(c, recvcounts, rdispls, "receive", fn)) ||
+         (err = rd_api_check_counts(c, sendcounts, sdispls, NULL, "send", fn))) ||
+        (err = rd_api_check_counts(c, recvcounts, rdispls, NULL, "receive", fn)) ||
         (err = not_aliased(c, sendbuf, recvbuf, 1, fn)))
         return err;
     int n = rd_comm_remote_size(c);
@@ -426,8 +432,9 @@ int rd_api_alltoallw(const void *sendbuf, const int sendcounts[], const int sdis
     if (!types)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory");
     rd_datatype_t **st = types, **rt = types + n;
-    if ((sendbuf != MPI_IN_PLACE && (err = decode_types(c, sendtypes, st, n, fn))) ||
-        (err = decode_types(c, recvtypes, rt, n, fn))) {
+    if ((sendbuf != MPI_IN_PLACE &&
+         (err = decode_types(c, sendtypes, st, n, sendcounts, sdispls, "send", fn))) ||
+        (err = decode_types(c, recvtypes, rt, n, recvcounts, rdispls, "receive", fn))) {
         free(types);
         return err;
     }

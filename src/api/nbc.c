@@ -77,8 +77,8 @@ static int check_counts_types(rd_comm_t *c, const void *buf, const int *counts,
                               const char *what, const char *fn)
 {
     int err;
-    if ((err = rd_api_check_counts(c, counts, displs, what, fn)) ||
-        (err = rd_api_check_dt(c, type, dt, fn)))
+    if ((err = rd_api_check_dt(c, type, dt, fn)) ||
+        (err = rd_api_check_counts(c, counts, displs, *dt, what, fn)))
         return err;
     for (int i = 0; i < rd_comm_remote_size(c); i++)
         if ((err = rd_api_check_buf(c, buf, counts[i], *dt, fn)))
@@ -405,7 +405,8 @@ int rd_api_irooted(int is_gather, const void *sendbuf, const int *scounts, const
             err = check_counts_types(c, rbuf, is_gather ? rcounts : scounts,
                                      is_gather ? rdispls : sdispls, rtype, rdtp,
                                      is_gather ? "receive" : "send", fn);
-        else if (!(err = rd_api_check_data(c, rbuf, rcount, rtype, rdtp, fn)))
+        else if (!(err = rd_api_check_data(c, rbuf, rcount, rtype, rdtp, fn)) &&
+                 !(err = rd_api_check_nblocks(c, rcount, rd_comm_remote_size(c), *rdtp, fn)))
             err = check_alias(c, sendbuf, recvbuf, rcount, fn);
         if (err)
             return err;
@@ -477,7 +478,8 @@ int rd_api_iallgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
         return err;
     if (v)
         err = check_counts_types(c, recvbuf, rcounts, rdispls, recvtype, &rdt, "receive", fn);
-    else if (!(err = rd_api_check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)))
+    else if (!(err = rd_api_check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)) &&
+             !(err = rd_api_check_nblocks(c, recvcount, rd_comm_remote_size(c), rdt, fn)))
         err = check_alias(c, sendbuf, recvbuf, recvcount, fn);
     if (err)
         return err;
@@ -528,8 +530,11 @@ int rd_api_ialltoall(const void *sendbuf, const int *scounts, const int *sdispls
                                       fn)))
             return err;
     } else if ((sendbuf != MPI_IN_PLACE &&
-                (err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &sdt, fn))) ||
+                ((err = rd_api_check_data(c, sendbuf, sendcount, sendtype, &sdt, fn)) ||
+                 (err = rd_api_check_nblocks(c, sendcount, rd_comm_remote_size(c), sdt,
+                                             fn)))) ||
                (err = rd_api_check_data(c, recvbuf, recvcount, recvtype, &rdt, fn)) ||
+               (err = rd_api_check_nblocks(c, recvcount, rd_comm_remote_size(c), rdt, fn)) ||
                (err = check_alias(c, sendbuf, recvbuf, recvcount, fn))) {
         return err;
     }

@@ -157,7 +157,9 @@ static int check_side(rd_comm_t *c, const given_t *g, int n, side_t *sd, rd_data
     for (int i = 0; i < n; i++) {
         rd_datatype_t *dt = sd->dt;
         if ((err = rd_api_check_count(c, g->counts[i], fn)) ||
-            (g->types && (err = rd_api_check_dt(c, g->types[i], &dt, fn))) ||
+            (g->types && ((err = rd_api_check_dt(c, g->types[i], &dt, fn)) ||
+                          (err = rd_api_check_wblock(c, i, g->counts[i], dt, g->bdispls[i],
+                                                     what, fn)))) ||
             (!g->types && (err = rd_api_check_buf(c, g->buf, g->counts[i], dt, fn))))
             return err;
         if (g->types)

@@ -24,7 +24,7 @@
 static int alltoall_bruck(rd_comm_t *c, const char *sbuf, size_t scount, rd_datatype_t *stype,
                           char *rbuf, size_t rcount, rd_datatype_t *rtype, size_t n)
 {
-    int size = c->size, me = c->rank, rc = RD_OK;
+    int size = c->size, me = c->rank, rc = RD_OK, trunc = 0;
     ptrdiff_t sext = (ptrdiff_t)scount * rd_dt_extent(stype);
     ptrdiff_t rext = (ptrdiff_t)rcount * rd_dt_extent(rtype);
     char *tmp = rd_scratch_get(3 * (size_t)size * n);
@@ -41,8 +41,9 @@ static int alltoall_bruck(rd_comm_t *c, const char *sbuf, size_t scount, rd_data
         for (int i = 1; i < size; i++)
             if (i & k)
                 memcpy(out + cnt++ * n, tmp + (size_t)i * n, n);
-        rc = rd_coll_sendrecv(c, out, cnt * n, &rd_dt_bytes, (me + k) % size, in, cnt * n,
-                              &rd_dt_bytes, (me - k + size) % size, RD_TAG_ALLTOALL);
+        rc = rd_coll_sendrecv_after(c, out, cnt * n, &rd_dt_bytes, (me + k) % size, in,
+                                    cnt * n, &rd_dt_bytes, (me - k + size) % size,
+                                    RD_TAG_ALLTOALL, &trunc);
         cnt = 0;
         for (int i = 1; i < size; i++)
             if (i & k)
@@ -54,24 +55,25 @@ static int alltoall_bruck(rd_comm_t *c, const char *sbuf, size_t scount, rd_data
             rd_coll_copy(tmp + (size_t)i * n, n, &rd_dt_bytes,
                          rbuf + (ptrdiff_t)((me - i + size) % size) * rext, rcount, rtype);
     rd_scratch_put(tmp);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 static int alltoall_pairwise(rd_comm_t *c, const char *sbuf, size_t scount, rd_datatype_t *stype,
                              char *rbuf, size_t rcount, rd_datatype_t *rtype)
 {
-    int size = c->size, me = c->rank;
+    int size = c->size, me = c->rank, trunc = 0;
     ptrdiff_t sext = (ptrdiff_t)scount * rd_dt_extent(stype);
     ptrdiff_t rext = (ptrdiff_t)rcount * rd_dt_extent(rtype);
     rd_coll_copy(sbuf + me * sext, scount, stype, rbuf + me * rext, rcount, rtype);
     for (int s = 1; s < size; s++) {
         int dst = (me + s) % size, src = (me - s + size) % size;
-        int rc = rd_coll_sendrecv(c, sbuf + dst * sext, scount, stype, dst, rbuf + src * rext,
-                                  rcount, rtype, src, RD_TAG_ALLTOALL);
+        int rc = rd_coll_sendrecv_after(c, sbuf + dst * sext, scount, stype, dst,
+                                        rbuf + src * rext, rcount, rtype, src, RD_TAG_ALLTOALL,
+                                        &trunc);
         if (rc != RD_OK)
             return rc;
     }
-    return RD_OK;
+    return rd_coll_trunc_end(RD_OK, trunc);
 }
 
 /* Every receive and send posted at once, then one wait: no round waits for

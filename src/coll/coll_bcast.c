@@ -24,7 +24,7 @@ static size_t chunk_off(size_t i, size_t cs, size_t n)
 
 static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, rc;
+    int size = c->size, rel = (c->rank - root + size) % size, rc, trunc = 0;
     int mask = rd_coll_tree_mask(rel, size);
     size_t cs = (n + (size_t)size - 1) / (size_t)size;
     /* Binomial scatter: relative rank rel receives chunks [rel, rel + mask). */
@@ -32,8 +32,9 @@ static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
         int hi = rel + mask < size ? rel + mask : size;
         size_t lo_b = chunk_off((size_t)rel, cs, n), hi_b = chunk_off((size_t)hi, cs, n);
         if (hi_b > lo_b) {
-            rc = rd_coll_recv(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
-                              (rel - mask + root) % size, RD_TAG_BCAST_SCATTER);
+            rc = rd_coll_trunc(rd_coll_recv(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
+                                            (rel - mask + root) % size, RD_TAG_BCAST_SCATTER),
+                               &trunc);
             if (rc != RD_OK)
                 return rc;
         }
@@ -45,8 +46,8 @@ static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
         int hi = child + mask < size ? child + mask : size;
         size_t lo_b = chunk_off((size_t)child, cs, n), hi_b = chunk_off((size_t)hi, cs, n);
         if (hi_b > lo_b) {
-            rc = rd_coll_send(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes, (child + root) % size,
-                              RD_TAG_BCAST_SCATTER);
+            rc = rd_coll_send_after(c, buf + lo_b, hi_b - lo_b, &rd_dt_bytes,
+                                    (child + root) % size, RD_TAG_BCAST_SCATTER, trunc);
             if (rc != RD_OK)
                 return rc;
         }
@@ -61,13 +62,15 @@ static int scatter_ring(rd_comm_t *c, char *buf, size_t n, int root)
         rc = RD_OK;
         if (rl)
             rc = rd_coll_irecv(c, buf + ro, rl, &rd_dt_bytes, left, RD_TAG_BCAST_RING, &r[0]);
-        if (rc == RD_OK && sl)
+        if (rc == RD_OK && sl && !trunc)
             rc = rd_coll_isend(c, buf + so, sl, &rd_dt_bytes, right, RD_TAG_BCAST_RING, &r[1]);
-        int rc2 = rd_coll_waitall(r, 2);
-        if (rc != RD_OK || rc2 != RD_OK)
-            return rc != RD_OK ? rc : rc2;
+        else if (rc == RD_OK && sl)
+            rc = rd_coll_send_after(c, buf + so, sl, &rd_dt_bytes, right, RD_TAG_BCAST_RING, 1);
+        int rc2 = rd_coll_trunc(rd_coll_wait(r[0]), &trunc), rc3 = rd_coll_wait(r[1]);
+        if (rc != RD_OK || rc2 != RD_OK || rc3 != RD_OK)
+            return rc != RD_OK ? rc : rc2 != RD_OK ? rc2 : rc3;
     }
-    return RD_OK;
+    return rd_coll_trunc_end(RD_OK, trunc);
 }
 
 int rd_coll_bcast_bytes(rd_comm_t *c, void *buf, size_t n, int root)
@@ -98,7 +101,7 @@ int rd_coll_bcast(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int 
     else
         rc = rd_coll_bcast_bytes(c, bytes, n, root);
     if (!contig) {
-        if (rc == RD_OK && c->rank != root)
+        if ((rc == RD_OK || rc == RD_ETRUNC) && c->rank != root)
             rd_dt_unpack(buf, count, dt, 0, bytes, n);
         rd_scratch_put(bytes);
     }

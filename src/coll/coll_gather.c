@@ -12,6 +12,9 @@
  * otherwise while the data is small (log2 n rounds), a ring when large
  * (each byte crosses each link once). Allgatherv and the byte allgather of
  * communicator management always use the ring.
+ *
+ * A truncated receive does not stop any of them (rd_coll_trunc in
+ * coll_util.h): the rank relays on, its later messages padded.
  */
 #include "coll/coll.h"
 
@@ -33,7 +36,7 @@ static int subtree_size(int rel, int size)
 static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                            void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
+    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK, trunc = 0;
     int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
@@ -47,14 +50,14 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
         rd_coll_copy(sbuf, scount, stype, tmp, n, &rd_dt_bytes);
     for (int m = 1; m < mask && rel + m < size; m <<= 1) {
         int child = rel + m, cn = subtree_size(child, size);
-        rc = rd_coll_recv(c, tmp + (size_t)m * n, (size_t)cn * n, &rd_dt_bytes,
-                          (child + root) % size, RD_TAG_GATHER);
+        rc = rd_coll_trunc(rd_coll_recv(c, tmp + (size_t)m * n, (size_t)cn * n, &rd_dt_bytes,
+                                        (child + root) % size, RD_TAG_GATHER), &trunc);
         if (rc != RD_OK)
             goto out;
     }
     if (rel) {
-        rc = rd_coll_send(c, tmp, (size_t)nsub * n, &rd_dt_bytes, (rel - mask + root) % size,
-                          RD_TAG_GATHER);
+        rc = rd_coll_send_after(c, tmp, (size_t)nsub * n, &rd_dt_bytes,
+                                (rel - mask + root) % size, RD_TAG_GATHER, trunc);
     } else {
         for (int j = 0; j < size; j++) {
             int r = (j + root) % size;
@@ -64,13 +67,13 @@ static int gather_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_dat
     }
 out:
     rd_scratch_put(tmp);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
                             void *rbuf, size_t rcount, rd_datatype_t *rtype, int root, size_t n)
 {
-    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK;
+    int size = c->size, rel = (c->rank - root + size) % size, rc = RD_OK, trunc = 0;
     int mask = rd_coll_tree_mask(rel, size), nsub = subtree_size(rel, size);
     char *tmp = rd_scratch_get((size_t)nsub * n);
     if (!tmp)
@@ -83,8 +86,8 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
                          stype, tmp + (size_t)j * n, n, &rd_dt_bytes);
         }
     } else {
-        rc = rd_coll_recv(c, tmp, (size_t)nsub * n, &rd_dt_bytes, (rel - mask + root) % size,
-                          RD_TAG_SCATTER);
+        rc = rd_coll_trunc(rd_coll_recv(c, tmp, (size_t)nsub * n, &rd_dt_bytes,
+                                        (rel - mask + root) % size, RD_TAG_SCATTER), &trunc);
         if (rc != RD_OK)
             goto out;
     }
@@ -92,8 +95,8 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
         int child = rel + m;
         if (child >= size)
             continue;
-        rc = rd_coll_send(c, tmp + (size_t)m * n, (size_t)subtree_size(child, size) * n,
-                          &rd_dt_bytes, (child + root) % size, RD_TAG_SCATTER);
+        rc = rd_coll_send_after(c, tmp + (size_t)m * n, (size_t)subtree_size(child, size) * n,
+                                &rd_dt_bytes, (child + root) % size, RD_TAG_SCATTER, trunc);
         if (rc != RD_OK)
             goto out;
     }
@@ -101,7 +104,7 @@ static int scatter_binomial(rd_comm_t *c, const void *sbuf, size_t scount, rd_da
         rd_coll_copy(tmp, n, &rd_dt_bytes, rbuf, rcount, rtype);
 out:
     rd_scratch_put(tmp);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 /* The linear algorithms (coll_steps.c) run by the blocking sink; NULL
@@ -168,22 +171,22 @@ int rd_coll_scatterv(rd_comm_t *c, const void *sbuf, const int *scounts, const i
  * rank's block at its place on entry and every block on return. */
 static int allgather_recdbl(rd_comm_t *c, char *work, size_t n)
 {
-    int me = c->rank;
+    int me = c->rank, trunc = 0;
     for (int mask = 1; mask < c->size; mask <<= 1) {
         int peer = me ^ mask;
         size_t mine = (size_t)(me & ~(mask - 1)), theirs = (size_t)(peer & ~(mask - 1));
-        int rc = rd_coll_sendrecv(c, work + mine * n, (size_t)mask * n, &rd_dt_bytes, peer,
-                                  work + theirs * n, (size_t)mask * n, &rd_dt_bytes, peer,
-                                  RD_TAG_ALLGATHER);
+        int rc = rd_coll_sendrecv_after(c, work + mine * n, (size_t)mask * n, &rd_dt_bytes, peer,
+                                        work + theirs * n, (size_t)mask * n, &rd_dt_bytes, peer,
+                                        RD_TAG_ALLGATHER, &trunc);
         if (rc != RD_OK)
             return rc;
     }
-    return RD_OK;
+    return rd_coll_trunc_end(RD_OK, trunc);
 }
 
 static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
 {
-    int size = c->size, me = c->rank, rc = RD_OK;
+    int size = c->size, me = c->rank, rc = RD_OK, trunc = 0;
     char *tmp = rd_scratch_get((size_t)size * n);
     if (!tmp)
         return RD_ENOMEM;
@@ -191,29 +194,29 @@ static int allgather_bruck(rd_comm_t *c, char *work, size_t n)
     memcpy(tmp, work + (size_t)me * n, n);
     for (int k = 1; k < size && rc == RD_OK; k <<= 1) {
         int cnt = k < size - k ? k : size - k;
-        rc = rd_coll_sendrecv(c, tmp, (size_t)cnt * n, &rd_dt_bytes, (me - k + size) % size,
-                              tmp + (size_t)k * n, (size_t)cnt * n, &rd_dt_bytes, (me + k) % size,
-                              RD_TAG_ALLGATHER);
+        rc = rd_coll_sendrecv_after(c, tmp, (size_t)cnt * n, &rd_dt_bytes,
+                                    (me - k + size) % size, tmp + (size_t)k * n, (size_t)cnt * n,
+                                    &rd_dt_bytes, (me + k) % size, RD_TAG_ALLGATHER, &trunc);
     }
     if (rc == RD_OK)
         for (int j = 0; j < size; j++)
             memcpy(work + (size_t)((me + j) % size) * n, tmp + (size_t)j * n, n);
     rd_scratch_put(tmp);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 static int allgather_ring(rd_comm_t *c, char *work, size_t n, int tag)
 {
-    int size = c->size, me = c->rank;
+    int size = c->size, me = c->rank, trunc = 0;
     int right = (me + 1) % size, left = (me - 1 + size) % size;
     for (int s = 0; s < size - 1; s++) {
         size_t sb = (size_t)((me - s + size) % size), rb = (size_t)((me - s - 1 + size) % size);
-        int rc = rd_coll_sendrecv(c, work + sb * n, n, &rd_dt_bytes, right, work + rb * n, n,
-                                  &rd_dt_bytes, left, tag);
+        int rc = rd_coll_sendrecv_after(c, work + sb * n, n, &rd_dt_bytes, right, work + rb * n,
+                                        n, &rd_dt_bytes, left, tag, &trunc);
         if (rc != RD_OK)
             return rc;
     }
-    return RD_OK;
+    return rd_coll_trunc_end(RD_OK, trunc);
 }
 
 int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
@@ -246,7 +249,7 @@ int rd_coll_allgather(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype
     else
         rc = allgather_bruck(c, work, n);
     if (!contig) {
-        if (rc == RD_OK)
+        if (rc == RD_OK || rc == RD_ETRUNC)
             rd_dt_unpack(rbuf, rcount * (size_t)size, rtype, 0, work, total);
         rd_scratch_put(work);
     }
@@ -268,15 +271,16 @@ int rd_coll_allgatherv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatyp
     if (sbuf != RD_COLL_IN_PLACE)
         rd_coll_copy(sbuf, scount, stype, (char *)rbuf + (ptrdiff_t)displs[me] * ext,
                      (size_t)rcounts[me], rtype);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int right = (me + 1) % size, left = (me - 1 + size) % size, trunc = 0;
     for (int s = 0; s < size - 1; s++) {
         int sb = (me - s + size) % size, rb = (me - s - 1 + size) % size;
-        int rc = rd_coll_sendrecv(c, (char *)rbuf + (ptrdiff_t)displs[sb] * ext,
-                                  (size_t)rcounts[sb], rtype, right,
-                                  (char *)rbuf + (ptrdiff_t)displs[rb] * ext, (size_t)rcounts[rb],
-                                  rtype, left, RD_TAG_ALLGATHERV);
+        int rc = rd_coll_sendrecv_after(c, (char *)rbuf + (ptrdiff_t)displs[sb] * ext,
+                                        (size_t)rcounts[sb], rtype, right,
+                                        (char *)rbuf + (ptrdiff_t)displs[rb] * ext,
+                                        (size_t)rcounts[rb], rtype, left, RD_TAG_ALLGATHERV,
+                                        &trunc);
         if (rc != RD_OK)
             return rc;
     }
-    return RD_OK;
+    return rd_coll_trunc_end(RD_OK, trunc);
 }

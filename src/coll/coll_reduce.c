@@ -109,8 +109,8 @@ static void allreduce_rsag(rd_coll_run_t *run, rd_coll_ar_t *s)
             rc = RD_ENOMEM;
             break;
         }
-        rc = rd_coll_sendrecv(p->comm, AT(rd_coll_ar_data(s), slo), sn, dt, peer, AT(into, klo),
-                              kn, dt, peer, RD_TAG_ALLREDUCE);
+        rc = rd_coll_sendrecv_after(p->comm, AT(rd_coll_ar_data(s), slo), sn, dt, peer,
+                                    AT(into, klo), kn, dt, peer, RD_TAG_ALLREDUCE, &run->trunc);
         if (rc == RD_OK)
             rd_op_apply(s->op, s->fresh ? AT(s->src, klo) : AT(s->other, klo), AT(s->acc, klo),
                         kn, dt);
@@ -122,9 +122,10 @@ static void allreduce_rsag(rd_coll_run_t *run, rd_coll_ar_t *s)
     for (int mask = 1; rc == RD_OK && mask < pof2; mask <<= 1) {
         int pn = nr ^ mask, mine = nr & ~(mask - 1), theirs = pn & ~(mask - 1);
         int peer = rd_coll_ar_real_rank(pn, rem);
-        rc = rd_coll_sendrecv(p->comm, AT(s->acc, mine), disp[mine + mask] - disp[mine], dt,
-                              peer, AT(s->acc, theirs), disp[theirs + mask] - disp[theirs], dt,
-                              peer, RD_TAG_ALLREDUCE);
+        rc = rd_coll_sendrecv_after(p->comm, AT(s->acc, mine), disp[mine + mask] - disp[mine],
+                                    dt, peer, AT(s->acc, theirs),
+                                    disp[theirs + mask] - disp[theirs], dt, peer,
+                                    RD_TAG_ALLREDUCE, &run->trunc);
     }
 #undef AT
     if (disp != disp_small)
@@ -170,7 +171,7 @@ int rd_coll_allreduce(rd_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 static int reduce_scatter_pairwise(rd_comm_t *c, const char *src, char *rbuf, const int *counts,
                                    const size_t *displs, rd_datatype_t *dt, const rd_op_t *op)
 {
-    int size = c->size, me = c->rank, rc = RD_OK;
+    int size = c->size, me = c->rank, rc = RD_OK, trunc = 0;
     size_t mine = (size_t)counts[me];
     ptrdiff_t ext = rd_dt_extent(dt);
     pair_bufs_t b;
@@ -179,15 +180,16 @@ static int reduce_scatter_pairwise(rd_comm_t *c, const char *src, char *rbuf, co
     rd_coll_copy(src + (ptrdiff_t)displs[me] * ext, mine, dt, b.acc, mine, dt);
     for (int s = 1; s < size && rc == RD_OK; s++) {
         int dst = (me + s) % size, from = (me - s + size) % size;
-        rc = rd_coll_sendrecv(c, src + (ptrdiff_t)displs[dst] * ext, (size_t)counts[dst], dt, dst,
-                              b.other, mine, dt, from, RD_TAG_REDUCE_SCATTER);
+        rc = rd_coll_sendrecv_after(c, src + (ptrdiff_t)displs[dst] * ext, (size_t)counts[dst],
+                                    dt, dst, b.other, mine, dt, from, RD_TAG_REDUCE_SCATTER,
+                                    &trunc);
         if (rc == RD_OK)
             rd_op_apply(op, b.other, b.acc, mine, dt);
     }
     if (rc == RD_OK)
         rd_coll_copy(b.acc, mine, dt, rbuf, mine, dt);
     bufs_free(&b);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 /* Reduce of everything to rank 0, then scatterv: any op, any order. */
@@ -207,12 +209,14 @@ static int reduce_scatter_rooted(rd_comm_t *c, const char *src, char *rbuf, cons
         free(idispls);
         return RD_ENOMEM;
     }
-    int rc = rd_coll_reduce(c, src, full, total, dt, op, 0);
+    /* After a truncation the scatter still runs: the others wait for it. */
+    int trunc = 0, rc = rd_coll_trunc(rd_coll_reduce(c, src, full, total, dt, op, 0), &trunc);
     if (rc == RD_OK)
-        rc = rd_coll_scatterv(c, full, counts, idispls, dt, rbuf, (size_t)counts[c->rank], dt, 0);
+        rc = rd_coll_trunc(rd_coll_scatterv(c, full, counts, idispls, dt, rbuf,
+                                            (size_t)counts[c->rank], dt, 0), &trunc);
     rd_scratch_put(mem);
     free(idispls);
-    return rc;
+    return rd_coll_trunc_end(rc, trunc);
 }
 
 int rd_coll_reduce_scatter(rd_comm_t *c, const void *sbuf, void *rbuf, const int *rcounts,

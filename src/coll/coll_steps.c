@@ -39,12 +39,29 @@ static int run_grow(rd_coll_run_t *run)
     return RD_OK;
 }
 
+/* After a truncation a send goes out padded (coll_util.h): its copy lives
+ * until the run ends. */
+static int run_pad(rd_coll_run_t *run, void **buf, size_t *count, rd_datatype_t **dt)
+{
+    void **p = realloc(run->pads, ((size_t)run->npads + 1) * sizeof(*p));
+    if (!p)
+        return RD_ENOMEM;
+    run->pads = p;
+    if (!(p[run->npads] = rd_coll_padded(*buf, *count, *dt, count)))
+        return RD_ENOMEM;
+    *buf = p[run->npads++];
+    *dt = &rd_dt_bytes;
+    return RD_OK;
+}
+
 static void run_post(rd_coll_run_t *run, int kind, void *buf, size_t count, rd_datatype_t *dt,
                      int peer)
 {
     if (run->err != RD_OK)
         return;
     if (run->n == run->cap && (run->err = run_grow(run)) != RD_OK)
+        return;
+    if (run->trunc && kind == RD_REQ_SEND && (run->err = run_pad(run, &buf, &count, &dt)))
         return;
     rd_request_t *local = run->n < RD_COLL_RUN_LOCAL ? &run->local[run->n] : NULL;
     run->err = rd_coll_post(kind, local, run->steps.comm, buf, count, dt, peer, run->tag,
@@ -69,11 +86,11 @@ static void run_recv(rd_coll_steps_t *p, void *buf, size_t count, rd_datatype_t 
 static void run_fence(rd_coll_steps_t *p)
 {
     rd_coll_run_t *run = run_of(p);
-    if (run->n == 0)
-        return;
-    int rc = rd_coll_waitall(run->reqs, run->n);
-    if (run->err == RD_OK)
-        run->err = rc;
+    for (int i = 0; i < run->n; i++) {
+        int rc = rd_coll_trunc(rd_coll_wait(run->reqs[i]), &run->trunc);
+        if (run->err == RD_OK)
+            run->err = rc;
+    }
     run->n = 0;
 }
 
@@ -136,6 +153,9 @@ void rd_coll_run_init(rd_coll_run_t *run, rd_comm_t *c, int tag)
     run->cap = RD_COLL_RUN_LOCAL;
     run->reqs = run->reqs_in;
     run->ntmps = 0;
+    run->trunc = 0;
+    run->pads = NULL;
+    run->npads = 0;
 }
 
 int rd_coll_run_end(rd_coll_run_t *run)
@@ -145,7 +165,10 @@ int rd_coll_run_end(rd_coll_run_t *run)
         free(run->reqs);
     for (int i = 0; i < run->ntmps; i++)
         rd_scratch_put(run->tmp_mem[i]);
-    return run->err;
+    for (int i = 0; i < run->npads; i++)
+        rd_scratch_put(run->pads[i]);
+    free(run->pads);
+    return rd_coll_trunc_end(run->err, run->trunc);
 }
 
 /* ---- algorithms ---- */

@@ -66,6 +66,10 @@ typedef struct rd_coll_run {
     rd_coll_steps_t steps;
     int tag;
     int err;                   /* first failure: later steps are skipped */
+    int trunc;                 /* a receive was truncated: later steps run, sends
+                                * padded (rd_coll_trunc in coll_util.h) */
+    void **pads;               /* the padded copies, freed at the end */
+    int npads;
     int n, cap;                /* the current round's requests */
     rd_request_t **reqs;
     rd_request_t *reqs_in[RD_COLL_RUN_LOCAL];
@@ -81,7 +85,8 @@ typedef struct rd_coll_run {
 /* A sink that runs steps on c's collective context with tag; hand
  * &run->steps to the algorithm, then call rd_coll_run_end. */
 void rd_coll_run_init(rd_coll_run_t *run, rd_comm_t *c, int tag);
-/* Ends the last round and returns the first error (RD_OK if none). */
+/* Ends the last round and returns the first error (RD_OK if none; RD_ETRUNC
+ * if a receive was truncated and nothing else failed). */
 int rd_coll_run_end(rd_coll_run_t *run);
 
 /* ---- algorithms ----

@@ -135,12 +135,60 @@ int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int p
 int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
                      void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag)
 {
+    int trunc = 0;
+    int rc = rd_coll_sendrecv_after(c, sbuf, scount, stype, dst, rbuf, rcount, rtype, src, tag,
+                                    &trunc);
+    return rd_coll_trunc_end(rc, trunc);
+}
+
+void rd_coll_pad(const void *buf, size_t count, const rd_datatype_t *dt, char *p)
+{
+    rd_dt_pack(buf, count, dt, 0, p, count * dt->size);
+    p[count * dt->size] = 0;
+}
+
+void *rd_coll_padded(const void *buf, size_t count, const rd_datatype_t *dt, size_t *len)
+{
+    char *p = rd_scratch_get(count * dt->size + 1);
+    if (!p)
+        return NULL;
+    rd_coll_pad(buf, count, dt, p);
+    *len = count * dt->size + 1;
+    return p;
+}
+
+int rd_coll_send_after(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
+                       int tag, int trunc)
+{
+    if (!trunc)
+        return rd_coll_send(c, buf, count, dt, peer, tag);
+    size_t len;
+    void *p = rd_coll_padded(buf, count, dt, &len);
+    if (!p)
+        return RD_ENOMEM;
+    int rc = rd_coll_send(c, p, len, &rd_dt_bytes, peer, tag);
+    rd_scratch_put(p);
+    return rc;
+}
+
+int rd_coll_sendrecv_after(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                           int dst, void *rbuf, size_t rcount, rd_datatype_t *rtype, int src,
+                           int tag, int *trunc)
+{
+    void *pad = NULL;
+    if (*trunc) {
+        if (!(pad = rd_coll_padded(sbuf, scount, stype, &scount)))
+            return RD_ENOMEM;
+        sbuf = pad;
+        stype = &rd_dt_bytes;
+    }
     rd_request_t local[2], *r[2] = { NULL, NULL };
     int rc = start(&r[0], &local[0], RD_REQ_RECV, c, rbuf, rcount, rtype, src, tag);
     if (rc == RD_OK)
         rc = start(&r[1], &local[1], RD_REQ_SEND, c, (void *)sbuf, scount, stype, dst, tag);
-    int rc2 = rd_coll_waitall(r, 2);
-    return rc != RD_OK ? rc : rc2;
+    int rc0 = rd_coll_trunc(rd_coll_wait(r[0]), trunc), rc1 = rd_coll_wait(r[1]);
+    rd_scratch_put(pad);
+    return rc != RD_OK ? rc : rc0 != RD_OK ? rc0 : rc1;
 }
 
 int rd_coll_post(int kind, rd_request_t *local, rd_comm_t *c, void *buf, size_t count,

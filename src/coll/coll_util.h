@@ -11,6 +11,7 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/request.h"
+#include "util/status.h"
 
 /* One fixed tag per algorithm (all below RD_COLL_TAG_NBC_BASE). */
 enum rd_coll_tag {
@@ -72,6 +73,41 @@ int rd_coll_recv(rd_comm_t *c, void *buf, size_t count, rd_datatype_t *dt, int p
 /* Send to dst and receive from src at once. */
 int rd_coll_sendrecv(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype, int dst,
                      void *rbuf, size_t rcount, rd_datatype_t *rtype, int src, int tag);
+
+/* A truncated receive does not end a collective: the rank goes on with
+ * its part (keeping what fit), so that no peer waits forever for a message
+ * it would have sent or leaves one unreceived, and reports RD_ETRUNC at the
+ * end. Its later messages in that collective carry one byte more than
+ * their count (rd_coll_padded), so that the ranks it relays to see the
+ * truncation too instead of taking part of the data silently.
+ * rd_coll_trunc folds a receive's status into *trunc: RD_OK for RD_ETRUNC
+ * (and *trunc set), else rc. */
+static inline int rd_coll_trunc(int rc, int *trunc)
+{
+    if (rc != RD_ETRUNC)
+        return rc;
+    *trunc = 1;
+    return RD_OK;
+}
+/* The status a collective that went on after a truncation returns. */
+static inline int rd_coll_trunc_end(int rc, int trunc)
+{
+    return rc == RD_OK && trunc ? RD_ETRUNC : rc;
+}
+/* (buf, count, dt) packed into p, count * size + 1 bytes, the last one 0. */
+void rd_coll_pad(const void *buf, size_t count, const rd_datatype_t *dt, char *p);
+/* The same into *len bytes from rd_scratch_get (util/scratch.h); NULL on
+ * ENOMEM. */
+void *rd_coll_padded(const void *buf, size_t count, const rd_datatype_t *dt, size_t *len);
+/* rd_coll_send, one byte longer (rd_coll_padded) when trunc is set. */
+int rd_coll_send_after(rd_comm_t *c, const void *buf, size_t count, rd_datatype_t *dt, int peer,
+                       int tag, int trunc);
+
+/* rd_coll_sendrecv that goes on after a truncation: the send padded if
+ * *trunc is set, the receive's truncation folded into *trunc. */
+int rd_coll_sendrecv_after(rd_comm_t *c, const void *sbuf, size_t scount, rd_datatype_t *stype,
+                           int dst, void *rbuf, size_t rcount, rd_datatype_t *rtype, int src,
+                           int tag, int *trunc);
 
 /* A send or receive (kind RD_REQ_SEND / RD_REQ_RECV) as rd_coll_isend and
  * rd_coll_irecv, on request memory local (see rd_req_init_local) if not

@@ -58,6 +58,8 @@ struct rd_nbc {
     int tag;
     int fixed_tag;             /* tag given by rd_nbc_use_tag: no shared-memory path */
     int err;                   /* first failure: ends the schedule */
+    int trunc;                 /* a receive was truncated: the schedule goes on,
+                                * its sends padded (rd_coll_trunc, coll_util.h) */
     step_t *steps;
     int nsteps, cap;
     int pos, end;              /* the current round is steps [pos, end) */
@@ -463,14 +465,25 @@ static int post(rd_nbc_t *s, const step_t *st)
 {
     int send = st->kind == ST_SEND;
     rd_comm_t *c = st->local ? s->local : s->comm;
+    const void *src = st->src;
+    size_t scount = st->scount;
+    rd_datatype_t *sdt = st->sdt;
+    if (send && s->trunc) {
+        char *b = rd_nbc_tmp(s, scount * sdt->size + 1);
+        if (!b)
+            return RD_ENOMEM;
+        rd_coll_pad(src, scount, sdt, b);
+        src = b;
+        scount = scount * sdt->size + 1;
+        sdt = &rd_dt_bytes;
+    }
     if (s->nreqs == s->capreqs &&
         grow(&s->reqs, &s->capreqs, sizeof(rd_request_t *), s->reqs_in) != RD_OK)
         return RD_ENOMEM;
     rd_request_t *r = rd_req_new(send ? RD_REQ_SEND : RD_REQ_RECV);
     if (!r)
         return RD_ENOMEM;
-    int rc = send ? rd_p2p_start(r, st->src, st->scount, st->sdt, c, st->peer, s->tag,
-                                 RD_MODE_STANDARD, 1)
+    int rc = send ? rd_p2p_start(r, src, scount, sdt, c, st->peer, s->tag, RD_MODE_STANDARD, 1)
                   : rd_p2p_start(r, st->dst, st->dcount, st->ddt, c, st->peer, s->tag,
                                  RD_MODE_STANDARD, 1);
     if (rc != RD_OK) {
@@ -533,7 +546,7 @@ static void finish(rd_nbc_t *s)
     rd_list_remove(&s->link);
     if (rd_list_empty(&active_scheds))
         rd_progress_hook_deactivate(hook_id);
-    rd_req_complete(s->req, s->err);
+    rd_req_complete(s->req, rd_coll_trunc_end(s->err, s->trunc));
     rd_nbc_free(s);
 }
 
@@ -548,8 +561,9 @@ static int advance(rd_nbc_t *s)
         if (s->ndone < s->nreqs)
             return events;
         for (int i = 0; i < s->nreqs; i++) {
-            if (s->reqs[i]->error != RD_OK && s->err == RD_OK)
-                s->err = s->reqs[i]->error;
+            int rc = rd_coll_trunc(s->reqs[i]->error, &s->trunc);
+            if (rc != RD_OK && s->err == RD_OK)
+                s->err = rc;
             rd_req_free(s->reqs[i]);
         }
         s->nreqs = s->ndone = 0;
