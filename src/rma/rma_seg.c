@@ -14,12 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "util/errdetail.h"
+#include "util/random.h"
 #include "util/status.h"
 
 /* Names tried before giving up: each is new and random, so only a broken
@@ -38,16 +37,8 @@ void rd_rma_seg_init(const char *job_id)
 
 static void random_name(char *name)
 {
-    uint64_t r;
-    if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-        /* No entropy yet (early boot): still hard to guess, and O_EXCL with
-         * retries keeps a guess from costing more than a try. */
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        r = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 16) ^
-            (uint64_t)(uintptr_t)&r;
-    }
-    snprintf(name, RD_RMA_SEG_NAME_MAX, "/rdmpi-%s-w%016llx", job, (unsigned long long)r);
+    snprintf(name, RD_RMA_SEG_NAME_MAX, "/rdmpi-%s-w%016llx", job,
+             (unsigned long long)rd_random64());
 }
 
 size_t rd_rma_seg_len(size_t len)

@@ -74,6 +74,7 @@ RD_SHM_TEST_SOURCES = src/transport/shm/shm.c src/transport/shm/shm.h \
 	src/transport/transport.h src/util/env.c src/util/env.h \
 	src/transport/shm/shm_tunables.c src/util/tunable.c src/util/errdetail.c \
 	src/util/status.c src/util/status.h src/util/copy.c src/util/copy.h \
+	src/util/random.c src/util/random.h \
 	test/unit/fake_boot.c test/unit/fake_boot.h
 test_unit_test_shm_SOURCES = test/unit/test_shm.c $(RD_SHM_TEST_SOURCES)
 test_unit_test_shm_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)

@@ -7,14 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "transport/shm/shm.h"
 #include "util/errdetail.h"
+#include "util/random.h"
 #include "util/status.h"
 
 /* Names tried before giving up: each is new and random, so only a full
@@ -26,17 +25,8 @@
  * would make shm_open(O_EXCL) fail, or hand us a segment they can read. */
 static void random_name(char *name, size_t len, const rd_boot_info_t *boot)
 {
-    uint64_t r;
-    if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-        /* No entropy yet (early boot): still hard to guess, and O_EXCL with
-         * retries keeps a guess from costing more than a try. */
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        r = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 16) ^
-            (uint64_t)(uintptr_t)&r;
-    }
     snprintf(name, len, "/rdmpi-%s-%d-%016llx", boot->job_id, boot->node_id,
-             (unsigned long long)r);
+             (unsigned long long)rd_random64());
 }
 
 /* Reserves the segment's pages now: on a small /dev/shm (a container's
