@@ -53,7 +53,8 @@ LAUNCHER_TESTS = \
 	test/launcher/install.sh \
 	test/launcher/shm_segment.sh \
 	test/launcher/rma_segment.sh \
-	test/launcher/fd_limit.sh
+	test/launcher/fd_limit.sh \
+	test/launcher/tcp_finalize.sh
 TESTS += $(LAUNCHER_TESTS)
 EXTRA_DIST += test/launcher/lib.sh test/launcher/report.sh test/launcher/pmi_server.py \
 	$(LAUNCHER_TESTS)

@@ -494,6 +494,19 @@ void rd_tcp_run_timers(void)
     }
 }
 
+/* Closes c, the connection of its pair that lost (tcp_wire.h: the lower
+ * rank's wins), or was refused by NACK. Unhooked from its peer first: its
+ * peer's queue stays for the connection that carries on, and a close while
+ * finalizing must not count as the peer's BYE (rd_tcp_conn_close takes it
+ * so for the peer's own connection), which would drop the queue, BYE
+ * included, and let finalize close the winner without a BYE. */
+static void close_loser(conn_t *c)
+{
+    if (c->peer >= 0 && rd_tcp.peers[c->peer].conn == c)
+        rd_tcp.peers[c->peer].conn = NULL;
+    rd_tcp_conn_close(c);
+}
+
 /* Constant-time comparison: a wrong key takes as long however much matched. */
 static int key_equal(const uint8_t *a, const uint8_t *b)
 {
@@ -536,7 +549,7 @@ static void on_hello(conn_t *c)
         return;
     }
     if (old)
-        rd_tcp_conn_close(old);   /* the lower rank's connection wins */
+        close_loser(old);   /* the lower rank's connection wins */
     c->peer = src;
     c->state = C_UP;
     p->conn = c;
@@ -576,7 +589,7 @@ int rd_tcp_on_handshake(conn_t *c)
              * queue; should it never come (the peer died first), connect
              * again later: a dead peer then refuses. */
             tpeer_t *p = &rd_tcp.peers[c->peer];
-            rd_tcp_conn_close(c);
+            close_loser(c);
             arm_retry(p);
             return -1;
         }
