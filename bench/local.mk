@@ -78,5 +78,5 @@ bench_osu_cas_latency_SOURCES = bench/osu_cas_latency.c $(RD_BENCH_RMA_SOURCES)
 bench_osu_cas_latency_LDADD = $(RD_TEST_LDADD)
 bench_osu_cas_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
 
-EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/README.md bench/cg_latency.py \
+EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/netns-launch.sh bench/README.md bench/cg_latency.py \
 	bench/chart.sh bench/chart.gp bench/verbs/run.sh bench/verbs/local-agent.sh

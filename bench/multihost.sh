@@ -237,85 +237,19 @@ pin_cpus1=$(IFS=,; echo "${cpus[*]:$pin_per_host:$pin_per_host}")
 pinned() { [ "$pin" = auto ] && [ $(( ($1 + 1) / 2 )) -le "$pin_per_host" ]; }
 
 # --- launchers -------------------------------------------------------------------
-# on-host NS CMD...: CMD in namespace NS; with MH_PIN=1 in the environment
-# (the run-LIB wrappers set it when pinning), on NS's CPUs.
-onhost=$work/on-host
-cat >"$onhost" <<EOF
-#!/bin/sh
-ns=\$1
-shift
-if [ "\${MH_PIN:-0}" = 1 ]; then
-    case \$ns in
-    $NS0) set -- taskset -c $pin_cpus0 "\$@" ;;
-    $NS1) set -- taskset -c $pin_cpus1 "\$@" ;;
-    esac
-fi
-exec ip netns exec "\$ns" "\$@"
-EOF
-# in-host NS CMD...: CMD as on-host runs it, with NS as its host name (a
-# UTS namespace of its own). All namespaces would otherwise share this
-# machine's name, and Open MPI names its shared-memory segments (vader)
-# after the host name, job and local rank: the ranks of two "hosts" would
-# open the same segment and crash. rdmpi keys its segments by PMIx node id
-# instead.
-inhost=$work/in-host
-cat >"$inhost" <<EOF
-#!/bin/sh
-ns=\$1
-shift
-exec $onhost "\$ns" unshare -u /bin/sh -c 'hostname "\$0" && exec "\$@"' "\$ns" "\$@"
-EOF
-# AGENT HOST CMD...: Open MPI's rsh launcher and Hydra's call their agent like
-# ssh, with the command as shell words; HOST is one of the namespaces'
-# addresses (names would need resolving). It inherits MH_PIN from the
-# launcher.
-agent=$work/agent
-cat >"$agent" <<EOF
-#!/bin/sh
-host=\$1
-shift
-case \$host in
-$IP0) ns=$NS0 ;;
-$IP1) ns=$NS1 ;;
-*) echo "agent: unknown host \$host" >&2; exit 255 ;;
-esac
-exec $inhost "\$ns" /bin/sh -c "\$*"
-EOF
-chmod +x "$onhost" "$inhost" "$agent"
-
-# run-<lib> -np N PROGRAM ARGS...: N ranks, N/2 in NS0 and N/2 in NS1,
-# started from NS0, pinned per host as "pinned N" says. No binding inside
-# a host.
-declare -A launcher
-for l in rdmpi mpich openmpi; do
-    f=$work/run-$l
-    launcher[$l]=$f
-    # shellcheck disable=SC2016 # the wrapper's own $ expansions
-    {
-        echo '#!/bin/sh'
-        echo '[ "$1" = -np ] || { echo "usage: $0 -np N program [args]" >&2; exit 2; }'
-        echo 'n=$2; shift 2; k=$(( (n + 1) / 2 ))'
-        if [ "$pin" = auto ]; then
-            echo "MH_PIN=0; [ \$k -le $pin_per_host ] && MH_PIN=1; export MH_PIN"
-        fi
-        case $l in
-        rdmpi) echo "exec $onhost $NS0 $prefix/bin/mpirun -hosts $NS0:\$k,$NS1:\$k --launch-agent $onhost --bind-to none -genv RDMPI_TCP_IF eth0 -np \$n \"\$@\"" ;;
-        mpich) echo "exec $inhost $NS0 mpiexec.mpich -launcher rsh -launcher-exec $agent -iface eth0 -hosts $IP0:\$k,$IP1:\$k -np \$n -genv UCX_TLS tcp -genv UCX_NET_DEVICES eth0 \"\$@\"" ;;
-        openmpi) echo "exec $inhost $NS0 mpirun.openmpi --allow-run-as-root --host $IP0:\$k,$IP1:\$k -np \$n --bind-to none --mca plm_rsh_agent $agent --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $MH_NET.0/24 --mca oob_tcp_if_include $MH_NET.0/24 \"\$@\"" ;;
-        esac
-    } >"$f"
-    chmod +x "$f"
-done
-# Open MPI's one-sided runs: osc/rdma needs a BTL with RDMA, which tcp is
-# not, and Debian's openmpi-mca-params.conf leaves out osc/ucx and
-# osc/pt2pt, so MPI_Win_allocate fails with MPI_ERR_WIN. osc/ucx over UCX
-# tcp, as MPICH runs, only for those runs, so the point-to-point ones load
-# no UCX component next to ob1 and measure what they did before.
-declare -A launcher_rma
+# on-host, in-host, agent and run-<lib> -np N PROGRAM ARGS... (N ranks, N/2
+# in NS0 and N/2 in NS1, started from NS0, pinned per host as "pinned N"
+# says; no binding inside a host): bench/netns-launch.sh, shared with
+# apps/ramp/bench.sh. run-openmpi-rma adds osc/ucx for the one-sided runs.
+# shellcheck source=netns-launch.sh
+. "$top/bench/netns-launch.sh"
+MH_PIN_CPUS0=$pin_cpus0 MH_PIN_CPUS1=$pin_cpus1 MH_PIN_PER_HOST=
+[ "$pin" = auto ] && MH_PIN_PER_HOST=$pin_per_host
+mh_launchers "$work" "$prefix/bin/mpirun" block
+onhost=$work/on-host inhost=$work/in-host agent=$work/agent
+declare -A launcher launcher_rma
+for l in rdmpi mpich openmpi; do launcher[$l]=$work/run-$l; done
 launcher_rma[openmpi]=$work/run-openmpi-rma
-sed 's|--mca pml ob1|--mca osc ucx -x UCX_TLS=tcp -x UCX_NET_DEVICES=eth0 --mca pml ob1|' \
-    "${launcher[openmpi]}" >"${launcher_rma[openmpi]}"
-chmod +x "${launcher_rma[openmpi]}"
 rma_selected=0
 for b in "${bench_list[@]}"; do is_rma "$b" && rma_selected=1; done
 

@@ -5,8 +5,8 @@
 # size 2, 4, 8, 16), on shared memory and over TCP on this host
 # (RDMPI_TRANSPORTS=tcp with --window create, so that one-sided operations
 # travel over TCP too; Open MPI: --mca btl tcp,self), optionally with the
-# same program built against MPICH (shared memory only: it has no switch
-# to keep node peers off it) and Open MPI. It
+# same program built against MPICH (not on tcp: it has no switch to keep
+# node peers off shared memory) and Open MPI. It
 # prints a table of transactions per second with each method's ratio to
 # rpc, keeps the summaries as CSV and draws bar charts (bench/chart.sh)
 # when gnuplot is there.
@@ -21,9 +21,11 @@
 # to run (default all; --sizes none skips the micro-benchmark).
 # --rounds N: the whole matrix N times over, the table keeps each cell's
 # best (the run least disturbed by other work); the CSV has every run.
-# Transport netns (rdmpi only; needs root): two network namespaces joined
-# by veth act as two hosts (test/multihost/netns.sh), the ranks alternate
-# between them (so do the servers), and talk TCP across.
+# Transport netns (needs root): two network namespaces joined by veth act
+# as two hosts (test/multihost/netns.sh), the ranks alternate between them
+# (so do the servers), and talk TCP across; each library is started as
+# bench/multihost.sh starts it (bench/netns-launch.sh), Open MPI with
+# osc/ucx over UCX's tcp for the windows.
 # Transport rxe (rdmpi only; needs root the first time): the study's
 # transport comparison in a QEMU guest with Soft-RoCE
 # (test/rdma-vm/run-in-vm.sh boots it): rpc over tcp, then each method
@@ -51,7 +53,7 @@ sizes="2 4 8 16"
 methods="rpc plus star s2pl"
 reads_opt='' sizes_opt='' in_guest=0 rounds=1
 
-usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) seconds=0.5; reads_list="0 100"; sizes="2 8" ;;
@@ -76,20 +78,18 @@ done
 [ "$sizes" = none ] && sizes=
 case $rounds in '' | *[!0-9]* | 0) echo "bench.sh: --rounds takes a positive count, not '$rounds'" >&2; exit 2 ;; esac
 [ -x "$RAMP" ] || { echo "bench.sh: $RAMP is not built (run make, or set RAMP)" >&2; exit 2; }
-mkdir -p "$out"
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 csv=$out/results.csv
 [ $in_guest = 1 ] ||
     echo "lib,transport,matrix,label,method,reads,txn_size,txn_per_s,p50_us,p99_us" >"$csv"
 
 # run LIB TRANSPORT MATRIX LABEL METHOD READS SIZE: one run, one CSV row.
 run() {
-    local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=() wargs=() retx=
+    local lib=$1 tr=$2 matrix=$3 label=$4 m=$5 reads=$6 size=$7 line prog mpirun env=() wargs=() retx='' \
+        limit=$(( ${seconds%.*} * 4 + 120 )) rc
     case $lib in
     rdmpi) prog=$RAMP; mpirun=("$MPIRUN")
            [ "$tr" = tcp ] && env=(-x RDMPI_TRANSPORTS=tcp) && wargs=(--window create)
-           [ "$tr" = netns ] && mpirun=("$onhost" "$NS0" "$MPIRUN"
-               -hosts "$NS0:$(( (np + 1) / 2 )),$NS1:$(( (np + 1) / 2 ))" --map-by node
-               --launch-agent "$onhost" --bind-to none -genv RDMPI_TCP_IF eth0)
            case $tr in
            rxe-*) mpirun=("$MPIRUN" "${rxe_launch[@]}")
                   env=(-x "RDMPI_TRANSPORTS=${tr#rxe-}" -x RDMPI_HEARTBEAT_TIMEOUT
@@ -100,10 +100,22 @@ run() {
              mpirun=(mpirun.openmpi --oversubscribe --allow-run-as-root)
              [ "$tr" = tcp ] && env=(--mca btl tcp,self) ;;
     esac
+    if [ "$tr" = netns ]; then
+        # MPICH's jobs across the namespaces sometimes hang in MPI_Finalize
+        # after their summary (ranks in UCX's progress, the others in
+        # PMI's barrier): a shorter limit, and the summary is kept.
+        mpirun=("$mhdir/run-$lib") env=()
+        [ "$lib" = openmpi ] && mpirun=("$mhdir/run-openmpi-rma")
+        [ "$lib" = mpich ] && limit=$(( ${seconds%.*} * 2 + 30 ))
+    fi
     [ "$tr" = rxe-rc ] && retx=$(rxe_retries)
-    line=$(timeout $(( ${seconds%.*} * 4 + 120 )) "${mpirun[@]}" "${env[@]}" -np "$np" "$prog" \
+    timeout $limit "${mpirun[@]}" "${env[@]}" -np "$np" "$prog" \
         --method "$m" --servers "$servers" --reads "$reads" --txn-size "$size" \
-        --seconds "$seconds" "${wargs[@]}" 2>"$out/last.err" | grep '^ramp: ')
+        --seconds "$seconds" "${wargs[@]}" >"$out/last.out" 2>"$out/last.err" </dev/null
+    rc=$?
+    line=$(grep '^ramp: ' "$out/last.out")
+    [ -n "$line" ] && [ $rc = 124 ] &&
+        echo "bench.sh: $lib $tr $m reads=$reads txn_size=$size: hung after its summary (kept), stopped at $limit s" >&2
     if [ -z "$line" ]; then
         echo "bench.sh: $lib $tr $m reads=$reads txn_size=$size failed:" >&2
         head -3 "$out/last.err" >&2
@@ -178,18 +190,17 @@ case ",$transports," in
 *,netns,*)
     [ "$(id -u)" -eq 0 ] || { echo "bench.sh: --transports netns needs root" >&2; exit 2; }
     MH_PREFIX=rrb$$- MH_BRIDGE=rrbbr$$
-    . "$here/../../test/multihost/netns.sh"
-    NS0=${MH_PREFIX}0 NS1=${MH_PREFIX}1
-    onhost=$out/on-host
-    printf '#!/bin/sh\nns=$1\nshift\nexec ip netns exec "$ns" "$@"\n' >"$onhost"
-    chmod +x "$onhost"
+    . "$top/test/multihost/netns.sh"
+    . "$top/bench/netns-launch.sh"
+    mhdir=$out/netns-launch
+    mkdir -p "$mhdir" && mh_launchers "$mhdir" "$MPIRUN" node
     netns_down() {
         local ns
         for ns in $MH_HOSTS; do
             kill -9 $(ip netns pids "$ns" 2>/dev/null) 2>/dev/null
         done
         mh_down
-        rm -f "$onhost"
+        rm -rf "$mhdir"
     }
     trap netns_down EXIT
     mh_up || { echo "bench.sh: could not create the network namespaces" >&2; exit 2; } ;;
@@ -211,8 +222,8 @@ done
 for ((round = 1; round <= rounds; round++)); do
     for lib in $libs; do
         for tr in ${transports//,/ }; do
-            [ "$lib" = mpich ] && [ "$tr" != shm ] && continue
-            [ "$lib" != rdmpi ] && { [ "$tr" = netns ] || [ "$tr" = rxe ]; } && continue
+            [ "$lib" = mpich ] && [ "$tr" = tcp ] && continue
+            [ "$lib" != rdmpi ] && [ "$tr" = rxe ] && continue
             [ "$tr" = rxe ] && { [ $round = 1 ] && rxe_guest; continue; }
             for m in $methods; do
                 for r in $reads_list; do
@@ -244,6 +255,9 @@ END {
         key = keys[k]; split(key, p, " ")
         if (p[2] == "rxe") { nm = split(rxecols, m, " "); base = "rpc-tcp"; where = "in a Soft-RoCE guest (emulated RDMA: CPU cost, not a NIC)" }
         else { nm = split(methods, m, " "); base = "rpc"; where = "over " p[2] }
+        if (p[2] == "netns") where = where " (two hosts over TCP" \
+            (p[1] == "mpich" ? "; UCX tcp, node peers too)" : \
+             p[1] == "openmpi" ? "; pml ob1, btl tcp,vader,self; windows by osc/ucx over UCX tcp)" : ")")
         w = 10
         for (j = 1; j <= nm; j++) if (length(m[j] "/" base) > w) w = length(m[j] "/" base)
         printf "\n%s %s, %s (transactions/s%s; ratio to %s)\n", p[1], where, \
