@@ -252,6 +252,13 @@ while [ -z "$GIDX" ] && [ $i -lt 200 ]; do
   [ -n "$GIDX" ] || sleep 0.05; i=$((i+1))
 done
 [ -n "$GIDX" ] || { log "IPv4 GID not found, using 1"; GIDX=1; }
+# the port is active once eth0 has carrier: at once on virtio-net, after
+# the e1000 driver's link watchdog (every 2 s) on e1000
+i=0
+while ! grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null && [ $i -lt 600 ]; do
+  sleep 0.05; i=$((i+1))
+done
+grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null || log "rxe0 port 1 not active after 30 s"
 
 # ---- run the command
 read -r UP0 _ < /proc/uptime
