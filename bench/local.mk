@@ -45,7 +45,7 @@ bench_osu_ibcast_LDFLAGS = $(RD_TEST_LINKOPTS)
 # bench_rma_run.c the size loop they share.
 noinst_PROGRAMS += bench/osu_put_latency bench/osu_get_latency \
 	bench/osu_put_bw bench/osu_get_bw bench/osu_acc_latency \
-	bench/osu_fop_latency bench/osu_cas_latency
+	bench/osu_fop_latency bench/osu_cas_latency bench/osu_put_pingpong
 RD_BENCH_RMA_SOURCES = bench/bench_rma_run.c bench/bench_rma_run.h \
 	bench/bench_rma.c bench/bench_rma.h \
 	bench/bench_util.c bench/bench_util.h
@@ -77,6 +77,10 @@ bench_osu_fop_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
 bench_osu_cas_latency_SOURCES = bench/osu_cas_latency.c $(RD_BENCH_RMA_SOURCES)
 bench_osu_cas_latency_LDADD = $(RD_TEST_LDADD)
 bench_osu_cas_latency_LDFLAGS = $(RD_TEST_LINKOPTS)
+
+bench_osu_put_pingpong_SOURCES = bench/osu_put_pingpong.c $(RD_BENCH_RMA_SOURCES)
+bench_osu_put_pingpong_LDADD = $(RD_TEST_LDADD)
+bench_osu_put_pingpong_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 EXTRA_DIST += bench/compare.sh bench/multihost.sh bench/lib.sh bench/netns-launch.sh bench/README.md bench/cg_latency.py \
 	bench/chart.sh bench/chart.gp bench/verbs/run.sh bench/verbs/local-agent.sh
