@@ -160,6 +160,7 @@ void bench_rma_begin(bench_win_t *w)
         bench_rma_ok(MPI_Win_fence(MPI_MODE_NOPRECEDE, w->win),
                      "MPI_Win_fence");
         break;
+    case BENCH_SYNC_LOCK:
     case BENCH_SYNC_PSCW:
         break;
     }
@@ -176,6 +177,7 @@ void bench_rma_end(bench_win_t *w)
         bench_rma_ok(MPI_Win_fence(MPI_MODE_NOSUCCEED, w->win),
                      "MPI_Win_fence");
         break;
+    case BENCH_SYNC_LOCK:
     case BENCH_SYNC_PSCW:
         break;
     }
@@ -194,17 +196,17 @@ void bench_win_local_end(bench_win_t *w)
 
 int bench_rma_latency_origin(const bench_win_t *w)
 {
-    return w->rank == 0 || w->sync != BENCH_SYNC_FLUSH;
+    return w->rank == 0 || !bench_rma_passive(w);
 }
 
 int bench_rma_latency_target(const bench_win_t *w)
 {
-    return w->rank == 1 || w->sync != BENCH_SYNC_FLUSH;
+    return w->rank == 1 || !bench_rma_passive(w);
 }
 
 double bench_rma_latency_us(const bench_win_t *w, double t, int n)
 {
-    int ops = w->sync == BENCH_SYNC_FLUSH ? n : 2 * n;
+    int ops = bench_rma_passive(w) ? n : 2 * n;
 
     return t * 1e6 / ops;
 }

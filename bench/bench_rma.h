@@ -104,6 +104,19 @@ static inline void bench_rma_complete(bench_win_t *w)
 {
     bench_rma_ok(MPI_Win_complete(w->win), "MPI_Win_complete");
 }
+static inline void bench_rma_lock(bench_win_t *w)
+{
+    bench_rma_ok(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, w->peer, 0, w->win), "MPI_Win_lock");
+}
+static inline void bench_rma_unlock(bench_win_t *w)
+{
+    bench_rma_ok(MPI_Win_unlock(w->peer, w->win), "MPI_Win_unlock");
+}
+/* Whether only rank 0 issues operations (flush, lock: passive target). */
+static inline int bench_rma_passive(const bench_win_t *w)
+{
+    return w->sync == BENCH_SYNC_FLUSH || w->sync == BENCH_SYNC_LOCK;
+}
 static inline void bench_rma_post(bench_win_t *w)
 {
     bench_rma_ok(MPI_Win_post(w->peer_group, 0, w->win), "MPI_Win_post");
@@ -117,6 +130,7 @@ static inline void bench_rma_wait(bench_win_t *w)
  * n rounds of a latency benchmark, inside the epoch of bench_rma_begin.
  * The statement(s) after n issue one operation to w->peer.
  *   flush: rank 0: op, MPI_Win_flush; rank 1: nothing.
+ *   lock:  rank 0: MPI_Win_lock, op, MPI_Win_unlock; rank 1: nothing.
  *   fence: rank 0: op, fence, fence; rank 1: fence, op, fence.
  *   pscw:  rank 0: start, op, complete, post, wait;
  *          rank 1: post, wait, start, op, complete.
@@ -131,6 +145,13 @@ static inline void bench_rma_wait(bench_win_t *w)
                 for (bench_i_ = 0; bench_i_ < (n); bench_i_++) {            \
                     __VA_ARGS__;                                            \
                     bench_rma_flush(w);                                     \
+                }                                                           \
+        } else if ((w)->sync == BENCH_SYNC_LOCK) {                          \
+            if ((w)->rank == 0)                                             \
+                for (bench_i_ = 0; bench_i_ < (n); bench_i_++) {            \
+                    bench_rma_lock(w);                                      \
+                    __VA_ARGS__;                                            \
+                    bench_rma_unlock(w);                                    \
                 }                                                           \
         } else if ((w)->sync == BENCH_SYNC_FENCE) {                         \
             if ((w)->rank == 0)                                             \
@@ -169,6 +190,7 @@ static inline void bench_rma_wait(bench_win_t *w)
  * rank 0 issues `window` operations (the statement(s) at the end, with the
  * caller's int j running from 0 to window - 1), then synchronizes once:
  *   flush: rank 0: ops, MPI_Win_flush; rank 1: nothing.
+ *   lock:  rank 0: MPI_Win_lock, ops, MPI_Win_unlock; rank 1: nothing.
  *   fence: rank 0: ops, fence; rank 1: fence.
  *   pscw:  rank 0: start, ops, complete; rank 1: post, wait.
  */
@@ -189,6 +211,13 @@ static inline void bench_rma_wait(bench_win_t *w)
                 for ((j) = 0; (j) < (window); (j)++)                        \
                     __VA_ARGS__;                                            \
                 bench_rma_flush(w);                                         \
+            }                                                               \
+        } else if ((w)->sync == BENCH_SYNC_LOCK) {                          \
+            for (bench_i_ = 0; bench_i_ < (n); bench_i_++) {                \
+                bench_rma_lock(w);                                          \
+                for ((j) = 0; (j) < (window); (j)++)                        \
+                    __VA_ARGS__;                                            \
+                bench_rma_unlock(w);                                        \
             }                                                               \
         } else if ((w)->sync == BENCH_SYNC_FENCE) {                         \
             for (bench_i_ = 0; bench_i_ < (n); bench_i_++) {                \

@@ -33,10 +33,11 @@ static const struct option long_opts[] = {
     { NULL, 0, NULL, 0 }
 };
 
-static const char *const sync_names[] = { "flush", "fence", "pscw" };
+static const char *const sync_names[] = { "flush", "fence", "lock", "pscw" };
 static const char *const sync_texts[] = {
     "flush: MPI_Win_flush in an MPI_Win_lock_all epoch (passive target)",
     "fence: MPI_Win_fence (active target)",
+    "lock: MPI_Win_lock (exclusive) and MPI_Win_unlock (passive target)",
     "pscw: MPI_Win_post/start/complete/wait (active target)",
 };
 static const char *const win_names[] = { "allocate", "create", "dynamic" };
@@ -83,11 +84,12 @@ static void usage(const bench_info_t *info, FILE *f)
         "                            %s\n"
         "                            %s\n"
         "                            %s\n"
+        "                            %s\n"
         "  -w, --win KIND          the window (default allocate):\n"
         "                            %s\n"
         "                            %s\n"
         "                            %s\n",
-        sync_texts[0], sync_texts[1], sync_texts[2],
+        sync_texts[0], sync_texts[1], sync_texts[2], sync_texts[3],
         win_texts[0], win_texts[1], win_texts[2]);
     if (info->uses_window)
         fprintf(f, info->rma ?
@@ -217,7 +219,7 @@ enum bench_start bench_init(int argc, char **argv, const bench_info_t *info,
             bad = !info->uses_window || parse_count(optarg, 1, &o->window);
             break;
         case 's':
-            bad = !info->rma || parse_name(optarg, sync_names, 3, &pick);
+            bad = !info->rma || parse_name(optarg, sync_names, 4, &pick);
             if (!bad)
                 o->sync = (enum bench_sync)pick;
             break;

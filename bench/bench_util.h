@@ -29,6 +29,9 @@ enum bench_sync {
     BENCH_SYNC_FLUSH,        /* passive target: MPI_Win_lock_all epoch,
                               * MPI_Win_flush completes the operations */
     BENCH_SYNC_FENCE,        /* active target: MPI_Win_fence */
+    BENCH_SYNC_LOCK,         /* passive target: MPI_Win_lock (exclusive) and
+                              * MPI_Win_unlock around each operation (or
+                              * each window of them) */
     BENCH_SYNC_PSCW          /* active target: MPI_Win_post, MPI_Win_start,
                               * MPI_Win_complete, MPI_Win_wait */
 };

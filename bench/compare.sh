@@ -35,7 +35,8 @@ Usage: bench/compare.sh [options]
                    run at np=2
   --rma-sync LIST  synchronizations of the one-sided benchmarks, comma
                    separated: flush (MPI_Win_flush in a lock_all epoch),
-                   fence, pscw (default flush)
+                   fence, lock (MPI_Win_lock/unlock around each operation),
+                   pscw (default flush)
   --rma-win LIST   their windows, comma separated: allocate (MPI_Win_allocate),
                    create (MPI_Win_create), dynamic (default allocate); each
                    one-sided benchmark runs for every sync x window
@@ -156,7 +157,7 @@ for b in ${benches//,/ }; do
 done
 rma_syncs=()
 for x in ${rma_sync//,/ }; do
-    case "$x" in flush|fence|pscw) rma_syncs+=("$x") ;; *) die "--rma-sync: flush, fence or pscw, not '$x'" ;; esac
+    case "$x" in flush|fence|lock|pscw) rma_syncs+=("$x") ;; *) die "--rma-sync: flush, fence, lock or pscw, not '$x'" ;; esac
 done
 rma_wins=()
 for x in ${rma_win//,/ }; do
