@@ -243,7 +243,7 @@ int rd_api_pcoll_init(rd_api_pcoll_t *a, MPI_Info info, MPI_Request *request, co
     int tag = rd_nbc_reserve_tag(c);
     rd_request_t *r = tag < 0 ? NULL : rd_req_new(RD_REQ_PERSIST_COLL);
     if (r) {
-        r->comm = c;
+        rd_req_hold_comm(r, c);
         r->peer = MPI_PROC_NULL;
         r->tag = tag;
         r->tmp = rec;

@@ -95,8 +95,13 @@ int rd_api_comm_build(rd_comm_t *parent, rd_group_t *g, uint32_t ctx, rd_comm_t 
 
 void rd_api_comm_destroy(rd_comm_t *c)
 {
-    extra_drop(c);
     rd_comm_release(c);
+}
+
+void rd_api_comm_gone(rd_comm_t *c)
+{
+    extra_drop(c);
+    rd_coll_ctx_retire(c);
 }
 
 int rd_api_comm_build_inter(rd_comm_t *parent, rd_group_t *local, rd_group_t *remote,

@@ -45,9 +45,14 @@ int rd_api_split_group(const rd_split_entry_t *all, const rd_group_t *from, int 
 int rd_api_comm_split_inter(rd_comm_t *c, int color, int key, rd_comm_t **out);
 int rd_api_comm_create_inter(rd_comm_t *c, rd_group_t *g, rd_comm_t **out);
 
-/* Releases c and what comm.c keeps for it (a communicator whose
- * construction failed, or one being freed). */
+/* Drops the user's reference on c (a communicator whose construction
+ * failed, or one being freed). Requests and schedules may hold more:
+ * c goes when the last one does. */
 void rd_api_comm_destroy(rd_comm_t *c);
+/* The free hook of every communicator (core/comm.h), called with its last
+ * reference: drops what comm.c keeps for it (intercommunicator's local
+ * part, info) and gives its context id back. */
+void rd_api_comm_gone(rd_comm_t *c);
 
 /* The end of a constructor, without the lock: the error handler's code for
  * a failed status rc, else MPI_SUCCESS with *newcomm = nc's handle

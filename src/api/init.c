@@ -25,6 +25,7 @@
 #include "api/api_tunables.h"
 #include "api/async_progress.h"
 #include "api/attr.h"
+#include "api/comm.h"
 #include "api/crash.h"
 #include "api/op.h"
 
@@ -49,7 +50,7 @@ static int make_predefined_comms(void)
     if (!rd_api.world || !rd_api.self)
         return RD_ENOMEM;
     rd_coll_ctx_init(4); /* world has ids 0 and 1, self 2 and 3 */
-    rd_comm_set_free_hook(rd_coll_ctx_retire);
+    rd_comm_set_free_hook(rd_api_comm_gone);
     rd_errhandler_t *fatal = rd_api_errh(MPI_ERRORS_ARE_FATAL);
     rd_comm_t *cs[2] = { rd_api.world, rd_api.self };
     int hs[2] = { MPI_COMM_WORLD, MPI_COMM_SELF };

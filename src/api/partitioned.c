@@ -236,6 +236,7 @@ static int part_init(int recv, void *buf, int partitions, MPI_Count count,
     pt->wire_tag = PART_TAG_BIT | (tag & ((1 << PART_TAG_BITS) - 1)) << PART_SEQ_BITS | seq;
     rd_p2p_prepare(r, buf, (size_t)partitions * (size_t)count, dt, c, peer, tag,
                    RD_MODE_STANDARD);
+    rd_req_hold_comm(r, c);
     r->ext = pt;
     r->tmp = pt;               /* freed with the request */
     r->done = 1;               /* inactive: waits return at once */

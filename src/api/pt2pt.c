@@ -23,7 +23,7 @@ static rd_request_t *null_peer_request(int kind, rd_comm_t *c)
     rd_request_t *r = rd_req_new(kind);
     if (!r)
         return NULL;
-    r->comm = c;
+    rd_req_hold_comm(r, c);
     r->st_source = MPI_PROC_NULL;
     r->st_tag = MPI_ANY_TAG;
     r->done = 1;
@@ -121,6 +121,8 @@ static int start_send(rd_comm_t *c, const void *buf, MPI_Count count, rd_datatyp
                 return rd_api_error(c, rd_api_class_of(rc), fn, "rank %d cannot send to rank %d: %s",
                                     c->rank, dest, rd_status_str(rc));
             }
+            if (!local)
+                rd_req_hold_comm(r, c);
         }
     }
     if (!r)
@@ -137,8 +139,11 @@ static int start_recv(rd_comm_t *c, void *buf, MPI_Count count, rd_datatype_t *d
         r = null_peer_request(RD_REQ_RECV, c);
     } else {
         r = new_request(RD_REQ_RECV, local);
-        if (r)
+        if (r) {
             rd_p2p_start(r, buf, (size_t)count, dt, c, source, tag, RD_MODE_STANDARD, 0);
+            if (!local)
+                rd_req_hold_comm(r, c);
+        }
     }
     if (!r)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a request");
@@ -511,7 +516,7 @@ static int make_message(rd_comm_t *c, void *msg, MPI_Message *message, const cha
     rd_request_t *m = rd_req_new(RD_REQ_RECV);
     if (!m)
         return rd_api_error(c, MPI_ERR_NO_MEM, fn, "out of memory for a message handle");
-    m->comm = c;
+    rd_req_hold_comm(m, c);
     m->ext = msg;
     *message = m->handle;
     return MPI_SUCCESS;
@@ -686,6 +691,7 @@ int rd_api_persistent(int kind, void *buf, MPI_Count count, MPI_Datatype datatyp
     rd_request_t *r = rd_req_new(kind);
     if (r) {
         rd_p2p_prepare(r, buf, (size_t)count, dt, c, peer, tag, mode);
+        rd_req_hold_comm(r, c);
         r->done = 1; /* inactive: waits return at once */
         *request = r->handle;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/comm.h"
 #include "core/datatype.h"
 #include "core/handle.h"
 
@@ -50,11 +51,22 @@ void rd_req_free(rd_request_t *r)
         free(r->tmp);
         r->tmp = NULL;
     }
+    if (r->comm_held) {
+        r->comm_held = 0;
+        rd_comm_release(r->comm);
+    }
     if (!r->handle)
         return; /* a local request: the caller owns the memory */
     r->done = -1; /* poison: a stale handle no longer looks complete */
     r->next_free = pool;
     pool = r;
+}
+
+void rd_req_hold_comm(rd_request_t *r, rd_comm_t *c)
+{
+    r->comm = c;
+    rd_comm_ref(c);
+    r->comm_held = 1;
 }
 
 void rd_req_complete(rd_request_t *r, int err)

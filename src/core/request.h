@@ -41,6 +41,9 @@ typedef struct rd_request {
     uint8_t kind;              /* enum rd_req_kind */
     uint8_t mode;              /* enum rd_send_mode */
     uint8_t cancelled;
+    uint8_t comm_held;         /* persistent: holds a reference on comm, which
+                                * rd_req_free drops (MPI_Comm_free may come
+                                * first: the request stays usable) */
     volatile int done;         /* set once by rd_req_complete */
     int user_freed;            /* MPI_Request_free while active: free on completion */
     int error;                 /* internal status at completion */
@@ -79,6 +82,11 @@ typedef struct rd_request {
 rd_request_t *rd_req_new(int kind);
 /* Returns a completed (or never-started) request to the pool. */
 void rd_req_free(rd_request_t *r);
+/* Makes c r's communicator and takes a reference on it, which
+ * rd_req_free drops: a request the user holds (nonblocking, persistent, a
+ * matched message) keeps its communicator alive past MPI_Comm_free, as
+ * the standard wants. Once per request. */
+void rd_req_hold_comm(rd_request_t *r, struct rd_comm *c);
 /* A request on the caller's stack, for a blocking call that waits for it
  * before returning: no handle, never pooled. rd_req_free releases what it
  * holds and leaves the memory alone. */

@@ -3,7 +3,7 @@
 
 RD_CONFORM_TEST_PROGS = test/mpi/ibcast_order test/mpi/pcoll_free_handles \
 	test/mpi/dup_copy_err test/mpi/keyval_refree \
-	test/mpi/struct_lbub
+	test/mpi/struct_lbub test/mpi/req_comm_free
 
 check_PROGRAMS += $(RD_CONFORM_TEST_PROGS)
 EXTRA_DIST += test/mpi/conform.testlist
@@ -28,3 +28,7 @@ test_mpi_struct_lbub_SOURCES = test/mpi/struct_lbub.c test/mpi/mtest.c
 test_mpi_struct_lbub_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_struct_lbub_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_struct_lbub_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_req_comm_free_SOURCES = test/mpi/req_comm_free.c test/mpi/mtest.c
+test_mpi_req_comm_free_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_req_comm_free_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_req_comm_free_LDFLAGS = $(RD_TEST_LINKOPTS)
