@@ -99,20 +99,40 @@ void rd_p2p_idle(unsigned *idle)
     }
 }
 
+/* Nesting of the thread's rd_p2p_wait_begin / _end pairs: only the
+ * outermost pair stores the mark. */
+static __thread unsigned wait_depth;
+
+void rd_p2p_wait_begin(void)
+{
+    if (wait_depth++ == 0 && rd_p2p.marker)
+        rd_p2p.marker->wait_mark(1);
+}
+
+void rd_p2p_wait_end(void)
+{
+    if (--wait_depth == 0 && rd_p2p.marker)
+        rd_p2p.marker->wait_mark(0);
+}
+
 /* The request the thread is waiting for, for rd_p2p_waiting. */
 static __thread rd_request_t *volatile waiting_for;
 
 void rd_p2p_wait(rd_request_t *r)
 {
+    if (r->done)
+        return;
     unsigned idle = 0;
     rd_request_t *outer = waiting_for;
     waiting_for = r;
+    rd_p2p_wait_begin();
     while (!r->done) {
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);
         else
             idle = 0;
     }
+    rd_p2p_wait_end();
     waiting_for = outer;
 }
 
