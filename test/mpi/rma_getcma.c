@@ -13,9 +13,11 @@
  * Arguments (the testlist runs them on rdmpi only; ranks on one node):
  *   paths    instead, rank 0 gets 1 MiB + 5 bytes from each other rank
  *            twice: first while that rank waits in MPI_Barrier (rdmpi: the
- *            rings), then while it stays outside MPI, waiting on a flag in
- *            shared memory that rank 0 raises once its Get is complete
- *            (rdmpi: CMA; the Get must not need the target's progress).
+ *            rings, while the waiting rank gets its CPU back promptly when
+ *            it yields it), then while it stays outside MPI, waiting on a
+ *            flag in shared memory that rank 0 raises once its Get is
+ *            complete (rdmpi: CMA; the Get must not need the target's
+ *            progress).
  *   refused  instead, every rank but 0 makes itself undumpable and rank 0
  *            gives up CAP_SYS_PTRACE, so that the kernel refuses rank 0's
  *            reads of their memory (EPERM); its Gets from them, made while
