@@ -515,6 +515,7 @@ void rd_api_wait(rd_request_t *r)
         return;
     }
     unsigned idle = 0;
+    rd_p2p_wait_begin();
     while (!r->done) {
         int n = rd_progress();
         if (r->done)
@@ -524,4 +525,5 @@ void rd_api_wait(rd_request_t *r)
             rd_p2p_idle(&idle);
         rd_api_lock();
     }
+    rd_p2p_wait_end();
 }

@@ -491,10 +491,12 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         return MPI_SUCCESS;
     }
     rd_api_lock();
+    rd_p2p_wait_begin();
     for (;;) {
         int rc = rd_p2p_iprobe(c, source, tag, &flag, &st);
         if (rc != RD_OK) {
             err = probe_failed(c, source, rc, &st, fn);
+            rd_p2p_wait_end();
             rd_api_unlock();
             return err;
         }
@@ -504,6 +506,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         rd_p2p_idle(&idle);
         rd_api_lock();
     }
+    rd_p2p_wait_end();
     rd_api_unlock();
     probe_status(status, &st);
     return MPI_SUCCESS;
@@ -575,10 +578,12 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         return MPI_SUCCESS;
     }
     rd_api_lock();
+    rd_p2p_wait_begin();
     for (;;) {
         int rc = rd_p2p_improbe(c, source, tag, &flag, &st, &msg);
         if (rc != RD_OK) {
             err = probe_failed(c, source, rc, &st, fn);
+            rd_p2p_wait_end();
             rd_api_unlock();
             return err;
         }
@@ -588,6 +593,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         rd_p2p_idle(&idle);
         rd_api_lock();
     }
+    rd_p2p_wait_end();
     if ((err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
         probe_status(status, &st);
     rd_api_unlock();

@@ -571,12 +571,14 @@ int PMPIX_Win_notify_wait(MPI_Win win, int *source, int *notify_tag)
     unsigned idle = 0;
     rd_api_lock();
     int rc;
+    rd_p2p_wait_begin();
     while ((rc = rd_rma_notify_test(w, &flag, &s, &t)) == RD_OK && !flag) {
         /* other threads get the lock between polls */
         rd_api_unlock();
         rd_p2p_idle(&idle);
         rd_api_lock();
     }
+    rd_p2p_wait_end();
     rd_api_unlock();
     if (rc != RD_OK)
         return rd_api_win_status_error(w, rc, fn);

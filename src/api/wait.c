@@ -303,6 +303,9 @@ static int wait_any_done(int count, MPI_Request reqs[], int *active)
 {
     int i;
     unsigned idle = 0;
+    if ((i = find_done(count, reqs, active)) >= 0 || !*active)
+        return i;
+    rd_p2p_wait_begin();
     while ((i = find_done(count, reqs, active)) < 0 && *active) {
         if (rd_progress() == 0) {
             rd_api_unlock();
@@ -310,6 +313,7 @@ static int wait_any_done(int count, MPI_Request reqs[], int *active)
             rd_api_lock();
         }
     }
+    rd_p2p_wait_end();
     return i;
 }
 

@@ -8,6 +8,9 @@
 static void wait_signal(int peer)
 {
     unsigned idle = 0;
+    if (rd_p2p_signaled(peer))
+        return;
+    rd_p2p_wait_begin();
     while (!rd_p2p_signaled(peer)) {
         /* Other traffic keeps moving while we wait (a peer may need this
          * rank to drain its ring before it can reach the barrier). */
@@ -16,6 +19,7 @@ static void wait_signal(int peer)
         else
             idle = 0;
     }
+    rd_p2p_wait_end();
 }
 
 int rd_coll_node_barrier(rd_comm_t *c)

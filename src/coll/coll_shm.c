@@ -140,9 +140,13 @@ static rd_coll_shm_buf_t *pub_begin(shm_view_t *v)
     rd_coll_shm_buf_t *b;
     unsigned idle = 0;
     mark_version(mine);
+    if ((b = take_free(mine, v->stride)))
+        return b;
+    rd_p2p_wait_begin();
     while (!(b = take_free(mine, v->stride))) {
         wait_turn(&idle);
     }
+    rd_p2p_wait_end();
     return b;
 }
 
@@ -191,10 +195,14 @@ static int lookup(void *area, size_t stride, uint64_t stamp, rd_coll_shm_buf_t *
 static int find(shm_view_t *v, int r, uint64_t stamp, rd_coll_shm_buf_t **out)
 {
     unsigned idle = 0;
-    int rc;
+    int rc = lookup(v->area[r], v->stride, stamp, out);
+    if (rc != RD_EAGAIN)
+        return rc;
+    rd_p2p_wait_begin();
     while ((rc = lookup(v->area[r], v->stride, stamp, out)) == RD_EAGAIN) {
         wait_turn(&idle);
     }
+    rd_p2p_wait_end();
     return rc;
 }
 
@@ -637,8 +645,12 @@ int rd_coll_shm_alltoall(rd_comm_t *c, const void *sbuf, size_t scount, rd_datat
 static void wait_readers(rd_coll_shm_buf_t *b)
 {
     unsigned idle = 0;
-    while (atomic_load_explicit(&b->left, memory_order_acquire) != 1) {
-        wait_turn(&idle);
+    if (atomic_load_explicit(&b->left, memory_order_acquire) != 1) {
+        rd_p2p_wait_begin();
+        while (atomic_load_explicit(&b->left, memory_order_acquire) != 1) {
+            wait_turn(&idle);
+        }
+        rd_p2p_wait_end();
     }
     release(b);
 }

@@ -200,6 +200,25 @@ void rd_p2p_wait(rd_request_t *r);
 /* Called on each idle poll of a wait loop: yields after enough idle polls. */
 void rd_p2p_idle(unsigned *idle);
 
+/* Blocking waits, for node peers that choose between a way that needs
+ * this process's progress and one that does not (src/rma's large Gets):
+ * a loop that polls progress until something happens brackets itself
+ * with rd_p2p_wait_begin and rd_p2p_wait_end (rd_p2p_wait does), nested
+ * pairs included. The outermost pair of a thread stores a mark where node
+ * peers read it (transport.h, wait_mark), one store each; without a
+ * transport that shares memory they do nothing. While such a wait yields
+ * the CPU (rd_p2p_idle), each yield stores the mark again: cleared when
+ * the yield kept the thread off its CPU for long (other work competes for
+ * it, so the rank would answer late), set when it came back soon.
+ * rd_p2p_peer_waiting(peer) is job rank peer's mark: 1 while it is in
+ * such a wait and gets its CPU back promptly, else 0 (also for a peer
+ * that is not on this node). A hint only: the peer may leave its wait at
+ * once, and while several of its threads wait, the first that leaves
+ * clears the mark. */
+void rd_p2p_wait_begin(void);
+void rd_p2p_wait_end(void);
+int rd_p2p_peer_waiting(int peer);
+
 /* What rd_p2p_wait waits for, for the report of a blocked rank: recv 1
  * for a receive (peer its source, -1 for any), 0 for a send; peer and tag
  * as the communicator comm (its name) numbers them. */

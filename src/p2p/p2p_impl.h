@@ -123,6 +123,7 @@ typedef struct rd_p2p_state {
     char *scratch;                     /* packing buffer for non-contiguous fragments */
     size_t scratch_len;
     unsigned spin;                     /* idle polls before yielding */
+    const rd_transport_t *marker;      /* active transport with wait marks, or NULL */
     size_t split_min;                  /* RDMPI_RNDV_SPLIT; 0: each transport's split_min */
     int split_cpus;                    /* a CPU per local rank: a sender can take a split */
     int verbose;                       /* RDMPI_VERBOSE */

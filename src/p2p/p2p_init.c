@@ -249,6 +249,8 @@ int rd_p2p_init(const rd_boot_info_t *boot)
          * transport must not cost the shared-memory fast path a syscall. */
         if (used)
             rd_p2p.active[rd_p2p.nactive++] = tp;
+        if (used && tp->wait_mark && !rd_p2p.marker)
+            rd_p2p.marker = tp;
         if (used && tp->watch)
             rd_p2p.recv_check = 1;
         if (frag_max(tp) > scratch)

@@ -1,8 +1,8 @@
 /*
- * Node services for src/coll (see p2p.h): signals for the node barrier,
- * the shared areas of node-local collectives and single-copy reads between
- * the members of a node-local communicator, each from the transport that
- * reaches them (shm).
+ * Node services (see p2p.h): signals for src/coll's node barrier, the
+ * wait marks of node peers for src/rma, the shared areas of node-local
+ * collectives and single-copy reads between the members of a node-local
+ * communicator, each from the transport that reaches them (shm).
  */
 #include <string.h>
 
@@ -24,6 +24,16 @@ void rd_p2p_signal(int peer)
 int rd_p2p_signaled(int peer)
 {
     return rd_p2p.peers[peer].tp->signaled(peer);
+}
+
+/* ---- wait marks (src/rma's choice of path for large Gets) ---- */
+
+int rd_p2p_peer_waiting(int peer)
+{
+    if (peer < 0 || peer >= rd_p2p.size)
+        return 0;
+    const rd_transport_t *tp = rd_p2p.peers[peer].tp;
+    return tp && tp->waiting && tp->waiting(peer);
 }
 
 /* ---- shared areas for node-local collectives ---- */

@@ -7,6 +7,7 @@
 #include <sched.h>
 
 #include "p2p/p2p_impl.h"
+#include "util/clock.h"
 
 static int push_queues(void)
 {
@@ -91,12 +92,40 @@ void rd_progress_hook_deactivate(int id)
     rd_p2p.hooks_on &= ~(1u << id);
 }
 
+/* Nesting of the thread's rd_p2p_wait_begin / _end pairs: only the
+ * outermost pair stores the mark. */
+static __thread unsigned wait_depth;
+
+/* A yield that kept the thread off its CPU this long means other work
+ * competes for that CPU: the rank would answer messages late. */
+#define YIELD_SLOW_NS 20000
+
 void rd_p2p_idle(unsigned *idle)
 {
     if (++*idle >= rd_p2p.spin) {
-        sched_yield();
+        if (wait_depth && rd_p2p.marker) {
+            /* The mark tells node peers that this rank answers at once,
+             * which holds only while its yields give the CPU back soon. */
+            int64_t t0 = rd_clock_ns();
+            sched_yield();
+            rd_p2p.marker->wait_mark(rd_clock_ns() - t0 < YIELD_SLOW_NS);
+        } else {
+            sched_yield();
+        }
         *idle = rd_p2p.spin / 2;
     }
+}
+
+void rd_p2p_wait_begin(void)
+{
+    if (wait_depth++ == 0 && rd_p2p.marker)
+        rd_p2p.marker->wait_mark(1);
+}
+
+void rd_p2p_wait_end(void)
+{
+    if (--wait_depth == 0 && rd_p2p.marker)
+        rd_p2p.marker->wait_mark(0);
 }
 
 /* The request the thread is waiting for, for rd_p2p_waiting. */
@@ -104,15 +133,19 @@ static __thread rd_request_t *volatile waiting_for;
 
 void rd_p2p_wait(rd_request_t *r)
 {
+    if (r->done)
+        return;
     unsigned idle = 0;
     rd_request_t *outer = waiting_for;
     waiting_for = r;
+    rd_p2p_wait_begin();
     while (!r->done) {
         if (rd_progress() == 0)
             rd_p2p_idle(&idle);
         else
             idle = 0;
     }
+    rd_p2p_wait_end();
     waiting_for = outer;
 }
 

@@ -137,8 +137,9 @@ int rd_rma_ops_pending(rd_win_t *w, int target);
  * was found full. */
 void rd_rma_notify_counts(unsigned long *ring, unsigned long *imm, unsigned long *msg,
                           unsigned long *full);
-/* Gets read from node peers by CMA, and CMA transfers the kernel refused
- * (they went through the rings instead). */
-void rd_rma_cma_counts(unsigned long *gets, unsigned long *refused);
+/* Gets read from node peers by CMA, Gets as large that took the rings
+ * because their target was waiting in MPI, and CMA transfers the kernel
+ * refused (they went through the rings instead). */
+void rd_rma_cma_counts(unsigned long *gets, unsigned long *waiting, unsigned long *refused);
 
 #endif

@@ -223,8 +223,10 @@ static int lock_begin(rd_win_t *w, int target, int type)
     struct rd_rma_sync *s = w->rma->sync;
     if (s->pctl[target]) {
         unsigned idle = 0;
+        rd_p2p_wait_begin();
         while (!try_lock(&s->pctl[target]->lock, type))
             rd_rma_poll(&idle);
+        rd_p2p_wait_end();
         s->how[target] = HOW_ATOMIC;
         n_atomic++;
         return RD_OK;
@@ -241,8 +243,10 @@ static void lock_wait(rd_win_t *w, int target)
     unsigned idle = 0;
     if (s->how[target] != HOW_AM)
         return;
+    rd_p2p_wait_begin();
     while (!s->granted[target])
         rd_rma_poll(&idle);
+    rd_p2p_wait_end();
     s->granted[target] = 0;
 }
 

@@ -328,6 +328,7 @@ int rd_rma_ops_complete(rd_win_t *w, int target, int local)
      * window (a lock word it polls with Compare_and_swap and a flush)
      * still serves the operations other ranks sent to it. */
     rd_progress();
+    rd_p2p_wait_begin();
     for (int t = lo; t < hi; t++)
         rd_rma_flush_peer(w, t);
     unsigned idle = 0;
@@ -335,6 +336,7 @@ int rd_rma_ops_complete(rd_win_t *w, int target, int local)
         while (local ? !done_locally(&rw->peers[t]) : !answered(&rw->peers[t]))
             if (rd_progress() == 0)
                 rd_p2p_idle(&idle);
+    rd_p2p_wait_end();
     int err = RD_OK;
     for (int t = lo; t < hi; t++) {
         if (rw->peers[t].error != RD_OK && err == RD_OK)

@@ -11,7 +11,8 @@
  *    flushes);
  *  - node peers' Win_create windows (user memory reached by CMA): Puts
  *    through the rings, the rest by CMA once a ring stays full; large
- *    contiguous Gets read straight from the target by CMA;
+ *    contiguous Gets through the rings while the target waits in MPI,
+ *    else read straight from the target by CMA;
  *  - active messages: everything else, Win_create windows of node peers
  *    included, the data cut into messages of at most the transport's
  *    largest (rd_p2p_am_max), a derived target datatype shipped as the
@@ -171,9 +172,10 @@ static int rdma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tda
 
 /* RDMPI_RMA_GET_CMA_MIN (0: never), read at init. */
 static size_t get_cma_min;
-/* Gets read by CMA, and CMA transfers the kernel refused (EPERM) that
- * went through the rings instead (RDMPI_VERBOSE's rma line). */
-static unsigned long cma_gets, cma_refused;
+/* Gets read by CMA, Gets of that size that took the rings because their
+ * target was waiting in MPI, and CMA transfers the kernel refused (EPERM)
+ * that went through the rings instead (RDMPI_VERBOSE's rma line). */
+static unsigned long cma_gets, waiting_gets, cma_refused;
 
 int rd_rma_origin_init(void)
 {
@@ -184,9 +186,10 @@ int rd_rma_origin_init(void)
     return rc;
 }
 
-void rd_rma_cma_counts(unsigned long *gets, unsigned long *refused)
+void rd_rma_cma_counts(unsigned long *gets, unsigned long *waiting, unsigned long *refused)
 {
     *gets = cma_gets;
+    *waiting = waiting_gets;
     *refused = cma_refused;
 }
 
@@ -240,15 +243,19 @@ static int cma_xfer(rd_win_t *w, int target, int put, void *local, uint64_t tdat
 }
 
 /* A Get of contiguous data from a node peer's Win_create window, of
- * get_cma_min bytes or more: the origin reads the target's memory itself,
- * so the Get needs nothing of the target's CPU, and the data moves in one
- * copy instead of two pieces at a time through the ring. A Get is no
- * accumulate, so reading beside the target's progress breaks no
- * atomicity, and a Put or accumulate completed before it is in the
- * target's memory. Only taken when nothing earlier to the target is
- * unanswered, so that the Get stays behind this origin's earlier
- * operations as on the rings (MPI does not ask for it; the usual Get and
- * flush costs nothing for it). RD_ENOTSUP sends the caller to the rings. */
+ * get_cma_min bytes or more, from a target that is not waiting in MPI:
+ * the origin reads the target's memory itself, so the Get needs nothing
+ * of the target's CPU. A target blocked in a wait polls its rings and
+ * answers at once, and then the rings are faster than CMA (the origin and
+ * the target each copy, record by record, at once), so the Get goes there
+ * (rd_p2p_peer_waiting; if the target leaves its wait right after, it
+ * answers when it next enters MPI). A Get is no accumulate, so reading
+ * beside the target's progress breaks no atomicity, and a Put or
+ * accumulate completed before it is in the target's memory. Only taken
+ * when nothing earlier to the target is unanswered, so that the Get stays
+ * behind this origin's earlier operations as on the rings (MPI does not
+ * ask for it; the usual Get and flush costs nothing for it). RD_ENOTSUP
+ * sends the caller to the rings. */
 static int get_cma(rd_win_t *w, const rd_rma_op_t *op, uint64_t tdata, size_t bytes,
                    rd_request_t *r)
 {
@@ -256,6 +263,10 @@ static int get_cma(rd_win_t *w, const rd_rma_op_t *op, uint64_t tdata, size_t by
     if (!get_cma_min || bytes < get_cma_min || pe->cma_refused ||
         pe->am_sent != pe->am_acked || !cma_fits(w, op, op->rcount, op->rdt, RD_P2P_RDMA_GET))
         return RD_ENOTSUP;
+    if (rd_p2p_peer_waiting(pe->world)) {
+        waiting_gets++;
+        return RD_ENOTSUP;
+    }
     int rc = cma_xfer(w, op->target, 0, rd_dt_contig_ptr(op->rbuf, op->rdt), tdata, bytes);
     if (rc != RD_OK)
         return rc;

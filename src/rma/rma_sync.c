@@ -197,11 +197,13 @@ int rd_rma_start(rd_win_t *w, const int *ranks, int n, int assert)
         rw->exposure = RD_EPOCH_NONE;
     if (!(assert & RD_MODE_NOCHECK)) {
         unsigned idle = 0;
+        rd_p2p_wait_begin();
         for (int i = 0; i < n; i++) {
             while (!s->posts[ranks[i]])
                 rd_rma_poll(&idle);
             s->posts[ranks[i]]--;
         }
+        rd_p2p_wait_end();
     }
     for (int i = 0; i < n; i++)
         rw->peers[ranks[i]].in_access = 1;
@@ -256,8 +258,10 @@ int rd_rma_wait(rd_win_t *w)
     if (rc != RD_OK)
         return rc;
     unsigned idle = 0;
+    rd_p2p_wait_begin();
     while (s->completes < (unsigned)s->post_n)
         rd_rma_poll(&idle);
+    rd_p2p_wait_end();
     exposure_end(w);
     return RD_OK;
 }

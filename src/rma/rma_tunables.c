@@ -2,10 +2,10 @@
 #include "rma/rma_tunables.h"
 
 const rd_tunable_t rd_rma_tunables[RD_RMA_T_COUNT] = {
-    [RD_RMA_T_GET_CMA_MIN] = RD_TUNE_SIZE("RDMPI_RMA_GET_CMA_MIN", 1 << 20, 0, RD_TUN_SIZE_MAX,
+    [RD_RMA_T_GET_CMA_MIN] = RD_TUNE_SIZE("RDMPI_RMA_GET_CMA_MIN", 256 << 10, 0, RD_TUN_SIZE_MAX,
         "a contiguous MPI_Get of this many bytes or more from a node peer's MPI_Win_create "
-        "window reads its memory directly (process_vm_readv) instead of through the rings "
-        "(0: off)"),
+        "window reads its memory directly (process_vm_readv) instead of through the rings, "
+        "unless the target is waiting in MPI (0: off)"),
 };
 
 const rd_tunable_table_t rd_rma_tunables_table = {

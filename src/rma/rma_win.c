@@ -173,16 +173,17 @@ void rd_rma_finalize(void)
 
 void rd_rma_report(char *buf, size_t len)
 {
-    unsigned long atomic, am, ring, imm, msg, full, cma_gets, refused;
+    unsigned long atomic, am, ring, imm, msg, full, cma_gets, waiting, refused;
     rd_rma_lock_counts(&atomic, &am);
     rd_rma_notify_counts(&ring, &imm, &msg, &full);
-    rd_rma_cma_counts(&cma_gets, &refused);
+    rd_rma_cma_counts(&cma_gets, &waiting, &refused);
     snprintf(buf, len, "rdmpi: rank %d: rma: %lu windows, %lu node segments; targets by path: "
              "shm %lu, rdma %lu, am %lu; locks taken by atomics %lu, by messages %lu; "
              "notified puts by ring %lu (ring full %lu), by immediate %lu, by message %lu; "
-             "gets from node peers by CMA %lu, CMA refused %lu",
+             "gets from node peers by CMA %lu, by rings to a waiting target %lu, "
+             "CMA refused %lu",
              rd_p2p_world_rank(), stats.windows, stats.segments, stats.shm, stats.rdma, stats.am,
-             atomic, am, ring, full, imm, msg, cma_gets, refused);
+             atomic, am, ring, full, imm, msg, cma_gets, waiting, refused);
 }
 
 /* ---- creation ---- */

@@ -152,10 +152,11 @@ typedef struct rd_tp_rdma_caps {
     size_t len_max;
 } rd_tp_rdma_caps_t;
 
-/* Node-local shared memory (shm): signal, signaled and area are set, and
- * cpus says how many CPUs the ranks of this node may run on between them
- * (the union of their affinity masks); 0 when unknown. p2p spins only
- * while that is at least the number of local ranks. */
+/* Node-local shared memory (shm): signal, signaled, area, wait_mark and
+ * waiting are set, and cpus says how many CPUs the ranks of this node may
+ * run on between them (the union of their affinity masks); 0 when
+ * unknown. p2p spins only while that is at least the number of local
+ * ranks. */
 typedef struct rd_tp_node_caps {
     int cpus;
 } rd_tp_node_caps_t;
@@ -307,6 +308,14 @@ typedef struct rd_transport {
      * for rank. The transport never reads or writes an area: its layout
      * belongs to the caller (p2p hands it to src/coll, coll_shm.h). */
     void *(*area)(int rank, size_t *len);
+    /* Whether a rank is blocked in a wait that polls progress (p2p's
+     * rd_p2p_wait_begin / _end), so that a peer can tell it will answer a
+     * message soon: wait_mark(1) says this process now is, wait_mark(0)
+     * that it left; waiting(peer) returns the last mark of job rank peer
+     * (0 before any). One word per rank on a line of its own that only its
+     * owner writes: a store, a load; no upcalls, no order with send(). */
+    void (*wait_mark)(int on);
+    int (*waiting)(int peer);
 } rd_transport_t;
 
 /* Transports compiled in (defined by each transport; init may settle the

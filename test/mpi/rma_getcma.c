@@ -4,18 +4,24 @@
  * 1 MiB and 1 MiB + 5 bytes at an unaligned displacement, with lock_all +
  * flush, with fence and with Rget, then 1 MiB + 5 bytes through a strided
  * target datatype and into a strided origin datatype; every byte and the
- * guard bytes around each block are checked. On one node rdmpi reads the
- * contiguous ones from 1 MiB (RDMPI_RMA_GET_CMA_MIN) straight from the
- * target's memory and takes the rings for the rest; with RDMPI_VERBOSE=1
- * its rma line counts them, which rma.testlist checks.
- * Arguments (the testlist runs them on rdmpi only):
- *   busy     then rank 0 gets from each other rank while that rank stays
- *            outside MPI, waiting on a flag in shared memory that rank 0
- *            raises once its Get is complete: the Get must not need the
- *            target's progress (ranks on one node only).
+ * guard bytes around each block are checked. On one node rdmpi takes the
+ * rings for the contiguous ones of RDMPI_RMA_GET_CMA_MIN or more when the
+ * target is waiting in MPI and reads them straight from the target's
+ * memory (CMA) otherwise; the rest always take the rings. With
+ * RDMPI_VERBOSE=1 its rma line counts both choices, which rma.testlist
+ * checks in the runs below, where they are certain.
+ * Arguments (the testlist runs them on rdmpi only; ranks on one node):
+ *   paths    instead, rank 0 gets 1 MiB + 5 bytes from each other rank
+ *            twice: first while that rank waits in MPI_Barrier (rdmpi: the
+ *            rings, while the waiting rank gets its CPU back promptly when
+ *            it yields it), then while it stays outside MPI, waiting on a
+ *            flag in shared memory that rank 0 raises once its Get is
+ *            complete (rdmpi: CMA; the Get must not need the target's
+ *            progress).
  *   refused  instead, every rank but 0 makes itself undumpable and rank 0
  *            gives up CAP_SYS_PTRACE, so that the kernel refuses rank 0's
- *            reads of their memory (EPERM); its Gets from them must still
+ *            reads of their memory (EPERM); its Gets from them, made while
+ *            they poll MPI_Iprobe (inside MPI but not waiting), must still
  *            deliver, through the rings.
  */
 #include "rma_common.h"
@@ -135,21 +141,47 @@ static void strided(MPI_Win win, unsigned char *dst, int rank, int size)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* Rank 0 gets from each other rank, which waits outside MPI until rank 0
- * raised the flag after its Get completed. */
-static void busy(MPI_Win win, unsigned char *dst, int rank, int size)
+/* One Get of MAXLEN bytes by rank 0 from rank t, checked. */
+static void get_checked(MPI_Win win, unsigned char *dst, int t, const char *what)
+{
+    memset(dst, 0xa5, MAXLEN + 2 * GUARD);
+    MT_OK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+    MT_OK(MPI_Get(dst + GUARD, MAXLEN, MPI_BYTE, t, OFF, MAXLEN, MPI_BYTE, win));
+    MT_OK(MPI_Win_unlock(t, win));
+    check(dst + GUARD, MAXLEN, 1, t, what);
+    check_guards(dst, MAXLEN, what);
+}
+
+/* Rank 0 gets from each other rank t twice. First while t waits in
+ * MPI_Barrier: t raises the shared flag just before it enters, and rank 0
+ * gets once the flag is up and a moment has passed (t is inside by then).
+ * Then while t stays outside MPI: t raises the flag once it has left the
+ * barrier and waits for rank 0 to raise it after its Get completed. Three
+ * raises per target. */
+static void paths(MPI_Win win, unsigned char *dst, int rank, int size)
 {
     struct rw_flag f;
     if (!rw_flag_open(&f, MPI_COMM_WORLD)) {
         if (rank == 0)
-            printf("note: ranks on several nodes, the busy target part is left out\n");
+            printf("note: ranks on several nodes, the paths part is left out\n");
         return;
     }
     for (int t = 1; t < size; t++) {
+        int base = 3 * (t - 1);
         if (rank == t) {
-            MT_CHECK(rw_flag_wait(&f, t, 30.0), "rank 0's Get did not complete in 30 s "
+            rw_flag_raise(&f);
+        } else if (rank == 0) {
+            MT_CHECK(rw_flag_wait(&f, base + 1, 30.0), "rank %d did not raise the flag", t);
+            usleep(50000);
+            get_checked(win, dst, t, "get from a target waiting in MPI_Barrier");
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == t) {
+            rw_flag_raise(&f);
+            MT_CHECK(rw_flag_wait(&f, base + 3, 30.0), "rank 0's Get did not complete in 30 s "
                      "while this rank stayed outside MPI: it needed this rank's progress");
         } else if (rank == 0) {
+            MT_CHECK(rw_flag_wait(&f, base + 2, 30.0), "rank %d did not raise the flag", t);
             memset(dst, 0xa5, MAXLEN + 2 * GUARD);
             MT_OK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
             MT_OK(MPI_Get(dst + GUARD, MAXLEN, MPI_BYTE, t, OFF, MAXLEN, MPI_BYTE, win));
@@ -157,6 +189,7 @@ static void busy(MPI_Win win, unsigned char *dst, int rank, int size)
             rw_flag_raise(&f);
             MT_OK(MPI_Win_unlock(t, win));
             check(dst + GUARD, MAXLEN, 1, t, "get from a target outside MPI");
+            check_guards(dst, MAXLEN, "get from a target outside MPI");
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
@@ -180,25 +213,39 @@ static void drop_ptrace(void)
 }
 
 /* Rank 0's reads of the others' memory refused by the kernel: twice from
- * each, the data must arrive anyway. */
+ * each, the data must arrive anyway. The others poll MPI_Iprobe meanwhile
+ * (progress without a blocking wait, so that rank 0 tries CMA first),
+ * from when they have left the barrier (the shared flag says so) until
+ * rank 0's message says it is done. */
 static void refused(MPI_Win win, unsigned char *dst, int rank, int size)
 {
+    struct rw_flag f;
+    if (!rw_flag_open(&f, MPI_COMM_WORLD)) {
+        if (rank == 0)
+            printf("note: ranks on several nodes, nothing to refuse\n");
+        return;
+    }
     if (rank == 0)
         drop_ptrace();
     else if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
         MT_FAIL("prctl(PR_SET_DUMPABLE, 0) failed");
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
+    if (rank == 0) {
+        MT_CHECK(rw_flag_wait(&f, size - 1, 30.0), "the other ranks did not raise the flag");
         for (int round = 0; round < 2; round++)
-            for (int t = 1; t < size; t++) {
-                memset(dst, 0xa5, MAXLEN + 2 * GUARD);
-                MT_OK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
-                MT_OK(MPI_Get(dst + GUARD, MAXLEN, MPI_BYTE, t, OFF, MAXLEN, MPI_BYTE, win));
-                MT_OK(MPI_Win_unlock(t, win));
-                check(dst + GUARD, MAXLEN, 1, t, "get refused direct access");
-                check_guards(dst, MAXLEN, "get refused direct access");
-            }
+            for (int t = 1; t < size; t++)
+                get_checked(win, dst, t, "get refused direct access");
+        for (int t = 1; t < size; t++)
+            MT_OK(MPI_Send(NULL, 0, MPI_BYTE, t, 0, MPI_COMM_WORLD));
+    } else {
+        int done = 0;
+        rw_flag_raise(&f);
+        while (!done)
+            MT_OK(MPI_Iprobe(0, 0, MPI_COMM_WORLD, &done, MPI_STATUS_IGNORE));
+        MT_OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
     MPI_Barrier(MPI_COMM_WORLD);
+    rw_flag_close(&f);
 }
 
 int main(int argc, char **argv)
@@ -206,9 +253,9 @@ int main(int argc, char **argv)
     MTest_Init(&argc, &argv);
     int rank = MTest_rank, size = MTest_size;
     const char *arg = argc > 1 ? argv[1] : "";
-    if (strcmp(arg, "") && strcmp(arg, "busy") && strcmp(arg, "refused")) {
+    if (strcmp(arg, "") && strcmp(arg, "paths") && strcmp(arg, "refused")) {
         if (rank == 0)
-            fprintf(stderr, "rma_getcma: unknown argument %s (busy or refused)\n", arg);
+            fprintf(stderr, "rma_getcma: unknown argument %s (paths or refused)\n", arg);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     size_t winlen = 2 * (size_t)MAXLEN + OFF;
@@ -219,11 +266,11 @@ int main(int argc, char **argv)
     MT_OK(MPI_Win_create(wbuf, (MPI_Aint)winlen, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     if (!strcmp(arg, "refused")) {
         refused(win, dst, rank, size);
+    } else if (!strcmp(arg, "paths")) {
+        paths(win, dst, rank, size);
     } else {
         contiguous(win, dst, rank, size);
         strided(win, dst, rank, size);
-        if (!strcmp(arg, "busy") && size > 1)
-            busy(win, dst, rank, size);
     }
     MT_OK(MPI_Win_free(&win));
     free(wbuf);

@@ -706,6 +706,38 @@ static void test_cma_off(void)
     CU_ASSERT_EQUAL(run_ranks(3, NULL, rank_cma_off), 0);
 }
 
+/* ---- wait marks: each rank sees the others' last mark ------------------ */
+
+/* Ranks 0, 1 and 3 share a node, rank 2 is alone. Round k: rank r marks
+ * itself waiting when bit r of k is set; after a fence every rank reads
+ * every other rank's mark (0 for rank 2, which is on no shared segment
+ * with the others, and for itself on the others' side). */
+static void rank_wait_marks(int rank)
+{
+    init_tp();
+    CHK(tp->wait_mark && tp->waiting);
+    for (int k = 0; k < 16; k++) {
+        tp->wait_mark((k >> rank) & 1);
+        CHK(rd_boot_fence() == RD_OK);
+        for (int p = 0; p < 4; p++) {
+            int local = p != 2 && rank != 2;
+            if (p != rank)
+                CHK(tp->waiting(p) == (local && ((k >> p) & 1)));
+        }
+        CHK(rd_boot_fence() == RD_OK);
+    }
+    tp->wait_mark(0);
+    CHK(tp->waiting(-1) == 0 && tp->waiting(4) == 0);
+    CHK(rd_boot_fence() == RD_OK);
+    tp->finalize();
+}
+
+static void test_wait_marks(void)
+{
+    static const int node_of[4] = { 0, 0, 1, 0 };
+    CU_ASSERT_EQUAL(run_ranks(4, node_of, rank_wait_marks), 0);
+}
+
 /* ---- the segment: mode 0600 while it exists, gone after init ----------- */
 
 static int seen_mode = -1;
@@ -778,6 +810,7 @@ int main(void)
         { "upcall sends back and onward", test_upcall_sends },
         { "CMA get", test_cma_get },
         { "RDMPI_SHM_CMA=0 on one rank drops GET node-wide", test_cma_off },
+        { "wait marks seen by node peers only", test_wait_marks },
         { "segment 0600, unlinked after init", test_segment },
     };
     return rd_unit_run("shm", tests, RD_UNIT_COUNT(tests));

@@ -117,6 +117,8 @@ static int shm_flush(int peer, rd_tp_done_fn done, void *ctx);
 static void shm_signal(int peer);
 static int shm_signaled(int peer);
 static void *shm_area(int rank, size_t *len);
+static void shm_wait_mark(int on);
+static int shm_waiting(int peer);
 
 /* The ops table; init settles rdma (the CMA vote), eager_max and the
  * node's CPUs. CMA has no remote atomics: the atomics stay NULL. */
@@ -134,6 +136,8 @@ rd_transport_t rd_shm_transport = {
     .signal = shm_signal,
     .signaled = shm_signaled,
     .area = shm_area,
+    .wait_mark = shm_wait_mark,
+    .waiting = shm_waiting,
 };
 
 
@@ -486,6 +490,22 @@ static int shm_signaled(int peer)
         return 0;
     shm.sig_seen[li]++;
     return 1;
+}
+
+/* Wait marks (shm.h): relaxed, a hint beside the rings, which carry the
+ * data and its order. */
+static void shm_wait_mark(int on)
+{
+    if (shm.seg)
+        atomic_store_explicit(&slot_of(shm.me)->waiting, (uint32_t)on, memory_order_relaxed);
+}
+
+static int shm_waiting(int peer)
+{
+    if (!shm.seg || peer < 0 || peer >= shm.size || shm.local_of[peer] < 0)
+        return 0;
+    return atomic_load_explicit(&slot_of(shm.local_of[peer])->waiting,
+                                memory_order_relaxed) != 0;
 }
 
 static inline _Atomic uint32_t *flag_at(const rd_shm_tx_t *tx, uint64_t pos)

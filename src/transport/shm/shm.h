@@ -15,7 +15,8 @@
  *                         |   cma_ok vote)             one page         |
  *   RD_SHM_PAGE           +---------------------------------------------+
  *                         | rd_shm_slot_t[n]: pid, probe address, CPU  |
- *                         |   mask of each local rank  256 B each       |
+ *                         |   mask, wait mark of each local rank        |
+ *                         |                            384 B each       |
  *   ctl_off               +---------------------------------------------+
  *                         | rd_shm_ctl_t[n*(n-1)]: released position of |
  *                         |   each ring (consumer-written)  128 B each  |
@@ -75,6 +76,12 @@
  * ordering with the ring's records: a signal is a bare counter, one cache
  * line between the two processes.
  *
+ * Wait marks (the transport's wait_mark / waiting ops, used by p2p to
+ * tell node peers whether this rank is blocked in a wait that polls
+ * progress): slot.waiting, stored by its rank alone (relaxed: it is a hint,
+ * the rings carry the data and its order) on a line pair no other field
+ * shares, read by peers.
+ *
  * Areas (the transport's area op, used by src/coll for node-local
  * collectives): area_bytes per local rank, zeroed by ftruncate, whose layout
  * the caller defines and versions; the transport only hands out pointers.
@@ -89,7 +96,7 @@
 #include "transport/transport.h"
 
 /* Layout version: bump on any change to the structs or the ring protocol. */
-#define RD_SHM_VERSION 4u
+#define RD_SHM_VERSION 5u
 #define RD_SHM_MAGIC 0x7264736d73686d31ull   /* "rdsmshm1" */
 
 #define RD_SHM_CELL 64               /* record alignment: one cache line */
@@ -190,6 +197,10 @@ typedef struct rd_shm_slot {
      * all zero when unknown (more CPUs than RD_SHM_CPUS, or the call failed). */
     uint64_t cpus[RD_SHM_CPUS / 64];
     char pad[2 * RD_SHM_LINE - 16 - RD_SHM_CPUS / 8];
+    /* 1 while the rank is blocked in a wait that polls progress, else 0
+     * (version 5): written by the rank alone, on a line pair of its own. */
+    _Atomic uint32_t waiting;
+    char pad_waiting[RD_SHM_LINE - 4];
 } rd_shm_slot_t;
 
 /* Per ring: the consumer's released position (bytes, monotonic). */
@@ -205,7 +216,7 @@ typedef struct rd_shm_sig {
 } rd_shm_sig_t;
 
 _Static_assert(sizeof(rd_shm_sig_t) == RD_SHM_LINE, "sig is one line pair");
-_Static_assert(sizeof(rd_shm_slot_t) == 2 * RD_SHM_LINE, "slot is two line pairs");
+_Static_assert(sizeof(rd_shm_slot_t) == 3 * RD_SHM_LINE, "slot is three line pairs");
 _Static_assert(sizeof(rd_shm_ctl_t) == RD_SHM_LINE, "ctl is one line pair");
 
 /* Index of ring src -> dst (local ranks, src != dst) among n*(n-1). */
