@@ -201,6 +201,50 @@ static int connect_qp(int peer, const rd_rc_cm_msg_t *m)
     return RD_OK;
 }
 
+/* A responder QP that only receives RDMA atomics, reads and writes (no
+ * sends, so no receive buffer is ever taken), connected to peers[rank]'s
+ * QP. The loopback peer is READY from then on and never takes part in the
+ * connection handshake or the goodbye. */
+int rd_rc_loopback(void)
+{
+    int me = rd_rc.rank;
+    rc_peer_t *p = &rd_rc.peers[me];
+    if (p->cm.state == RC_READY)
+        return RD_OK;
+    if (p->cm.state != RC_IDLE)
+        return RD_EPEER;
+    int err = create_qp(me);
+    if (err != RD_OK) {
+        p->cm.state = RC_FAILED;
+        return err;
+    }
+    struct ibv_qp_init_attr a = {
+        .send_cq = rd_rc.scq,
+        .recv_cq = rd_rc.rcq,
+        .srq = rd_rc.srq,
+        .cap = { .max_send_wr = 1, .max_send_sge = 1, .max_recv_sge = 1 },
+        .qp_type = IBV_QPT_RC,
+    };
+    rd_rc.loop_qp = rd_vb_qp_create(rd_rc.dev, &a, 0);
+    rd_vb_addr_fill(rd_rc.dev, 0, &p->cm.addr);
+    uint32_t psn = (uint32_t)lrand48() & 0xffffff;
+    if (!rd_rc.loop_qp ||
+        rd_vb_rc_connect(rd_rc.dev, rd_rc.loop_qp, &p->cm.addr, p->sq.qp->qp_num,
+                         p->cm.my_psn, psn, rd_rc.rd_atom) != RD_OK ||
+        rd_vb_rc_connect(rd_rc.dev, p->sq.qp, &p->cm.addr, rd_rc.loop_qp->qp_num, psn,
+                         p->cm.my_psn, rd_rc.rd_atom) != RD_OK) {
+        if (!rd_err_detail_peek() || !*rd_err_detail_peek())
+            rd_err_detail("rc: cannot connect a QP of this device to itself: %s",
+                          strerror(errno));
+        p->cm.state = RC_FAILED;
+        return RD_ESYS;
+    }
+    p->cm.addr_state = RC_ADDR_OK;
+    p->cm.remote_qpn = rd_rc.loop_qp->qp_num;
+    p->cm.state = RC_READY;
+    return RD_OK;
+}
+
 void rd_rc_set_ready(int peer)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
@@ -338,7 +382,9 @@ void rd_rc_fail_peer(int peer, int status)
     if (p->cm.state == RC_CONNECTING || p->cm.state == RC_CROSSED)
         rd_list_remove(&p->cm.link);
     p->cm.state = RC_FAILED;
-    if (!rd_rc.finalizing) {
+    /* The loopback's failure reaches its operations through their status;
+     * p2p must not take this process for a failed peer. */
+    if (!rd_rc.finalizing && peer != rd_rc.rank) {
         p->cm.fail_report = 1;
         rd_rc.nfail_report++;
     }
