@@ -85,6 +85,7 @@ struct rd_rma_win {
     void *seg;                   /* shm segment holding base (ALLOCATE / SHARED), or NULL */
     size_t seglen;
     struct rd_rma_sync *sync;    /* lock queue, PSCW counters, dynamic regions (rma_sync.c) */
+    int dev_atomics;             /* 8-byte accumulates and atomics by the device (rma_dev.h) */
     /* operations half */
     struct rd_rma_opstate *ops;  /* pending requests, notification ring (rma_ops.c) */
 };
