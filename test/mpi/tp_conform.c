@@ -38,6 +38,7 @@
 
 #include "boot/boot.h"
 #include "transport/transport.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
 /* p2p's loopback transport (src/p2p/self.c). */
@@ -661,7 +662,10 @@ static void test_loopback(uint64_t *counter, const rd_tp_mem_t *mem)
 {
     int me = boot.rank;
     uint64_t before = *counter, r, own = (uint64_t)(uintptr_t)counter;
-    CHECK(tp->loopback() == RD_OK);
+    int rc = tp->loopback();
+    if (rc != RD_OK)
+        fprintf(stderr, "  loopback: %s (%s)\n", rd_status_str(rc), rd_err_detail_peek());
+    CHECK(rc == RD_OK);
     CHECK(tp->loopback() == RD_OK);   /* once connected, again is nothing */
     step();
     for (int i = 0; i < ATOMICS; i++) {

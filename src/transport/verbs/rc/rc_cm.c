@@ -114,8 +114,9 @@ static void cm_send(int peer, int type)
         rd_rc.cm_busy++;
 }
 
-/* Creates the RC QP of a pair and posts the peer's receive buffers. */
-static int create_qp(int peer)
+/* Creates the RC QP of a pair and posts the peer's receive buffers (rx
+ * 0: none, for the loopback, which carries no messages). */
+static int create_qp(int peer, int rx)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
     int err;
@@ -140,7 +141,7 @@ static int create_qp(int peer)
                       "probe at init %u", peer, a.cap.max_inline_data, rd_rc.max_inline);
         return RD_ESYS;
     }
-    if ((err = rd_rc_add_rx_chunk()) != RD_OK)
+    if (rx && (err = rd_rc_add_rx_chunk()) != RD_OK)
         return err;
     qtab_put(p->sq.qp->qp_num, peer);
     p->cm.my_psn = (uint32_t)lrand48() & 0xffffff;
@@ -173,7 +174,7 @@ int rd_rc_inline_probe(void)
 void rd_rc_start_connect(int peer)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
-    if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK) {
+    if (!lookup_addr(p, peer) || create_qp(peer, 1) != RD_OK) {
         rd_rc_fail_peer(peer, RD_EPEER);
         return;
     }
@@ -213,7 +214,7 @@ int rd_rc_loopback(void)
         return RD_OK;
     if (p->cm.state != RC_IDLE)
         return RD_EPEER;
-    int err = create_qp(me);
+    int err = create_qp(me, 0);
     if (err != RD_OK) {
         p->cm.state = RC_FAILED;
         return err;
@@ -264,7 +265,7 @@ static void on_req(int peer, const rd_rc_cm_msg_t *m)
     case RC_IDLE:
         if (rd_rc.finalizing)
             return;   /* no new connections in finalize (goodbye would wait for it) */
-        if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK || connect_qp(peer, m) != RD_OK) {
+        if (!lookup_addr(p, peer) || create_qp(peer, 1) != RD_OK || connect_qp(peer, m) != RD_OK) {
             rd_rc_fail_peer(peer, RD_EPEER);
             return;
         }
