@@ -27,7 +27,7 @@
 #include "util/status.h"
 
 static int enabled;
-static unsigned long ndev_windows, nfadd, ncswap;
+static unsigned long ndev_windows, nfadd, ncswap, nlock;
 /* The result of atomics whose result nobody reads (Accumulate). */
 static uint64_t discard;
 
@@ -36,24 +36,42 @@ int rd_rma_dev_init(void)
     long long v;
     int rc = rd_tunable_int(&rd_rma_tunables[RD_RMA_T_DEV_ATOMICS], &v);
     enabled = rc == RD_OK && v;
-    ndev_windows = nfadd = ncswap = 0;
+    ndev_windows = nfadd = ncswap = nlock = 0;
     return rc;
 }
 
-void rd_rma_dev_counts(unsigned long *windows, unsigned long *fadd, unsigned long *cswap)
+void rd_rma_dev_counts(unsigned long *windows, unsigned long *fadd, unsigned long *cswap,
+                       unsigned long *lock)
 {
     *windows = ndev_windows;
     *fadd = nfadd;
     *cswap = ncswap;
+    *lock = nlock;
 }
 
 /* ---- the decision ---- */
 
-int rd_rma_dev_local(rd_win_t *w)
+/* The key of registration m for the transport this process reaches
+ * itself with (its loopback), into key (RD_P2P_KEY_MAX bytes); 0 if none. */
+static size_t own_key(rd_p2p_mem_t *m, uint8_t *key)
+{
+    uint8_t keys[RD_P2P_KEYS_MAX];
+    size_t len = 0, kl;
+    const void *k;
+    rd_p2p_mem_keys(m, keys, &len);
+    if (!rd_p2p_mem_key_for(rd_p2p_world_rank(), keys, len, &k, &kl) || kl > RD_P2P_KEY_MAX)
+        return 0;
+    memcpy(key, k, kl);
+    return kl;
+}
+
+/* desc: [lock word address, 8 bytes][key length, 1][key]. */
+int rd_rma_dev_local(rd_win_t *w, void *desc, size_t len)
 {
     rd_comm_t *c = w->comm;
+    struct rd_rma_win *rw = w->rma;
     if (!enabled || (w->flavor != RD_WIN_CREATE && w->flavor != RD_WIN_ALLOCATE) ||
-        c->size < 2 || w->rma->sync->node_peers)
+        c->size < 2 || rw->sync->node_peers || len < RD_RMA_DEV_DESC)
         return 0;
     for (int r = 0; r < c->size; r++) {
         int world = rd_comm_world(c, r);
@@ -64,32 +82,57 @@ int rd_rma_dev_local(rd_win_t *w)
             !rd_p2p_rdma_loop_same(world))
             return 0;
     }
-    return rd_p2p_rdma_loop_same(rd_p2p_world_rank());
+    if (!rd_p2p_rdma_loop_same(rd_p2p_world_rank()))
+        return 0;
+    uint8_t key[RD_P2P_KEY_MAX];
+    size_t kl;
+    _Atomic uint64_t *word = &rw->sync->ctl->lock;
+    if (rd_p2p_mem_reg((const void *)word, sizeof(*word), &rw->ctl_mem) != RD_OK) {
+        rw->ctl_mem = NULL;
+        return 0;
+    }
+    if (!(kl = own_key(rw->ctl_mem, key))) {
+        rd_rma_dev_free(w);
+        return 0;
+    }
+    uint64_t a = (uint64_t)(uintptr_t)word;
+    memcpy(desc, &a, sizeof(a));
+    ((uint8_t *)desc)[8] = (uint8_t)kl;
+    memcpy((uint8_t *)desc + 9, key, kl);
+    return 1;
 }
 
-int rd_rma_dev_connect(rd_win_t *w, int all)
+void rd_rma_dev_free(rd_win_t *w)
+{
+    if (w->rma->ctl_mem)
+        rd_p2p_mem_dereg(w->rma->ctl_mem);
+    w->rma->ctl_mem = NULL;
+}
+
+int rd_rma_dev_connect(rd_win_t *w, int all, const void *(*descs)(const void *, int),
+                       const void *arg)
 {
     struct rd_rma_win *rw = w->rma;
     rw->dev_atomics = 0;
-    if (!all)
+    if (!all) {
+        rd_rma_dev_free(w);
         return RD_OK;
-    rd_rma_peer_t *me = &rw->peers[w->comm->rank];
-    if (w->size) {
-        uint8_t keys[RD_P2P_KEYS_MAX];
-        size_t len = 0, kl;
-        const void *key;
-        rd_p2p_mem_keys(rw->mem, keys, &len);
-        if (rd_p2p_mem_key_for(me->world, keys, len, &key, &kl) && kl <= RD_P2P_KEY_MAX) {
-            memcpy(me->key, key, kl);
-            me->keylen = kl;
-        }
     }
-    for (int r = 0; r < rw->nranks; r++)
-        if (rw->peers[r].size && !rw->peers[r].keylen) {
+    rd_rma_peer_t *me = &rw->peers[w->comm->rank];
+    if (w->size)
+        me->keylen = own_key(rw->mem, me->key);
+    for (int r = 0; r < rw->nranks; r++) {
+        rd_rma_peer_t *pe = &rw->peers[r];
+        const uint8_t *d = descs(arg, r);
+        memcpy(&pe->ctl, d, sizeof(pe->ctl));
+        pe->ctl_keylen = d[8] <= RD_P2P_KEY_MAX ? d[8] : 0;
+        memcpy(pe->ctl_key, d + 9, pe->ctl_keylen);
+        if ((pe->size && !pe->keylen) || !pe->ctl_keylen) {
             rd_err_detail("device atomics: no remote key for rank %d's window, though every "
                           "rank agreed on the mode", r);
             return RD_EINTERN;
         }
+    }
     rw->dev_atomics = 1;
     ndev_windows++;
     return RD_OK;
@@ -231,6 +274,55 @@ static int elem(rd_win_t *w, int t, int kind, int k, uint64_t raddr, const void 
     if (old)
         memcpy(old, &guess, sizeof(guess));
     return RD_OK;
+}
+
+/* ---- the lock word ---- */
+
+/* One atomic on target's lock word (cswap when cas, else fetch-add of
+ * v), waited for; *found is the value it had. */
+static int word_wait(rd_win_t *w, int t, int cas, uint64_t cmp, uint64_t v, uint64_t *found)
+{
+    const rd_rma_peer_t *pe = &w->rma->peers[t];
+    dev_wait_t d = { 0, RD_OK };
+    int rc = cas ? rd_p2p_rdma_cswap(pe->world, pe->ctl, pe->ctl_key, pe->ctl_keylen, cmp, v,
+                                     found, wait_done, &d)
+                 : rd_p2p_rdma_fetch_add(pe->world, pe->ctl, pe->ctl_key, pe->ctl_keylen, v,
+                                         found, wait_done, &d);
+    if (rc != RD_OK)
+        return rc;
+    nlock++;
+    rd_rma_progress_until(&d.done);
+    return d.status;
+}
+
+int rd_rma_dev_lock(rd_win_t *w, int target, int type)
+{
+    unsigned idle = 0;
+    for (;;) {
+        uint64_t found;
+        int rc;
+        if (type == RD_LOCK_EXCLUSIVE) {
+            if ((rc = word_wait(w, target, 1, 0, RD_RMA_LOCK_EXCL, &found)) != RD_OK ||
+                found == 0)
+                return rc;
+        } else {
+            /* A shared holder more; not while an exclusive one holds it. */
+            if ((rc = word_wait(w, target, 0, 0, 1, &found)) != RD_OK ||
+                !(found & RD_RMA_LOCK_EXCL))
+                return rc;
+            if ((rc = word_wait(w, target, 0, 0, (uint64_t)-1, &found)) != RD_OK)
+                return rc;
+        }
+        rd_rma_poll(&idle);
+    }
+}
+
+int rd_rma_dev_unlock(rd_win_t *w, int target, int type)
+{
+    uint64_t found;
+    return word_wait(w, target, 0, 0,
+                     type == RD_LOCK_EXCLUSIVE ? (uint64_t)0 - RD_RMA_LOCK_EXCL : (uint64_t)-1,
+                     &found);
 }
 
 /* ---- the operations ---- */

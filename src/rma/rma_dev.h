@@ -24,14 +24,28 @@ int rd_rma_dev_init(void);
  * Win_create or Win_allocate window of two ranks or more, none of them on
  * this node, each reached by RDMA atomics through the one transport this
  * process also reaches itself with (connected at the first such window).
- * Called once w's memory is registered. */
-int rd_rma_dev_local(rd_win_t *w);
+ * Called once w's memory is registered. When it can, its lock word is
+ * registered too and desc (len bytes, at least RD_RMA_DEV_DESC) receives
+ * what peers need to reach it. */
+#define RD_RMA_DEV_DESC (8 + 1 + RD_P2P_KEY_MAX)
+int rd_rma_dev_local(rd_win_t *w, void *desc, size_t len);
 
 /* Once every descriptor is here: all is 1 when every rank answered
- * rd_rma_dev_local with 1. Puts w in device mode then (this rank's own key
- * taken from its registration); RD_OK, or RD_EINTERN when a target with
- * memory has no key (the creation fails on every rank). */
-int rd_rma_dev_connect(rd_win_t *w, int all);
+ * rd_rma_dev_local with 1, descs(r) is rank r's desc. Puts w in device mode
+ * then (this rank's own keys taken from its registrations); RD_OK, or
+ * RD_EINTERN when a target lacks a key (the creation fails on every
+ * rank). */
+int rd_rma_dev_connect(rd_win_t *w, int all, const void *(*descs)(const void *, int),
+                       const void *arg);
+/* Ends the registration of this rank's lock word (window free). */
+void rd_rma_dev_free(rd_win_t *w);
+
+/* Passive-target lock of target's lock word (rma_win.h: shared holders,
+ * plus RD_RMA_LOCK_EXCL) on a window in device mode, with the device's
+ * atomics, its own included: taking it retries (with progress) until it
+ * holds; release waits for its atomic. RD_OK or the transport's error. */
+int rd_rma_dev_lock(rd_win_t *w, int target, int type);
+int rd_rma_dev_unlock(rd_win_t *w, int target, int type);
 
 /* Whether accumulates of kind k on w go by device atomics (those of 8-byte
  * lock-free kinds on a window in device mode). */
@@ -60,7 +74,8 @@ int rd_rma_dev_fetch_op(rd_win_t *w, const rd_rma_op_t *op, int k, uint64_t tdat
 int rd_rma_dev_cas(rd_win_t *w, const rd_rma_op_t *op, uint64_t tdata);
 
 /* RDMPI_VERBOSE: windows in device mode, fetch-adds and compare-and-swaps
- * issued. */
-void rd_rma_dev_counts(unsigned long *windows, unsigned long *fadd, unsigned long *cswap);
+ * issued by operations, atomics on lock words. */
+void rd_rma_dev_counts(unsigned long *windows, unsigned long *fadd, unsigned long *cswap,
+                       unsigned long *lock);
 
 #endif

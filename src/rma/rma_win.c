@@ -48,7 +48,9 @@
  * rank's control block and memory), SEG_NONE. keys: rd_p2p_mem_keys of the
  * window memory, keylen bytes. flags: DESC_F_DEV_ATOMICS when this rank can
  * keep the window in device-atomics mode (rd_rma_dev_local); the window
- * takes the mode when every rank sets it. */
+ * takes the mode when every rank sets it. Such a rank has no node peers,
+ * hence no segment: the segment name's bytes carry its lock word's address
+ * and key instead (rd_rma_dev_local's desc). */
 enum { SEG_NONE = 0, SEG_DATA = 1, SEG_CTL = 2, SEG_SHARED = 3 };
 enum { DESC_F_DEV_ATOMICS = 1 };
 
@@ -177,18 +179,20 @@ void rd_rma_finalize(void)
 
 void rd_rma_report(char *buf, size_t len)
 {
-    unsigned long atomic, am, ring, imm, msg, full, cma_gets, refused, dwin, dfadd, dcswap;
+    unsigned long atomic, am, ring, imm, msg, full, cma_gets, refused, dwin, dfadd, dcswap,
+        dlock;
     rd_rma_lock_counts(&atomic, &am);
-    rd_rma_dev_counts(&dwin, &dfadd, &dcswap);
+    rd_rma_dev_counts(&dwin, &dfadd, &dcswap, &dlock);
     rd_rma_notify_counts(&ring, &imm, &msg, &full);
     rd_rma_cma_counts(&cma_gets, &refused);
     snprintf(buf, len, "rdmpi: rank %d: rma: %lu windows, %lu node segments; targets by path: "
              "shm %lu, rdma %lu, am %lu; locks taken by atomics %lu, by messages %lu; "
              "notified puts by ring %lu (ring full %lu), by immediate %lu, by message %lu; "
              "gets from node peers by CMA %lu, CMA refused %lu; "
-             "device atomics: windows %lu, fetch-add %lu, compare-and-swap %lu",
+             "device atomics: windows %lu, fetch-add %lu, compare-and-swap %lu, on lock "
+             "words %lu",
              rd_p2p_world_rank(), stats.windows, stats.segments, stats.shm, stats.rdma, stats.am,
-             atomic, am, ring, full, imm, msg, cma_gets, refused, dwin, dfadd, dcswap);
+             atomic, am, ring, full, imm, msg, cma_gets, refused, dwin, dfadd, dcswap, dlock);
 }
 
 /* ---- creation ---- */
@@ -348,7 +352,7 @@ int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_u
         size_t kl = 0;
         rd_p2p_mem_keys(rw->mem, d->keys, &kl);
         d->keylen = (uint16_t)kl;
-        if (rd_rma_dev_local(w))
+        if (rd_rma_dev_local(w, d->segname, sizeof(d->segname)))
             d->flags |= DESC_F_DEV_ATOMICS;
     }
     if ((rc = table_add(w)) != RD_OK)
@@ -368,6 +372,8 @@ int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_u
 fail:
     if (rw && rw->mem)
         rd_p2p_mem_dereg(rw->mem);
+    if (rw && rw->ctl_mem)
+        rd_rma_dev_free(w);
     if (s && s->linked) {
         rd_rma_seg_unlink(s->segname);
         rd_rma_seg_unmap(rw->seg, rw->seglen);
@@ -433,6 +439,12 @@ static int connect_shared(rd_win_t *w, const rma_desc_t *descs)
     for (int r = 0; r < n; r++)
         rw->peers[r].base = (uint64_t)(uintptr_t)rw->peers[r].mapped;
     return rd_p2p_mem_reg(w->base, w->size, &rw->mem);
+}
+
+/* Rank r's device-atomics part of its descriptor (rd_rma_dev_connect). */
+static const void *dev_desc(const void *dv, int r)
+{
+    return ((const rma_desc_t *)dv)[r].segname;
 }
 
 int rd_rma_win_connect(rd_win_t *w, const void *descs_)
@@ -519,7 +531,7 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
         int all = 1;
         for (int r = 0; r < n; r++)
             all &= (dv[r].flags & DESC_F_DEV_ATOMICS) != 0;
-        rc = rd_rma_dev_connect(w, all);
+        rc = rd_rma_dev_connect(w, all, dev_desc, dv);
     }
     free(dv);
     return rc;
@@ -547,6 +559,7 @@ static void release(rd_win_t *w)
     rd_rma_win_ready(w);
     if (rw->mem)
         rd_p2p_mem_dereg(rw->mem);
+    rd_rma_dev_free(w);
     for (int i = 0; i < s->nmaps; i++)
         rd_rma_seg_unmap(s->maps[i].addr, s->maps[i].len);
     rd_rma_seg_unmap(rw->seg, rw->seglen);
