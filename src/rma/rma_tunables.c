@@ -8,8 +8,9 @@ const rd_tunable_t rd_rma_tunables[RD_RMA_T_COUNT] = {
         "(0: off)"),
     [RD_RMA_T_DEV_ATOMICS] = RD_TUNE_BOOL("RDMPI_RMA_DEV_ATOMICS", 1,
         "windows whose ranks all reach each other by RDMA atomics and share no node apply "
-        "their 8-byte accumulates and atomics with the device's atomics, the owner's own "
-        "through a loopback connection (0: always by messages and CPU atomics)"),
+        "their 8-byte accumulates and atomics and take their lock words with the device's "
+        "atomics, the owner's own through a loopback connection (0: always by messages and "
+        "CPU atomics)"),
 };
 
 const rd_tunable_table_t rd_rma_tunables_table = {
