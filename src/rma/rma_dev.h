@@ -2,10 +2,11 @@
  * Device atomics: windows whose 8-byte accumulates and atomics are all
  * applied by the RDMA device (rc's fetch-add and compare-and-swap), and
  * whose lock words it takes, the owner's own included, through a
- * connection of its device to itself. CPU atomics and the device's are not atomic with each other, so
- * a window takes this mode only when every rank agrees at creation that
- * no access needs the CPU's (doc/rma-operations.md, "Accumulate
- * atomicity"); then an atomic costs one RDMA atomic and no target CPU.
+ * connection of its device to itself. CPU atomics and the device's are
+ * not atomic with each other, so a window takes this mode only when every
+ * rank agrees at creation that no access needs the CPU's
+ * (doc/rma-operations.md, "Device atomics"); then an atomic costs one
+ * RDMA atomic and no target CPU.
  */
 #ifndef RD_RMA_RMA_DEV_H
 #define RD_RMA_RMA_DEV_H
