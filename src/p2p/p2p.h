@@ -316,6 +316,18 @@ int rd_p2p_rdma_fetch_add(int peer, uint64_t raddr, const void *key, size_t keyl
 int rd_p2p_rdma_cswap(int peer, uint64_t raddr, const void *key, size_t keylen,
                       uint64_t compare, uint64_t swap, uint64_t *result, rd_p2p_done_fn done,
                       void *ctx);
+/* Connects this process to itself through the transport that reaches
+ * job rank peer with RDMA atomics (transport.h, loopback), once: from then
+ * on rd_p2p_rdma_fetch_add, _cswap and _flush and rd_p2p_mem_key_for also
+ * take this process's own rank, through that device, so that atomics on
+ * its own memory are atomic with those its peers issue through the same
+ * transport. RD_OK, RD_ENOTSUP (no such transport, or it cannot loop back;
+ * a second transport is refused too: atomics through two devices are not
+ * atomic with each other) or the transport's error. */
+int rd_p2p_rdma_loopback(int peer);
+/* 1 when RDMA atomics to job rank peer (this process included) go through
+ * the transport this process is connected to itself with, else 0. */
+int rd_p2p_rdma_loop_same(int peer);
 /* A put that also delivers imm to the peer once the bytes are in its
  * memory (transport.h, put_imm; rc: RDMA Write with Immediate): the peer's
  * handler registered with rd_p2p_notify_register is called with (this

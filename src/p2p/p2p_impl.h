@@ -133,6 +133,7 @@ typedef struct rd_p2p_state {
     unsigned long reads_whole, reads_split; /* rendezvous received by direct read */
     unsigned long puts_whole, streamed;     /* ... written by the sender, streamed */
     unsigned long rdma_puts, rdma_gets;     /* one-sided transfers of src/rma by RDMA */
+    const rd_transport_t *loop_tp;     /* connected to this process itself (rd_p2p_rdma_loopback) */
     unsigned long unexp_dropped;       /* unexpected messages freed with their context */
     int rndv;                          /* RDMPI_RNDV: enum rndv_mode */
     rd_progress_hook_fn hooks[RD_PROGRESS_HOOKS_MAX];

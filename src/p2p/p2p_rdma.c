@@ -36,6 +36,34 @@ static const rd_transport_t *peer_tp(int peer)
     return rd_p2p.peers[peer].tp;
 }
 
+/* peer_tp, and for this process the transport it is connected to itself
+ * with (rd_p2p_rdma_loopback), for the atomics, flush and keys. */
+static const rd_transport_t *atomic_tp(int peer)
+{
+    return peer == rd_p2p.rank ? rd_p2p.loop_tp : peer_tp(peer);
+}
+
+int rd_p2p_rdma_loopback(int peer)
+{
+    const rd_transport_t *tp = peer_tp(peer);
+    if (!tp || rd_p2p.peers[peer].failed || !(tp->rdma.ops & RD_TP_RDMA_ATOMIC) ||
+        !tp->loopback)
+        return RD_ENOTSUP;
+    if (rd_p2p.loop_tp)
+        return rd_p2p.loop_tp == tp ? RD_OK : RD_ENOTSUP;
+    int rc = tp->loopback();
+    if (rc == RD_OK)
+        rd_p2p.loop_tp = tp;
+    return rc;
+}
+
+int rd_p2p_rdma_loop_same(int peer)
+{
+    const rd_transport_t *tp = atomic_tp(peer);
+    return tp && tp == rd_p2p.loop_tp && (tp->rdma.ops & RD_TP_RDMA_ATOMIC) &&
+           (peer == rd_p2p.rank || !rd_p2p.peers[peer].failed);
+}
+
 unsigned rd_p2p_rdma_ops(int peer)
 {
     const rd_transport_t *tp = peer_tp(peer);
@@ -101,7 +129,7 @@ void rd_p2p_mem_keys(const rd_p2p_mem_t *m, void *buf, size_t *len)
 
 int rd_p2p_mem_key_for(int peer, const void *keys, size_t len, const void **key, size_t *keylen)
 {
-    const rd_transport_t *tp = peer_tp(peer);
+    const rd_transport_t *tp = atomic_tp(peer);
     const uint8_t *p = keys;
     int want = tp ? tp_index(tp) : -1;
     for (size_t off = 0; want >= 0 && off + 2 <= len;) {
@@ -159,7 +187,7 @@ int rd_p2p_rdma_put_imm(int peer, const void *local, rd_p2p_mem_t *lmem, uint64_
 
 int rd_p2p_rdma_flush(int peer, rd_p2p_done_fn done, void *ctx)
 {
-    const rd_transport_t *tp = peer_tp(peer);
+    const rd_transport_t *tp = atomic_tp(peer);
     if (!tp || !tp->flush)
         return RD_ENOTSUP;
     return tp->flush(peer, done, ctx);
@@ -168,7 +196,7 @@ int rd_p2p_rdma_flush(int peer, rd_p2p_done_fn done, void *ctx)
 int rd_p2p_rdma_fetch_add(int peer, uint64_t raddr, const void *key, size_t keylen,
                           uint64_t add, uint64_t *result, rd_p2p_done_fn done, void *ctx)
 {
-    const rd_transport_t *tp = peer_tp(peer);
+    const rd_transport_t *tp = atomic_tp(peer);
     if (!tp || !(tp->rdma.ops & RD_TP_RDMA_ATOMIC))
         return RD_ENOTSUP;
     return tp->fetch_add(peer, raddr, key, keylen, add, result, done, ctx);
@@ -178,7 +206,7 @@ int rd_p2p_rdma_cswap(int peer, uint64_t raddr, const void *key, size_t keylen,
                       uint64_t compare, uint64_t swap, uint64_t *result, rd_p2p_done_fn done,
                       void *ctx)
 {
-    const rd_transport_t *tp = peer_tp(peer);
+    const rd_transport_t *tp = atomic_tp(peer);
     if (!tp || !(tp->rdma.ops & RD_TP_RDMA_ATOMIC))
         return RD_ENOTSUP;
     return tp->cswap(peer, raddr, key, keylen, compare, swap, result, done, ctx);

@@ -12,10 +12,10 @@
  * ever go to the target by active message, whose handler applies one
  * message at a time.
  *
- * RDMA atomics (transport.h fetch_add/cswap) are not used: they are atomic
- * against each other but not against these CPU atomics, and a window's
- * location may be reached by both (the target itself, origins on its
- * node). Accumulates over rc therefore go by active message.
+ * RDMA atomics (transport.h fetch_add/cswap) are atomic against each
+ * other but not against these CPU atomics: they serve only windows where
+ * every rank uses them for 8-byte elements, the owner too (rma_dev.c),
+ * and those elements never come here.
  */
 #include "rma/rma_acc.h"
 

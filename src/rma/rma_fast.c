@@ -95,6 +95,9 @@ static inline int fetch_add(char *t, size_t size, const void *in, void *out)
 int rd_rma_fetch_op_fast(rd_win_t *w, int target, size_t disp, const rd_datatype_t *dt,
                          int op, const void *in, void *out)
 {
+    /* The device applies these: a CPU atomic would not be atomic with it. */
+    if (w->rma->dev_atomics && dt->size == 8)
+        return 0;
     if (op == RD_OP_SUM && dt->basic >= RD_BASIC_INT8 && dt->basic <= RD_BASIC_UINT64 &&
         (dt->size == 8 || dt->size == 4)) {
         char *t = fast_target(w, target, disp, dt->true_lb, dt->size);

@@ -62,6 +62,9 @@ typedef struct rd_rma_peer {
     unsigned results;            /* operations whose results have not all come back */
     unsigned rdma_unflushed;     /* RDMA operations issued since its last flush */
     int cma_refused;             /* node peer whose memory the kernel refused to CMA */
+    uint64_t ctl;                /* device atomics: address of its lock word, and key */
+    size_t ctl_keylen;
+    uint8_t ctl_key[RD_P2P_KEY_MAX];
     int error;                   /* first error of an operation to it not yet reported */
 } rd_rma_peer_t;
 
@@ -85,6 +88,9 @@ struct rd_rma_win {
     void *seg;                   /* shm segment holding base (ALLOCATE / SHARED), or NULL */
     size_t seglen;
     struct rd_rma_sync *sync;    /* lock queue, PSCW counters, dynamic regions (rma_sync.c) */
+    int dev_atomics;             /* 8-byte accumulates, atomics and the lock word by the
+                                  * device (rma_dev.h) */
+    rd_p2p_mem_t *ctl_mem;       /* registration of this rank's lock word (device atomics) */
     /* operations half */
     struct rd_rma_opstate *ops;  /* pending requests, notification ring (rma_ops.c) */
 };

@@ -16,9 +16,14 @@
  * message; a node peer's atomic acquisition can overtake it (no
  * fairness between the two ways is promised, as MPI promises none).
  *
- * No RDMA-atomic lock word: the rc transport's atomics are not atomic
- * with respect to the CPU's on the same word, and node peers take the
- * word with CPU atomics, so such a word could be held twice.
+ * On a window in device-atomics mode (rma_dev.h: no node peers, every
+ * rank reached by RDMA atomics, itself through its loopback) every origin,
+ * the target itself included, takes and releases the word with the
+ * device's atomics instead, without the target's CPU; no LOCK message is
+ * sent there, so the target's own CPU atomics never touch the word. On
+ * other windows the word stays with CPU atomics: the rc transport's
+ * atomics are not atomic with respect to the CPU's on the same word, and
+ * node peers take the word with CPU atomics, so it could be held twice.
  */
 #include "rma/rma_lock.h"
 
@@ -26,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rma/rma_dev.h"
 #include "rma/rma_sync.h"
 #include "util/errdetail.h"
 #include "util/status.h"
@@ -34,7 +40,7 @@
 #define IDLE_POLL 32
 
 /* How an origin holds a target's lock, to release it the same way. */
-enum { HOW_NONE = 0, HOW_ATOMIC, HOW_AM, HOW_NOCHECK };
+enum { HOW_NONE = 0, HOW_ATOMIC, HOW_AM, HOW_NOCHECK, HOW_DEV };
 
 /* Windows with a lock request waiting at this target (progress hook). */
 static rd_win_t **waiting;
@@ -221,6 +227,12 @@ static int no_locks(rd_win_t *w, const char *fn)
 static int lock_begin(rd_win_t *w, int target, int type)
 {
     struct rd_rma_sync *s = w->rma->sync;
+    if (w->rma->dev_atomics) {
+        int rc = rd_rma_dev_lock(w, target, type);
+        if (rc == RD_OK)
+            s->how[target] = HOW_DEV;
+        return rc;
+    }
     if (s->pctl[target]) {
         unsigned idle = 0;
         rd_p2p_wait_begin();
@@ -263,6 +275,8 @@ static int lock_release(rd_win_t *w, int target, int type)
             after_change(w);
     } else if (how == HOW_AM) {
         rc = rd_rma_sync_send(w, target, RD_RMA_AM_UNLOCK, type);
+    } else if (how == HOW_DEV) {
+        rc = rd_rma_dev_unlock(w, target, type);
     }
     return rc;
 }

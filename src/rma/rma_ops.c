@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "rma/rma_am.h"
+#include "rma/rma_dev.h"
 #include "rma/rma_notify.h"
 #include "rma/rma_origin.h"
 #include "rma/rma_wire.h"
@@ -378,6 +379,8 @@ void rd_rma_ops_win_free(rd_win_t *w)
 int rd_rma_ops_init(void)
 {
     int rc = rd_rma_origin_init();
+    if (rc == RD_OK)
+        rc = rd_rma_dev_init();
     if (rc == RD_OK)
         rc = rd_p2p_am_register(RD_RMA_AM_ACK, on_answer);
     if (rc == RD_OK)

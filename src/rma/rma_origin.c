@@ -2,6 +2,8 @@
  * Put, Get, the accumulates and the atomics, origin side (see rma.h and
  * rma_origin.h). Every call first makes the checks the origin can make
  * (rd_rma_check), then takes the first path that fits the target:
+ *  - device atomics: 8-byte accumulates and atomics on a window in that
+ *    mode, to any target, this rank included (rma_dev.c);
  *  - local: the target's window is mapped here (SHM path, or this rank's
  *    own window): memcpy or the pack engine straight into or out of it;
  *    accumulates of lock-free kinds with rma_acc.c's atomics;
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #include "rma/rma_acc.h"
+#include "rma/rma_dev.h"
 #include "rma/rma_dtype.h"
 #include "rma/rma_ops.h"
 #include "rma/rma_tunables.h"
@@ -587,6 +590,9 @@ static int acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get)
     }
     if (get && size_mismatch(op->rcount * op->rdt->size, bytes))
         return RD_EINVAL;
+    if (rd_rma_dev_takes(w, k) &&
+        (rc = rd_rma_dev_acc(w, op, r, get, k, tdata, bytes)) != RD_RMA_DEV_USUAL)
+        return rc;
     int t = op->target;
     char *m = local_base(w, t);
     if (m && rd_rma_acc_atomic(k)) {
@@ -633,6 +639,9 @@ int rd_rma_fetch_op(rd_win_t *w, const rd_rma_op_t *op)
         rd_err_detail("the operation does not apply to the datatype");
         return RD_EINVAL;
     }
+    if (rd_rma_dev_takes(w, k) &&
+        (rc = rd_rma_dev_fetch_op(w, op, k, tdata)) != RD_RMA_DEV_USUAL)
+        return rc;
     int t = op->target;
     char *m = local_base(w, t);
     if (m && rd_rma_acc_atomic(k))
@@ -660,6 +669,8 @@ int rd_rma_cas(rd_win_t *w, const rd_rma_op_t *op)
         rd_err_detail("Compare_and_swap takes one element of a predefined type");
         return RD_EINVAL;
     }
+    if (rd_rma_dev_takes(w, k) && (rc = rd_rma_dev_cas(w, op, tdata)) != RD_RMA_DEV_USUAL)
+        return rc;
     int t = op->target;
     char *m = local_base(w, t);
     if (m && rd_rma_acc_atomic(k)) {

@@ -1,6 +1,6 @@
 /*
  * Tunables of one-sided communication: which path a transfer takes.
- * Declared once here, read by src/rma/rma_origin.c, printed by rdmpi_info
+ * Declared once here, read by src/rma/rma_origin.c and rma_dev.c, printed by rdmpi_info
  * and checked against doc/tunables.md (util/tunable.h).
  */
 #ifndef RD_RMA_RMA_TUNABLES_H
@@ -10,6 +10,7 @@
 
 enum {
     RD_RMA_T_GET_CMA_MIN,
+    RD_RMA_T_DEV_ATOMICS,
     RD_RMA_T_COUNT
 };
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rma/rma_dev.h"
 #include "rma/rma_lock.h"
 #include "rma/rma_sync.h"
 #include "util/errdetail.h"
@@ -30,7 +31,7 @@
  *
  *   0       1       2       3       4               8              12    14    16
  *  +-------+-------+-------+-------+---------------+---------------+-----+-----+
- *  |version|failed |flavor |segkind|   disp_unit   |    status     |keyln| pad |
+ *  |version|failed |flavor |segkind|   disp_unit   |    status     |keyln|flags|
  *  +-------+-------+-------+-------+---------------+---------------+-----+-----+
  *  16              24              32              40              48
  *  +---------------+---------------+---------------+---------------+
@@ -45,15 +46,20 @@
  * segkind: SEG_DATA (segment = control block, then memory at dataoff),
  * SEG_CTL (control block only), SEG_SHARED (rank 0's segment holds every
  * rank's control block and memory), SEG_NONE. keys: rd_p2p_mem_keys of the
- * window memory, keylen bytes. */
+ * window memory, keylen bytes. flags: DESC_F_DEV_ATOMICS when this rank can
+ * keep the window in device-atomics mode (rd_rma_dev_local); the window
+ * takes the mode when every rank sets it. Such a rank has no node peers,
+ * hence no segment: the segment name's bytes carry its lock word's address
+ * and key instead (rd_rma_dev_local's desc). */
 enum { SEG_NONE = 0, SEG_DATA = 1, SEG_CTL = 2, SEG_SHARED = 3 };
+enum { DESC_F_DEV_ATOMICS = 1 };
 
 typedef struct __attribute__((packed)) rma_desc {
     uint8_t version, failed, flavor, segkind;
     int32_t disp_unit;
     int32_t status;
     uint16_t keylen;
-    uint16_t pad;
+    uint16_t flags;
     uint64_t base, size, seglen, dataoff;
     char segname[RD_RMA_SEG_NAME_MAX];
     uint8_t keys[RD_P2P_KEYS_MAX];
@@ -173,17 +179,22 @@ void rd_rma_finalize(void)
 
 void rd_rma_report(char *buf, size_t len)
 {
-    unsigned long atomic, am, ring, imm, msg, full, cma_gets, waiting, refused;
+    unsigned long atomic, am, ring, imm, msg, full, cma_gets, waiting, refused, dwin, dfadd,
+        dcswap, dlock;
     rd_rma_lock_counts(&atomic, &am);
+    rd_rma_dev_counts(&dwin, &dfadd, &dcswap, &dlock);
     rd_rma_notify_counts(&ring, &imm, &msg, &full);
     rd_rma_cma_counts(&cma_gets, &waiting, &refused);
     snprintf(buf, len, "rdmpi: rank %d: rma: %lu windows, %lu node segments; targets by path: "
              "shm %lu, rdma %lu, am %lu; locks taken by atomics %lu, by messages %lu; "
              "notified puts by ring %lu (ring full %lu), by immediate %lu, by message %lu; "
              "gets from node peers by CMA %lu, by rings to a waiting target %lu, "
-             "CMA refused %lu",
+             "CMA refused %lu; "
+             "device atomics: windows %lu, fetch-add %lu, compare-and-swap %lu, on lock "
+             "words %lu",
              rd_p2p_world_rank(), stats.windows, stats.segments, stats.shm, stats.rdma, stats.am,
-             atomic, am, ring, full, imm, msg, cma_gets, waiting, refused);
+             atomic, am, ring, full, imm, msg, cma_gets, waiting, refused, dwin, dfadd, dcswap,
+             dlock);
 }
 
 /* ---- creation ---- */
@@ -343,6 +354,8 @@ int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_u
         size_t kl = 0;
         rd_p2p_mem_keys(rw->mem, d->keys, &kl);
         d->keylen = (uint16_t)kl;
+        if (rd_rma_dev_local(w, d->segname, sizeof(d->segname)))
+            d->flags |= DESC_F_DEV_ATOMICS;
     }
     if ((rc = table_add(w)) != RD_OK)
         goto fail;
@@ -361,6 +374,8 @@ int rd_rma_win_new(rd_comm_t *c, int flavor, void *base, size_t size, int disp_u
 fail:
     if (rw && rw->mem)
         rd_p2p_mem_dereg(rw->mem);
+    if (rw && rw->ctl_mem)
+        rd_rma_dev_free(w);
     if (s && s->linked) {
         rd_rma_seg_unlink(s->segname);
         rd_rma_seg_unmap(rw->seg, rw->seglen);
@@ -426,6 +441,12 @@ static int connect_shared(rd_win_t *w, const rma_desc_t *descs)
     for (int r = 0; r < n; r++)
         rw->peers[r].base = (uint64_t)(uintptr_t)rw->peers[r].mapped;
     return rd_p2p_mem_reg(w->base, w->size, &rw->mem);
+}
+
+/* Rank r's device-atomics part of its descriptor (rd_rma_dev_connect). */
+static const void *dev_desc(const void *dv, int r)
+{
+    return ((const rma_desc_t *)dv)[r].segname;
 }
 
 int rd_rma_win_connect(rd_win_t *w, const void *descs_)
@@ -508,6 +529,12 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
         else
             stats.am++;
     }
+    if (rc == RD_OK) {
+        int all = 1;
+        for (int r = 0; r < n; r++)
+            all &= (dv[r].flags & DESC_F_DEV_ATOMICS) != 0;
+        rc = rd_rma_dev_connect(w, all, dev_desc, dv);
+    }
     free(dv);
     return rc;
 }
@@ -534,6 +561,7 @@ static void release(rd_win_t *w)
     rd_rma_win_ready(w);
     if (rw->mem)
         rd_p2p_mem_dereg(rw->mem);
+    rd_rma_dev_free(w);
     for (int i = 0; i < s->nmaps; i++)
         rd_rma_seg_unmap(s->maps[i].addr, s->maps[i].len);
     rd_rma_seg_unmap(rw->seg, rw->seglen);

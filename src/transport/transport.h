@@ -291,6 +291,15 @@ typedef struct rd_transport {
     int (*put_imm)(int peer, const void *local, rd_tp_mem_t *lmem, uint64_t remote_addr,
                    const void *key, size_t keylen, size_t len, uint32_t imm,
                    rd_tp_done_fn done, void *ctx);
+    /* Optional (NULL: not offered), with RD_TP_RDMA_ATOMIC: connects the
+     * process to itself through its device (rc: a QP connected to another
+     * QP of the same device), once; afterwards get, put, the atomics and
+     * flush accept the process's own rank as peer and go through the
+     * device like a peer's. Atomics the process issues to its own memory
+     * this way are atomic with those its peers issue to it, which CPU
+     * atomics are not. Returns RD_OK (also when already connected) or a
+     * negative rd_status (then the own rank stays refused). */
+    int (*loopback)(void);
 
     /* ---- Node-local shared memory (shm; NULL otherwise) ----
      *

@@ -7,7 +7,7 @@ RD_RMA_TEST_PROGS = \
 	test/mpi/rma_counter test/mpi/rma_caslock test/mpi/rma_accsum test/mpi/rma_zero \
 	test/mpi/rma_dtypes test/mpi/rma_err test/mpi/rma_err_range test/mpi/rma_busy \
 	test/mpi/rma_attr test/mpi/rma_errhandler test/mpi/rma_notify test/mpi/rma_large \
-	test/mpi/rma_sizes test/mpi/rma_getcma test/mpi/rma_flush_local
+	test/mpi/rma_sizes test/mpi/rma_getcma test/mpi/rma_flush_local test/mpi/rma_atomic64
 
 check_PROGRAMS += $(RD_RMA_TEST_PROGS)
 EXTRA_DIST += test/mpi/rma.testlist test/mpi/rma_common.h
@@ -134,3 +134,8 @@ check-rma: all
 	MPI_TEST_DIR=$(abs_top_builddir)/test/mpi $(MAKE) $(AM_MAKEFLAGS) check-TESTS \
 	  TESTS=test/mpi/rma.testlist check_PROGRAMS="$(RD_RMA_TEST_PROGS)" check_SCRIPTS=
 .PHONY: check-rma
+
+test_mpi_rma_atomic64_SOURCES = test/mpi/rma_atomic64.c test/mpi/mtest.c
+test_mpi_rma_atomic64_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_rma_atomic64_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_rma_atomic64_LDFLAGS = $(RD_TEST_LINKOPTS)

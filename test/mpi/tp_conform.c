@@ -23,7 +23,10 @@
  *     peer has receive buffers, every immediate delivered once, untouched
  *     (all 32 bits), and the bytes already in memory when it is;
  *   - with atomics: fetch-adds and compare-swaps from both ranks on each
- *     other's counter give the exact total, every fetched value once.
+ *     other's counter give the exact total, every fetched value once;
+ *   - with loopback (only where offered): each rank's fetch-adds and
+ *     compare-swaps on its own counter through its own device, mixed with
+ *     the peer's on the same counter, lose no update.
  * A broken contract prints "FAIL transport: what (line)" and the job exits
  * non-zero; a transport that reaches no peer here is reported and skipped,
  * or fails the run when TP_CONFORM_REQUIRE is set (the testlists set it).
@@ -35,6 +38,7 @@
 
 #include "boot/boot.h"
 #include "transport/transport.h"
+#include "util/errdetail.h"
 #include "util/status.h"
 
 /* p2p's loopback transport (src/p2p/self.c). */
@@ -277,6 +281,7 @@ static void check_caps(void)
     CHECK(!!(ops & RD_TP_RDMA_PUT) == !!t->put);
     CHECK(!!(ops & RD_TP_RDMA_ATOMIC) == !!t->fetch_add);
     CHECK(!!(ops & RD_TP_RDMA_ATOMIC) == !!t->cswap);
+    CHECK(!t->loopback || (ops & RD_TP_RDMA_ATOMIC));
     CHECK(!!ops == !!t->mem_reg && !!ops == !!t->mem_dereg && !!ops == !!t->flush);
     CHECK(ops || (!t->rdma.split_min && !t->rdma.inline_max));
     CHECK((ops & RD_TP_RDMA_PUT) || (!t->put_imm && !t->rdma.inline_max));
@@ -650,6 +655,54 @@ static void test_put_imm(void)
 
 /* ---- atomics ---- */
 
+/* loopback: this rank's own counter through its device, while the peer
+ * adds to it too (both ranks do both): the atomics of both kinds and of
+ * both origins are atomic with each other, so the total is exact. */
+static void test_loopback(uint64_t *counter, const rd_tp_mem_t *mem)
+{
+    int me = boot.rank;
+    uint64_t before = *counter, r, own = (uint64_t)(uintptr_t)counter;
+    int rc = tp->loopback();
+    if (rc != RD_OK)
+        fprintf(stderr, "  loopback: %s (%s)\n", rd_status_str(rc), rd_err_detail_peek());
+    CHECK(rc == RD_OK);
+    CHECK(tp->loopback() == RD_OK);   /* once connected, again is nothing */
+    step();
+    for (int i = 0; i < ATOMICS; i++) {
+        CHECK(tp->fetch_add(peer, peer_aaddr, peer_key, peer_keylen, 1, &r, NULL, NULL) ==
+              RD_OK);
+        if (i % 2) {
+            CHECK(tp->fetch_add(me, own, mem->key, mem->keylen, 1, &r, NULL, NULL) == RD_OK);
+        } else {
+            /* an increment by compare-swap, retried with the value found */
+            uint64_t guess = *counter;
+            for (;;) {
+                uint64_t found = ~(uint64_t)0;
+                done_ctx_t c = { 0, RD_OK };
+                CHECK(tp->cswap(me, own, mem->key, mem->keylen, guess, guess + 1, &found,
+                                on_done, &c) == RD_OK);
+                wait_done(&c, 1, "a compare-swap on this rank's own memory");
+                if (found == guess || c.status != RD_OK)
+                    break;
+                guess = found;
+            }
+        }
+        if (i % 64 == 63)
+            tp->progress();
+    }
+    CHECK(flushed(me) == RD_OK);
+    CHECK(flushed(peer) == RD_OK);
+    step();   /* both ranks' atomics are complete */
+    if (*counter != before + 2 * ATOMICS) {
+        fprintf(stderr, "  counter %llu, expected %llu\n", (unsigned long long)*counter,
+                (unsigned long long)(before + 2 * ATOMICS));
+        fail(__LINE__, "loopback atomics and the peer's lost or doubled an update");
+    }
+    if (boot.rank == 0)
+        printf("  %s: loopback: %d atomics on each rank's own counter through its device, "
+               "mixed with the peer's, exact total\n", tp->name, ATOMICS);
+}
+
 static void test_atomics(uint64_t *counter)
 {
     /* Each rank adds to the other's counter: ATOMICS fetch-adds of 1 (some
@@ -749,9 +802,13 @@ static void test_memory(void)
     test_rdma(buf);
     test_inline(buf);
     test_put_imm();
-    if ((tp->rdma.ops & RD_TP_RDMA_ATOMIC) && tp->fetch_add && tp->cswap)
+    if ((tp->rdma.ops & RD_TP_RDMA_ATOMIC) && tp->fetch_add && tp->cswap) {
         test_atomics(counter);
-    else if (boot.rank == 0)
+        if (tp->loopback)
+            test_loopback(counter, mem);
+        else if (boot.rank == 0)
+            printf("  %s: no loopback\n", tp->name);
+    } else if (boot.rank == 0)
         printf("  %s: no atomics (fetch_add and cswap are NULL)\n", tp->name);
     step();
     tp->mem_dereg(mem);

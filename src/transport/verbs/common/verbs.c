@@ -238,19 +238,24 @@ void rd_vb_dev_put(rd_vb_dev_t *d)
 
 /* ---- addresses ---- */
 
+void rd_vb_addr_fill(const rd_vb_dev_t *dev, uint32_t qpn, rd_vb_addr_t *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->version = RD_VB_ADDR_VERSION;
+    if (dev) {
+        a->flags = RD_VB_ADDR_F_DEV | (dev->is_eth ? RD_VB_ADDR_F_ETH : 0);
+        a->lid = dev->port_attr.lid;
+        a->qpn = qpn;
+        memcpy(a->gid, dev->gid.raw, sizeof(a->gid));
+        a->mtu = (uint8_t)dev->mtu;
+        a->port = dev->port;
+    }
+}
+
 int rd_vb_addr_publish(const rd_vb_dev_t *dev, const char *key, uint32_t qpn)
 {
     rd_vb_addr_t a;
-    memset(&a, 0, sizeof(a));
-    a.version = RD_VB_ADDR_VERSION;
-    if (dev) {
-        a.flags = RD_VB_ADDR_F_DEV | (dev->is_eth ? RD_VB_ADDR_F_ETH : 0);
-        a.lid = dev->port_attr.lid;
-        a.qpn = qpn;
-        memcpy(a.gid, dev->gid.raw, sizeof(a.gid));
-        a.mtu = (uint8_t)dev->mtu;
-        a.port = dev->port;
-    }
+    rd_vb_addr_fill(dev, qpn, &a);
     return rd_boot_put(key, &a, sizeof(a));
 }
 

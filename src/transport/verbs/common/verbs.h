@@ -88,6 +88,9 @@ typedef struct __attribute__((packed)) rd_vb_addr {
 
 _Static_assert(sizeof(rd_vb_addr_t) == 28, "address is 28 bytes");
 
+/* This rank's address with qpn on dev (NULL: "no device"), as published. */
+void rd_vb_addr_fill(const rd_vb_dev_t *dev, uint32_t qpn, rd_vb_addr_t *a);
+
 /* Publishes this rank's address with qpn under key (rd_boot_put); with
  * dev == NULL publishes "no device" so peers never wait for a key. */
 int rd_vb_addr_publish(const rd_vb_dev_t *dev, const char *key, uint32_t qpn);

@@ -202,6 +202,7 @@ static int rc_init(const rd_tp_env_t *env)
         rd_rc_transport.rdma.ops |= RD_TP_RDMA_ATOMIC;
         rd_rc_transport.fetch_add = rd_rc_fetch_add;
         rd_rc_transport.cswap = rd_rc_cswap;
+        rd_rc_transport.loopback = rd_rc_loopback;
     }
     return RD_OK;
 fail:
@@ -249,6 +250,8 @@ static void rc_finalize(void)
             ibv_dereg_mr(p->ring_rx.mr);
         free(p->ring_rx.mem);
     }
+    if (rd_rc.loop_qp)
+        ibv_destroy_qp(rd_rc.loop_qp);
     while (!rd_list_empty(&rd_rc.expos)) {
         rc_mem_t *x = rd_list_entry(rd_rc.expos.next, rc_mem_t, link);
         rd_list_remove(&x->link);
@@ -309,6 +312,7 @@ static void rdma_off(void)
     rd_rc_transport.flush = NULL;
     rd_rc_transport.fetch_add = NULL;
     rd_rc_transport.cswap = NULL;
+    rd_rc_transport.loopback = NULL;
 }
 
 static int rc_progress(void)

@@ -67,6 +67,8 @@ void rd_rc_goodbye(void)
         int busy = 0;
         for (int i = 0; i < rd_rc.size; i++) {
             rc_peer_t *p = &rd_rc.peers[i];
+            if (i == rd_rc.rank)
+                continue;   /* the loopback: no peer on the other side to tell */
             if (p->cm.state == RC_READY && !p->bye.out) {
                 uint32_t seq = p->sq.post_seq;
                 if (rd_rc_post_hdr_only(i, RD_RC_IMM_BYE, 1) == RD_OK) {

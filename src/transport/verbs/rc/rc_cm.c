@@ -114,8 +114,9 @@ static void cm_send(int peer, int type)
         rd_rc.cm_busy++;
 }
 
-/* Creates the RC QP of a pair and posts the peer's receive buffers. */
-static int create_qp(int peer)
+/* Creates the RC QP of a pair and posts the peer's receive buffers (rx
+ * 0: none, for the loopback, which carries no messages). */
+static int create_qp(int peer, int rx)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
     int err;
@@ -140,7 +141,7 @@ static int create_qp(int peer)
                       "probe at init %u", peer, a.cap.max_inline_data, rd_rc.max_inline);
         return RD_ESYS;
     }
-    if ((err = rd_rc_add_rx_chunk()) != RD_OK)
+    if (rx && (err = rd_rc_add_rx_chunk()) != RD_OK)
         return err;
     qtab_put(p->sq.qp->qp_num, peer);
     p->cm.my_psn = (uint32_t)lrand48() & 0xffffff;
@@ -173,7 +174,7 @@ int rd_rc_inline_probe(void)
 void rd_rc_start_connect(int peer)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
-    if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK) {
+    if (!lookup_addr(p, peer) || create_qp(peer, 1) != RD_OK) {
         rd_rc_fail_peer(peer, RD_EPEER);
         return;
     }
@@ -201,6 +202,50 @@ static int connect_qp(int peer, const rd_rc_cm_msg_t *m)
     return RD_OK;
 }
 
+/* A responder QP that only receives RDMA atomics, reads and writes (no
+ * sends, so no receive buffer is ever taken), connected to peers[rank]'s
+ * QP. The loopback peer is READY from then on and never takes part in the
+ * connection handshake or the goodbye. */
+int rd_rc_loopback(void)
+{
+    int me = rd_rc.rank;
+    rc_peer_t *p = &rd_rc.peers[me];
+    if (p->cm.state == RC_READY)
+        return RD_OK;
+    if (p->cm.state != RC_IDLE)
+        return RD_EPEER;
+    int err = create_qp(me, 0);
+    if (err != RD_OK) {
+        p->cm.state = RC_FAILED;
+        return err;
+    }
+    struct ibv_qp_init_attr a = {
+        .send_cq = rd_rc.scq,
+        .recv_cq = rd_rc.rcq,
+        .srq = rd_rc.srq,
+        .cap = { .max_send_wr = 1, .max_send_sge = 1, .max_recv_sge = 1 },
+        .qp_type = IBV_QPT_RC,
+    };
+    rd_rc.loop_qp = rd_vb_qp_create(rd_rc.dev, &a, 0);
+    rd_vb_addr_fill(rd_rc.dev, 0, &p->cm.addr);
+    uint32_t psn = (uint32_t)lrand48() & 0xffffff;
+    if (!rd_rc.loop_qp ||
+        rd_vb_rc_connect(rd_rc.dev, rd_rc.loop_qp, &p->cm.addr, p->sq.qp->qp_num,
+                         p->cm.my_psn, psn, rd_rc.rd_atom) != RD_OK ||
+        rd_vb_rc_connect(rd_rc.dev, p->sq.qp, &p->cm.addr, rd_rc.loop_qp->qp_num, psn,
+                         p->cm.my_psn, rd_rc.rd_atom) != RD_OK) {
+        if (!rd_err_detail_peek() || !*rd_err_detail_peek())
+            rd_err_detail("rc: cannot connect a QP of this device to itself: %s",
+                          strerror(errno));
+        p->cm.state = RC_FAILED;
+        return RD_ESYS;
+    }
+    p->cm.addr_state = RC_ADDR_OK;
+    p->cm.remote_qpn = rd_rc.loop_qp->qp_num;
+    p->cm.state = RC_READY;
+    return RD_OK;
+}
+
 void rd_rc_set_ready(int peer)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
@@ -220,7 +265,7 @@ static void on_req(int peer, const rd_rc_cm_msg_t *m)
     case RC_IDLE:
         if (rd_rc.finalizing)
             return;   /* no new connections in finalize (goodbye would wait for it) */
-        if (!lookup_addr(p, peer) || create_qp(peer) != RD_OK || connect_qp(peer, m) != RD_OK) {
+        if (!lookup_addr(p, peer) || create_qp(peer, 1) != RD_OK || connect_qp(peer, m) != RD_OK) {
             rd_rc_fail_peer(peer, RD_EPEER);
             return;
         }
@@ -338,7 +383,9 @@ void rd_rc_fail_peer(int peer, int status)
     if (p->cm.state == RC_CONNECTING || p->cm.state == RC_CROSSED)
         rd_list_remove(&p->cm.link);
     p->cm.state = RC_FAILED;
-    if (!rd_rc.finalizing) {
+    /* The loopback's failure reaches its operations through their status;
+     * p2p must not take this process for a failed peer. */
+    if (!rd_rc.finalizing && peer != rd_rc.rank) {
         p->cm.fail_report = 1;
         rd_rc.nfail_report++;
     }

@@ -23,6 +23,9 @@ int rd_rc_poll_cm(void);
 void rd_rc_cm_timers(void);
 /* The peer cannot be reached: -> FAILED, queued operations end with status. */
 void rd_rc_fail_peer(int peer, int status);
+/* transport.h's loopback: peers[rank]'s QP, connected to rd_rc.loop_qp on
+ * the same device, carries this process's RDMA to its own memory. */
+int rd_rc_loopback(void);
 /* Tells p2p about the peers that failed since the last pass. */
 void rd_rc_report_failures(void);
 

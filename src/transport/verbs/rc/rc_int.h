@@ -256,6 +256,8 @@ typedef struct rd_rc_state {
     struct ibv_mr *cm_mr;
     unsigned cm_next, cm_busy;
     rd_list_t connecting;
+    /* loopback (rd_rc_loopback): peers[rank]'s QP sends to this one */
+    struct ibv_qp *loop_qp;
     /* data path, created on the first connection */
     int data_ready;
     struct ibv_cq *scq, *rcq;

@@ -27,7 +27,8 @@ int rd_rc_data_setup(void)
     long want = (long)(rd_rc.size - 1) * per_peer;
     rd_rc.srq_max = (int)(want < da->max_srq_wr ? want : da->max_srq_wr);
     int rcqe = rd_rc.srq_max < da->max_cqe ? rd_rc.srq_max : da->max_cqe;
-    long s = (long)(rd_rc.size - 1) * rd_rc.sq_depth;
+    /* Room for the loopback's send queue too (rd_rc_loopback). */
+    long s = (long)rd_rc.size * rd_rc.sq_depth;
     int scqe = (int)(s < da->max_cqe ? s : da->max_cqe);
     rd_rc.rcq = ibv_create_cq(rd_rc.dev->ctx, rcqe, NULL, NULL, 0);
     rd_rc.scq = ibv_create_cq(rd_rc.dev->ctx, scqe, NULL, NULL, 0);

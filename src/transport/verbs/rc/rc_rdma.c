@@ -229,8 +229,10 @@ static int check_remote(int peer, uint64_t raddr, const void *key, size_t keylen
                         uint32_t *rkey)
 {
     rd_rc_key_t k;
-    if ((unsigned)peer >= (unsigned)rd_rc.size || peer == rd_rc.rank || !rd_rc.dev ||
-        keylen != sizeof(k) || !rd_rc_reachable(peer))
+    /* This process itself only through its loopback (rd_rc_loopback). */
+    int self = peer == rd_rc.rank;
+    if ((unsigned)peer >= (unsigned)rd_rc.size || !rd_rc.dev || keylen != sizeof(k) ||
+        (self ? rd_rc.peers[peer].cm.state == RC_IDLE : !rd_rc_reachable(peer)))
         return RD_EINVAL;
     memcpy(&k, key, sizeof(k));
     if (raddr < k.addr || len > k.len || raddr - k.addr > k.len - len ||
