@@ -182,8 +182,10 @@ static int result_slot(rd_win_t *w, int t, void *old, uint64_t **res, rd_p2p_don
     return RD_OK;
 }
 
-/* Fetch-add of add at raddr of t, over at the next flush. */
-static int fadd(rd_win_t *w, int t, uint64_t raddr, uint64_t add, void *old)
+/* One device atomic at raddr of t, over at the next flush: a fetch-add of
+ * a (cas 0), or a compare-and-swap of a for b (cas 1). */
+static int atomic_op(rd_win_t *w, int t, int cas, uint64_t raddr, uint64_t a, uint64_t b,
+                     void *old)
 {
     rd_rma_peer_t *pe = &w->rma->peers[t];
     uint64_t *res;
@@ -192,32 +194,16 @@ static int fadd(rd_win_t *w, int t, uint64_t raddr, uint64_t add, void *old)
     int rc = result_slot(w, t, old, &res, &done, &ctx);
     if (rc != RD_OK)
         return rc;
-    rc = rd_p2p_rdma_fetch_add(pe->world, raddr, pe->key, pe->keylen, add, res, done, ctx);
+    rc = cas ? rd_p2p_rdma_cswap(pe->world, raddr, pe->key, pe->keylen, a, b, res, done, ctx)
+             : rd_p2p_rdma_fetch_add(pe->world, raddr, pe->key, pe->keylen, a, res, done, ctx);
     if (rc != RD_OK) {
         free(ctx);
         return rc;
     }
-    nfadd++;
-    pe->rdma_unflushed++;
-    return RD_OK;
-}
-
-/* Compare-and-swap at raddr of t, over at the next flush. */
-static int cswap(rd_win_t *w, int t, uint64_t raddr, uint64_t cmp, uint64_t swp, void *old)
-{
-    rd_rma_peer_t *pe = &w->rma->peers[t];
-    uint64_t *res;
-    rd_p2p_done_fn done;
-    void *ctx;
-    int rc = result_slot(w, t, old, &res, &done, &ctx);
-    if (rc != RD_OK)
-        return rc;
-    rc = rd_p2p_rdma_cswap(pe->world, raddr, pe->key, pe->keylen, cmp, swp, res, done, ctx);
-    if (rc != RD_OK) {
-        free(ctx);
-        return rc;
-    }
-    ncswap++;
+    if (cas)
+        ncswap++;
+    else
+        nfadd++;
     pe->rdma_unflushed++;
     return RD_OK;
 }
@@ -255,10 +241,10 @@ static int elem(rd_win_t *w, int t, int kind, int k, uint64_t raddr, const void 
 {
     uint64_t v = 0;
     if (kind == RD_OP_NO_OP)
-        return fadd(w, t, raddr, 0, old);
+        return atomic_op(w, t, 0, raddr, 0, 0, old);
     if (kind == RD_OP_SUM && (k == RD_BASIC_INT64 || k == RD_BASIC_UINT64)) {
         memcpy(&v, in, sizeof(v));
-        return fadd(w, t, raddr, v, old);
+        return atomic_op(w, t, 0, raddr, v, 0, old);
     }
     uint64_t guess = 0, found;
     for (;;) {
@@ -355,24 +341,16 @@ int rd_rma_dev_acc(rd_win_t *w, const rd_rma_op_t *op, rd_request_t *r, int get,
         return RD_ENOTSUP;
     }
     const char *in = NULL;
-    char *tin = NULL, *res = NULL, *tres = NULL;
+    char *res = NULL;
+    void *tin = NULL, *tres = NULL;
     rc = RD_ENOMEM;
-    if (kind != RD_OP_NO_OP) {
-        if (rd_dt_is_contig(op->odt, op->ocount))
-            in = rd_dt_contig_ptr(op->obuf, op->odt);
-        else if ((in = tin = malloc(bytes)))
-            rd_dt_pack(op->obuf, op->ocount, op->odt, 0, tin, bytes);
-        else
-            goto out;
-    }
+    if (kind != RD_OP_NO_OP &&
+        !(in = rd_rma_contig_view(op->obuf, op->ocount, op->odt, bytes, 1, &tin)))
+        goto out;
     /* Results into a contiguous buffer land there at completion; others
      * in a packed copy, unpacked once they are all here. */
-    if (get) {
-        if (rd_dt_is_contig(op->rdt, op->rcount))
-            res = rd_dt_contig_ptr(op->rbuf, op->rdt);
-        else if (!(res = tres = malloc(bytes)))
-            goto out;
-    }
+    if (get && !(res = rd_rma_contig_view(op->rbuf, op->rcount, op->rdt, bytes, 0, &tres)))
+        goto out;
     rc = RD_OK;
     size_t done = 0;   /* bytes of the elements issued */
     for (size_t i = 0; i < nb && rc == RD_OK; i++)
@@ -418,5 +396,5 @@ int rd_rma_dev_cas(rd_win_t *w, const rd_rma_op_t *op, uint64_t tdata)
         return RD_RMA_DEV_USUAL;
     memcpy(&cmp, op->cbuf, sizeof(cmp));
     memcpy(&swp, op->obuf, sizeof(swp));
-    return cswap(w, t, raddr, cmp, swp, op->rbuf);
+    return atomic_op(w, t, 1, raddr, cmp, swp, op->rbuf);
 }

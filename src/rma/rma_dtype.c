@@ -74,6 +74,18 @@ int rd_rma_flatten(size_t count, const rd_datatype_t *dt, rd_rma_flat_t *f)
     return RD_OK;
 }
 
+void *rd_rma_contig_view(const void *buf, size_t count, const rd_datatype_t *dt, size_t bytes,
+                         int pack, void **copy)
+{
+    if (rd_dt_is_contig(dt, count))
+        return rd_dt_contig_ptr((void *)buf, dt);
+    if (!(*copy = malloc(bytes)))
+        return NULL;
+    if (pack)
+        rd_dt_pack(buf, count, dt, 0, *copy, bytes);
+    return *copy;
+}
+
 void rd_rma_flat_free(rd_rma_flat_t *f)
 {
     free(f->b);

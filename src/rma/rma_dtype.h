@@ -24,6 +24,13 @@ typedef struct rd_rma_flat {
 int rd_rma_flatten(size_t count, const rd_datatype_t *dt, rd_rma_flat_t *f);
 void rd_rma_flat_free(rd_rma_flat_t *f);
 
+/* count elements of dt at buf (bytes of data) as one contiguous buffer:
+ * buf's own bytes when they are contiguous, else a malloc'd copy stored
+ * in *copy (the caller frees it): packed from buf when pack is 1, left for
+ * results the caller unpacks when it is 0. NULL only out of memory. */
+void *rd_rma_contig_view(const void *buf, size_t count, const rd_datatype_t *dt, size_t bytes,
+                         int pack, void **copy);
+
 /* A position in a flattened list: run i, bytes in of it already taken. */
 typedef struct rd_rma_cursor {
     const rd_rma_flat_t *f;

@@ -538,20 +538,11 @@ static int acc_local(char *m, const rd_rma_op_t *op, int k, uint64_t tdata, size
     void *old = NULL, *tin = NULL, *told = NULL;
     rd_rma_flat_t f = { 0 };
     int rc = RD_ENOMEM;
-    if (kind != RD_OP_NO_OP) {
-        if (rd_dt_is_contig(op->odt, op->ocount))
-            in = rd_dt_contig_ptr(op->obuf, op->odt);
-        else if ((in = tin = malloc(bytes)))
-            rd_dt_pack(op->obuf, op->ocount, op->odt, 0, tin, bytes);
-        else
-            goto out;
-    }
-    if (get) {
-        if (rd_dt_is_contig(op->rdt, op->rcount))
-            old = rd_dt_contig_ptr(op->rbuf, op->rdt);
-        else if (!(old = told = malloc(bytes)))
-            goto out;
-    }
+    if (kind != RD_OP_NO_OP &&
+        !(in = rd_rma_contig_view(op->obuf, op->ocount, op->odt, bytes, 1, &tin)))
+        goto out;
+    if (get && !(old = rd_rma_contig_view(op->rbuf, op->rcount, op->rdt, bytes, 0, &told)))
+        goto out;
     if (!rd_dt_is_contig(op->tdt, op->tcount) &&
         (rc = rd_rma_flatten(op->tcount, op->tdt, &f)) != RD_OK)
         goto out;
