@@ -1,7 +1,7 @@
 # src/api: the MPI_* entry points
 include_HEADERS += include/mpi.h
 libmpi_la_SOURCES += src/api/api.c src/api/api.h src/api/init.c src/api/types.c \
-	src/api/pt2pt.c src/api/wait.c src/api/bsend.c src/api/comm.c src/api/comm.h \
+	src/api/pt2pt.c src/api/probe.c src/api/wait.c src/api/bsend.c src/api/comm.c src/api/comm.h \
 	src/api/comm_split.c src/api/comm_inter.c src/api/intercomm.c src/api/group.c \
 	src/api/errors.c src/api/attr.c src/api/attr.h src/api/coll.c \
 	src/api/dtype.c src/api/abi_data.c src/api/misc.c \
