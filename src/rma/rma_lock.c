@@ -407,10 +407,8 @@ int rd_rma_flush(rd_win_t *w, int target, int local)
             rd_progress();
         return RD_OK;
     }
-    int rc = rd_rma_ops_complete(w, target, local);
     /* A process spinning on flush (a lock built from Compare_and_swap)
-     * must still serve the peers whose operations need its progress. */
-    if (rw->sync->poke)
-        rd_progress();
-    return rc;
+     * still serves the peers whose operations need its progress:
+     * rd_rma_ops_complete polls once whatever is owed. */
+    return rd_rma_ops_complete(w, target, local);
 }
