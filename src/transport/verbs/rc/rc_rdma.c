@@ -232,7 +232,8 @@ static int check_remote(int peer, uint64_t raddr, const void *key, size_t keylen
     /* This process itself only through its loopback (rd_rc_loopback). */
     int self = peer == rd_rc.rank;
     if ((unsigned)peer >= (unsigned)rd_rc.size || !rd_rc.dev || keylen != sizeof(k) ||
-        (self ? rd_rc.peers[peer].cm.state == RC_IDLE : !rd_rc_reachable(peer)))
+        (self ? rd_rc.peers[peer].cm.state == RC_IDLE
+              : rd_rc.peers[peer].cm.state != RC_READY && !rd_rc_reachable(peer)))
         return RD_EINVAL;
     memcpy(&k, key, sizeof(k));
     if (raddr < k.addr || len > k.len || raddr - k.addr > k.len - len ||
@@ -391,6 +392,15 @@ int rd_rc_flush(int peer, rd_tp_done_fn done, void *ctx)
 {
     if (!rd_rc.dev || peer < -1 || peer >= rd_rc.size || !done)
         return RD_EINVAL;
+    if (peer >= 0 && rd_rc.peers[peer].sq.rdma_done == rd_rc.peers[peer].sq.rdma_issued) {
+        /* Everything completed already (a Get and its flush, whose Read
+         * completed in the progress before): no record to allocate. */
+        rc_peer_t *p = &rd_rc.peers[peer];
+        int status = p->sq.rdma_error;
+        p->sq.rdma_error = RD_OK;
+        done(ctx, status);
+        return RD_OK;
+    }
     rc_flush_t *f = malloc(sizeof(*f));
     if (!f)
         return RD_ENOMEM;
