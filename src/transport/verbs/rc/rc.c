@@ -101,6 +101,10 @@ static int read_tunables(void)
         rd_rc.sq_depth = rd_rc.dev->attr.max_qp_wr;
     if (rd_rc.signal_every > (rd_rc.sq_depth - 4) / 2)
         rd_rc.signal_every = (rd_rc.sq_depth - 4) / 2 > 0 ? (rd_rc.sq_depth - 4) / 2 : 1;
+    rd_rc.pend_mask = 1;
+    while (rd_rc.pend_mask < (uint32_t)rd_rc.sq_depth)
+        rd_rc.pend_mask <<= 1;
+    rd_rc.pend_mask--;
     rd_rc.max_inline = (uint32_t)max_inline;
     rd_rc.connect_timeout = (double)connect_timeout;
     rd_rc.ring_on = (int)ring_on;
@@ -242,8 +246,8 @@ static void rc_finalize(void)
         }
         if (p->sq.pend) {
             for (uint32_t s = p->sq.done_seq; s != p->sq.post_seq; s++)
-                if (p->sq.pend[s % (uint32_t)rd_rc.sq_depth].mr)
-                    rd_vb_mr_release(rd_rc.dev, p->sq.pend[s % (uint32_t)rd_rc.sq_depth].mr);
+                if (p->sq.pend[s & rd_rc.pend_mask].mr)
+                    rd_vb_mr_release(rd_rc.dev, p->sq.pend[s & rd_rc.pend_mask].mr);
             free(p->sq.pend);
         }
         if (p->ring_rx.mr)
@@ -322,9 +326,18 @@ static int rc_progress(void)
     if (RC_UNLIKELY(rd_rc.in_progress))
         return RD_EINTERN;
     rd_rc.in_progress = 1;
-    int events = rd_rc_poll_cm(), status = RD_OK;
-    if (!rd_list_empty(&rd_rc.connecting))
+    int events = 0, status = RD_OK;
+    /* Connection messages are rare once connections are up: while none is
+     * being made, every RC_CM_POLL_EVERY-th pass polls for them (a peer's
+     * first connection waits that many passes more, well under a
+     * microsecond each), which keeps a completion queue poll out of the
+     * loops that wait for one operation. */
+    if (!rd_list_empty(&rd_rc.connecting)) {
+        events = rd_rc_poll_cm();
         rd_rc_cm_timers();
+    } else if (!rd_rc.data_ready || ++rd_rc.cm_skip % RC_CM_POLL_EVERY == 0) {
+        events = rd_rc_poll_cm();
+    }
     if (rd_rc.data_ready) {
         int k = rd_rc_poll_recv();
         if (k < 0)

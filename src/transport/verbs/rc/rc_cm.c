@@ -122,7 +122,7 @@ static int create_qp(int peer, int rx)
     int err;
     if (!rd_rc.data_ready && (err = rd_rc_data_setup()) != RD_OK)
         return err;
-    p->sq.pend = calloc((size_t)rd_rc.sq_depth, sizeof(*p->sq.pend));
+    p->sq.pend = calloc((size_t)rd_rc.pend_mask + 1, sizeof(*p->sq.pend));
     if (!p->sq.pend)
         return RD_ENOMEM;
     struct ibv_qp_init_attr a = {

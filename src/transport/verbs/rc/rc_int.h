@@ -133,7 +133,7 @@ typedef struct rc_peer_sq {
     uint32_t slots_held;         /* send buffers held by unsignalled WRs */
     uint32_t post_seq, done_seq; /* next WR number; first not known complete */
     uint32_t sig_end;            /* one past the last signalled WR: those before it will complete */
-    rc_pend_t *pend;             /* sq_depth entries, by seq % sq_depth */
+    rc_pend_t *pend;             /* pend_mask + 1 entries, by seq & pend_mask */
     int reads;                   /* RDMA Reads outstanding */
     rd_list_t ops;               /* rc_op_t waiting */
     uint32_t rdma_issued;        /* gets, puts and atomics accepted */
@@ -230,6 +230,9 @@ typedef struct rc_mem {
 /* Bounce slots for atomics' results: the device writes the old value into
  * registered memory, copied out to the caller's result at completion. */
 #define RC_ABUF_SLOTS 64
+/* Progress passes between polls of the connection queue while no
+ * connection is being made (rc.c). */
+#define RC_CM_POLL_EVERY 16
 
 typedef struct rd_rc_state {
     rd_vb_dev_t *dev;
@@ -245,6 +248,10 @@ typedef struct rd_rc_state {
     rc_peer_t *peers;
     /* tunables, settled at init */
     int credits, sq_depth, signal_every, nsend;
+    /* The send queue's records: a power of two >= sq_depth, so that a
+     * sequence number finds its record by a mask, across the wrap of the
+     * 32-bit sequence too. */
+    uint32_t pend_mask;
     uint32_t max_inline;
     uint8_t rd_atom;
     size_t buf_bytes;            /* one receive/send buffer: prefix + hdr + eager */
@@ -290,6 +297,7 @@ typedef struct rd_rc_state {
     int afree[RC_ABUF_SLOTS], nafree;
     int abuf_wait;               /* an atomic waits for a bounce slot */
     int in_progress;
+    unsigned cm_skip;            /* progress passes, for RC_CM_POLL_EVERY (rc.c) */
 } rd_rc_state_t;
 
 extern rd_rc_state_t rd_rc;
@@ -319,7 +327,6 @@ static inline uint32_t make_imm(rc_peer_t *p, unsigned kind)
 static inline int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *pe, int nwr)
 {
     rc_peer_t *p = &rd_rc.peers[peer];
-    uint32_t depth = (uint32_t)rd_rc.sq_depth;
     for (int i = 0; i < nwr; i++) {
         uint32_t seq = p->sq.post_seq + (uint32_t)i;
         int sig = (wr[i].send_flags & IBV_SEND_SIGNALED) ||
@@ -335,7 +342,7 @@ static inline int post_chain(int peer, struct ibv_send_wr *wr, const rc_pend_t *
             p->sq.slots_held += pe[i].slot >= 0;
         }
         wr[i].wr_id = (uint64_t)(uint32_t)peer << 32 | seq;
-        p->sq.pend[seq % depth] = pe[i];
+        p->sq.pend[seq & rd_rc.pend_mask] = pe[i];
     }
     struct ibv_send_wr *bad;
     if (RC_UNLIKELY(ibv_post_send(p->sq.qp, wr, &bad) != 0))

@@ -355,9 +355,8 @@ int rd_rc_poll_recv(void)
 
 static void complete_sends(rc_peer_t *p, uint32_t upto, int status)
 {
-    uint32_t depth = (uint32_t)rd_rc.sq_depth;
     while ((int32_t)(upto - p->sq.done_seq) >= 0 && p->sq.done_seq != p->sq.post_seq) {
-        rc_pend_t *e = &p->sq.pend[p->sq.done_seq % depth];
+        rc_pend_t *e = &p->sq.pend[p->sq.done_seq & rd_rc.pend_mask];
         if (e->slot >= 0)
             rd_rc.sfree[rd_rc.nsfree++] = e->slot;
         if (e->mr)
@@ -391,7 +390,7 @@ int rd_rc_poll_send(void)
             /* This WR failed (the ones before it completed, the ones after
              * it flush with their own completions): was it a message? */
             if ((int32_t)(seq - p->sq.done_seq) >= 0 && (int32_t)(p->sq.post_seq - seq) > 0 &&
-                p->sq.pend[seq % (uint32_t)rd_rc.sq_depth].msg)
+                p->sq.pend[seq & rd_rc.pend_mask].msg)
                 p->sq.msg_lost = 1;
             if (p->cm.state != RC_FAILED)
                 rd_rc_fail_peer(peer, RD_EPEER);
