@@ -75,27 +75,35 @@ static void make_room(rd_rcache_t *c, size_t bytes)
     }
 }
 
+int rd_rcache_lookup(rd_rcache_t *c, const void *buf, size_t len, rd_rcache_ent_t **out)
+{
+    uintptr_t a = (uintptr_t)buf;
+    if (!c->enabled || len == 0 || a + len < a)
+        return 0;
+    rd_list_t *pos;
+    rd_list_for_each(pos, &c->lru) {
+        rd_rcache_ent_t *e = rd_list_entry(pos, rd_rcache_ent_t, link);
+        if (e->start <= a && a + len <= e->end) {
+            if (pos != c->lru.next) {
+                rd_list_remove(pos);
+                rd_list_push_front(&c->lru, pos);
+            }
+            e->refs++;
+            c->stats.hits++;
+            *out = e;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int rd_rcache_acquire(rd_rcache_t *c, const void *buf, size_t len, rd_rcache_ent_t **out)
 {
     uintptr_t a = (uintptr_t)buf;
     if (len == 0 || a + len < a)
         return RD_EINVAL;
-    if (c->enabled) {
-        rd_list_t *pos;
-        rd_list_for_each(pos, &c->lru) {
-            rd_rcache_ent_t *e = rd_list_entry(pos, rd_rcache_ent_t, link);
-            if (e->start <= a && a + len <= e->end) {
-                if (pos != c->lru.next) {
-                    rd_list_remove(pos);
-                    rd_list_push_front(&c->lru, pos);
-                }
-                e->refs++;
-                c->stats.hits++;
-                *out = e;
-                return RD_OK;
-            }
-        }
-    }
+    if (rd_rcache_lookup(c, buf, len, out))
+        return RD_OK;
     c->stats.misses++;
     uintptr_t start = a & ~(uintptr_t)(c->page - 1);
     uintptr_t end = (a + len + c->page - 1) & ~(uintptr_t)(c->page - 1);

@@ -73,6 +73,9 @@ void rd_rcache_destroy(rd_rcache_t *c);
 /* An entry covering [buf, buf+len) (len > 0), its reference taken. Returns
  * RD_OK, RD_EINVAL for an empty or wrapping range, or what reg returned. */
 int rd_rcache_acquire(rd_rcache_t *c, const void *buf, size_t len, rd_rcache_ent_t **out);
+/* The hit half of rd_rcache_acquire: 1 and *out (one reference more) when
+ * a cached entry covers [buf, buf+len), else 0 and nothing changed. */
+int rd_rcache_lookup(rd_rcache_t *c, const void *buf, size_t len, rd_rcache_ent_t **out);
 
 /* Drops a reference taken by acquire. */
 void rd_rcache_release(rd_rcache_t *c, rd_rcache_ent_t *e);

@@ -419,6 +419,8 @@ static void invalidate(void *arg, uintptr_t start, size_t len)
 int rd_vb_mr_acquire(rd_vb_dev_t *dev, const void *buf, size_t len, rd_rcache_ent_t **e)
 {
     rd_memhook_drain(invalidate, &dev->rcache);
+    if (rd_rcache_lookup(&dev->rcache, buf, len, e))
+        return RD_OK;   /* a hit registers nothing, so it leaves no error detail */
     int had_detail = *rd_err_detail_peek() != '\0';
     int rc = rd_rcache_acquire(&dev->rcache, buf, len, e);
     /* The cache retries a failed registration after freeing idle ones: a
