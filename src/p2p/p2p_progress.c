@@ -92,9 +92,15 @@ void rd_progress_hook_deactivate(int id)
     rd_p2p.hooks_on &= ~(1u << id);
 }
 
+/* Thread-local state of the wait loops, read on every operation: the
+ * initial-exec model makes each access one load, where the shared
+ * library's default costs a call of __tls_get_addr (a few bytes of the
+ * static TLS block, which a dlopen of the library still finds free). */
+#define TLS_IE __attribute__((tls_model("initial-exec")))
+
 /* Nesting of the thread's rd_p2p_wait_begin / _end pairs: only the
  * outermost pair stores the mark. */
-static __thread unsigned wait_depth;
+static __thread unsigned wait_depth TLS_IE;
 
 /* A yield that kept the thread off its CPU this long means other work
  * competes for that CPU: the rank would answer messages late. */
@@ -129,7 +135,7 @@ void rd_p2p_wait_end(void)
 }
 
 /* The request the thread is waiting for, for rd_p2p_waiting. */
-static __thread rd_request_t *volatile waiting_for;
+static __thread rd_request_t *volatile waiting_for TLS_IE;
 
 void rd_p2p_wait(rd_request_t *r)
 {

@@ -267,10 +267,14 @@ void rd_rma_req_done(void *ctx, int status)
 
 void rd_rma_progress_until(volatile int *flag)
 {
+    if (*flag)
+        return;
     unsigned idle = 0;
+    rd_p2p_wait_begin();
     while (!*flag)
         if (rd_progress() == 0 && !*flag)
             rd_p2p_idle(&idle);
+    rd_p2p_wait_end();
 }
 
 typedef struct flush_ctx {
@@ -329,15 +333,21 @@ int rd_rma_ops_complete(rd_win_t *w, int target, int local)
      * window (a lock word it polls with Compare_and_swap and a flush)
      * still serves the operations other ranks sent to it. */
     rd_progress();
-    rd_p2p_wait_begin();
     for (int t = lo; t < hi; t++)
         rd_rma_flush_peer(w, t);
     unsigned idle = 0;
+    int waiting = 0;   /* the wait mark is stored only by a wait that loops */
     for (int t = lo; t < hi; t++)
-        while (local ? !done_locally(&rw->peers[t]) : !answered(&rw->peers[t]))
+        while (local ? !done_locally(&rw->peers[t]) : !answered(&rw->peers[t])) {
+            if (!waiting) {
+                rd_p2p_wait_begin();
+                waiting = 1;
+            }
             if (rd_progress() == 0)
                 rd_p2p_idle(&idle);
-    rd_p2p_wait_end();
+        }
+    if (waiting)
+        rd_p2p_wait_end();
     int err = RD_OK;
     for (int t = lo; t < hi; t++) {
         if (rw->peers[t].error != RD_OK && err == RD_OK)
