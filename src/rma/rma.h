@@ -163,7 +163,8 @@ int rd_rma_cas(rd_win_t *w, const rd_rma_op_t *op);
  * bytes (> 0) at byte disp * disp_unit + lb of target's window, and a
  * Fetch_and_op of one element of the predefined dt with op (an
  * enum rd_op_kind), when target's window memory is mapped here in a fence
- * or lock_all epoch. 1: done, with the effect of rd_rma_put, rd_rma_get or
+ * or lock_all epoch, and the Put or Get also when target is reached by
+ * RDMA in an epoch that covers it. 1: done, with the effect of rd_rma_put, rd_rma_get or
  * rd_rma_fetch_op; 0: nothing was done, the general call must run (it
  * makes every check, so errors are found there). */
 int rd_rma_put_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, const void *src,

@@ -1,11 +1,14 @@
 /*
- * The fast paths of Put, Get and Fetch_and_op (rma.h): the case the
- * latency of one-sided communication on a node is measured by, a target
- * whose window memory is mapped here in an epoch that covers every target
- * (fence, lock_all), done in a few compares and one copy or one atomic,
- * without the general path's operation records. Anything else answers 0
- * and the caller takes the general call, which makes every check again
- * and says what is wrong.
+ * The fast paths of Put, Get and Fetch_and_op (rma.h): the cases the
+ * latency of one-sided communication is measured by, done in a few
+ * compares without the general path's operation records:
+ *  - a target whose window memory is mapped here, in an epoch that covers
+ *    every target (fence, lock_all): one copy or one atomic;
+ *  - a contiguous Put or Get to a target reached by RDMA, in any epoch
+ *    that covers it: one RDMA Write or Read, completed by the epoch's
+ *    flush as rma_origin.c's are.
+ * Anything else answers 0 and the caller takes the general call, which
+ * makes every check again and says what is wrong.
  */
 #include "rma/rma_fast.h"
 
@@ -13,6 +16,7 @@
 
 #include "rma/rma_acc.h"
 #include "rma/rma_impl.h"
+#include "util/status.h"
 
 /* Where the target's bytes [disp * disp_unit + lb, + bytes) are mapped
  * here, or NULL when the fast path does not apply. */
@@ -51,12 +55,48 @@ static inline void copy(void *dst, const void *src, size_t n)
     }
 }
 
+/* A Put (put 1) or Get of bytes between local and target's window at
+ * disp * disp_unit + lb as one RDMA operation, when target is reached by
+ * RDMA and the epoch covers it; 0 (nothing issued) otherwise, or when the
+ * transport refuses: the general path then makes the same call and says
+ * why. */
+static int fast_rdma(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, void *local,
+                     size_t bytes, int put)
+{
+    struct rd_rma_win *rw = w->rma;
+    rd_rma_peer_t *pe = &rw->peers[target];
+    if (pe->path != RD_RMA_PATH_RDMA || !pe->keylen || w->flavor == RD_WIN_DYNAMIC ||
+        bytes == 0)
+        return 0;
+    int covered = rw->access == RD_EPOCH_LOCK_ALL || rw->access == RD_EPOCH_FENCE ||
+                  (rw->access == RD_EPOCH_LOCK && pe->lock) ||
+                  (rw->access == RD_EPOCH_PSCW && pe->in_access);
+    size_t off;
+    if (!covered ||
+        __builtin_mul_overflow(disp, (size_t)(pe->disp_unit > 0 ? pe->disp_unit : 1), &off) ||
+        (lb < 0 ? (size_t)-lb > off : (size_t)lb > SIZE_MAX - off))
+        return 0;
+    off += (size_t)lb;
+    if (off > pe->size || bytes > pe->size - off)
+        return 0;
+    if (pe->rdma_max && bytes > pe->rdma_max)
+        return 0;
+    int rc = put ? rd_p2p_rdma_put(pe->world, local, NULL, pe->base + off, pe->key, pe->keylen,
+                                   bytes, NULL, NULL)
+                 : rd_p2p_rdma_get(pe->world, local, NULL, pe->base + off, pe->key, pe->keylen,
+                                   bytes, NULL, NULL);
+    if (rc != RD_OK)
+        return 0;
+    pe->rdma_unflushed++;
+    return 1;
+}
+
 int rd_rma_put_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, const void *src,
                     size_t bytes)
 {
     char *t = fast_target(w, target, disp, lb, bytes);
     if (!t)
-        return 0;
+        return fast_rdma(w, target, disp, lb, (void *)src, bytes, 1);
     copy(t, src, bytes);
     return 1;
 }
@@ -66,7 +106,7 @@ int rd_rma_get_fast(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, void *ds
 {
     char *t = fast_target(w, target, disp, lb, bytes);
     if (!t)
-        return 0;
+        return fast_rdma(w, target, disp, lb, dst, bytes, 0);
     copy(dst, t, bytes);
     return 1;
 }

@@ -52,6 +52,7 @@ typedef struct rd_rma_peer {
     int disp_unit;
     void *mapped;                /* PATH_SHM: the target's window memory, mapped here */
     size_t keylen;               /* key of the target's window (PATH_RDMA, node peers) */
+    size_t rdma_max;             /* PATH_RDMA: longest RDMA operation to it, 0 = any */
     uint8_t key[RD_P2P_KEY_MAX];
     /* windows & sync half */
     int lock;                    /* RD_LOCK_* held at this target by this rank, 0 */

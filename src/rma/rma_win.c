@@ -517,8 +517,10 @@ int rd_rma_win_connect(rd_win_t *w, const void *descs_)
             /* Node peers are reached through the rings: RDMA there is CMA,
              * slower than two copies, and serves only when the rings stay
              * full (rma_origin.c). */
-            if (!rd_p2p_signals(p->world))
+            if (!rd_p2p_signals(p->world)) {
                 p->path = RD_RMA_PATH_RDMA;
+                p->rdma_max = rd_p2p_rdma_len_max(p->world);
+            }
         }
         if (r != me && p->path != RD_RMA_PATH_SHM)
             s->poke = 1;
