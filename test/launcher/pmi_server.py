@@ -144,9 +144,12 @@ def main():
         else:
             send2(s, "cmd=kvs-get-response;rc=0;found=FALSE;")
 
+    # PMI-2 fences done by rank, kept after a rank disconnects: a rank that
+    # fenced and finished still counts for the others' waiting gets.
+    fenced = {}
+
     def everyone_fenced(epoch):
-        ranks = [c for c in conns.values() if c.version == 2 and c.rank is not None]
-        return len(ranks) == n and all(c.epoch >= epoch for c in ranks)
+        return len(fenced) == n and all(e >= epoch for e in fenced.values())
 
     def handle2(s, c, f):
         cmd = f.get("cmd")
@@ -176,6 +179,7 @@ def main():
                 send2(s, "cmd=kvs-put-response;rc=0;")
         elif cmd == "kvs-fence":
             c.epoch += 1
+            fenced[c.rank] = c.epoch
             if a.fence_nowait:
                 send2(s, "cmd=kvs-fence-response;rc=0;")
                 for w in list(waiting):
