@@ -122,13 +122,11 @@ static rd_coll_shm_buf_t *take_free(void *mine, size_t stride)
 }
 
 /* One turn of a wait on another rank: runs progress (pending schedules,
- * messages), and backs off (rd_p2p_idle) while nothing moves. */
+ * messages), lets other threads in and backs off while nothing moves
+ * (rd_p2p_pause). */
 static void wait_turn(unsigned *idle)
 {
-    if (rd_progress() == 0)
-        rd_p2p_idle(idle);
-    else
-        *idle = 0;
+    rd_p2p_pause(rd_progress(), idle);
 }
 
 /* Takes one of this rank's buffers once its last readers are done with it.
