@@ -213,6 +213,9 @@ void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void));
  * nothing moves (rd_p2p_idle); a pass that moved something restarts the
  * spin. */
 void rd_p2p_pause(int n, unsigned *idle);
+/* Whether a yield pair is installed: other threads may run MPI calls
+ * while this one waits. */
+int rd_p2p_threads(void);
 
 /* Blocking waits, for node peers that choose between a way that needs
  * this process's progress and one that does not (src/rma's large Gets):

@@ -130,6 +130,11 @@ void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void))
     yield_lock = lock;
 }
 
+int rd_p2p_threads(void)
+{
+    return yield_unlock != NULL;
+}
+
 void rd_p2p_pause(int n, unsigned *idle)
 {
     if (yield_unlock)
