@@ -55,7 +55,8 @@ typedef struct space {
 } space_t;
 
 static space_t blocking = { .base = 0, .what = "communicator constructors" };
-static space_t idups = { .base = RD_COLL_CTX_IDUP_BASE, .what = "MPI_Comm_idup" };
+static space_t idups = { .base = RD_COLL_CTX_IDUP_BASE,
+                         .what = "MPI_Comm_idup and communicators of one process" };
 
 /* Ids whose communicators are gone while a receive is still posted on them
  * (rd_p2p_ctx_free said RD_EAGAIN): retired when an agreement finds them
@@ -264,11 +265,15 @@ static void my_offer(claim_t *cl, int member, offer_t *m)
 }
 
 /* The round is over (its verdict known everywhere): the mask is free for
- * the next owner. */
-static void round_end(claim_t *cl)
+ * the next owner. Before a retry the thread lets the others in: over one
+ * process a round waits for nobody, and the owner it waits for runs in
+ * another thread. */
+static void round_end(claim_t *cl, int retry, unsigned *idle)
 {
     if (owner == cl)
         owner = NULL;
+    if (retry)
+        rd_p2p_pause(rd_progress(), idle);
 }
 
 /* Sends sn bytes to rank `to` and receives up to rn bytes from rank `from`
@@ -337,10 +342,19 @@ static int take(space_t *sp, uint32_t s, uint32_t n, int member, uint32_t *ctx)
 static int agree_rounds(rd_comm_t *c, const rd_group_t *g, int tag, uint64_t prio, int member,
                         uint32_t *ctx)
 {
+    /* A communicator of this process alone agrees with nobody: it must not
+     * wait for the mask while its owner's round waits for other processes
+     * (whose threads may wait for this one), so it takes an id of the
+     * idup space, whose slots are taken without rounds (lock held). */
+    if ((g ? g->size : c->size) == 1) {
+        retry_deferred();
+        return take(&idups, lowest_free(idups.used, 0, 1), 1, member, ctx);
+    }
     offer_t *m = malloc(sizeof(*m));
     if (!m)
         return RD_ENOMEM;
     claim_t cl;
+    unsigned idle = 0;
     claim_begin(&cl, prio);
     int rc;
     do {
@@ -348,7 +362,7 @@ static int agree_rounds(rd_comm_t *c, const rd_group_t *g, int tag, uint64_t pri
         rc = or_offers(c, g, tag, m);
         if (rc == RD_OK && !m->retry)
             rc = take(&blocking, lowest_free(m->used, 0, 1), 1, member, ctx);
-        round_end(&cl);
+        round_end(&cl, rc == RD_OK && m->retry, &idle);
     } while (rc == RD_OK && m->retry);
     claim_end(&cl);
     free(m);
@@ -434,6 +448,7 @@ static int inter_rounds(rd_comm_t *local, int leader, rd_comm_t *c, int rleader,
     if (!msg)
         return RD_ENOMEM;
     claim_t cl;
+    unsigned idle = 0;
     claim_begin(&cl, prio);
     int rc;
     do {
@@ -445,7 +460,7 @@ static int inter_rounds(rd_comm_t *local, int leader, rd_comm_t *c, int rleader,
             cl.prio = v->prio;
         if (rc == RD_OK && !v->retry)
             rc = take(&blocking, v->slot, nslots, member, ctx);
-        round_end(&cl);
+        round_end(&cl, rc == RD_OK && v->retry, &idle);
     } while (rc == RD_OK && v->retry);
     claim_end(&cl);
     free(msg);
@@ -503,8 +518,10 @@ int rd_coll_ctx_agree_intercomm(rd_comm_t *lc, int leader, rd_comm_t *peer, int 
  * that, because the progress hook may run inside another constructor's
  * wait, between its read and its write of the mask. So idup ids come from
  * their own space (idups, from RD_COLL_CTX_IDUP_BASE), which only the
- * checks below and the retiring of idup'ed communicators touch (in the
- * progress hook or an MPI call, lock held). Messages of a fixed size
+ * checks below, the constructors of communicators of one process
+ * (agree_rounds) and the retiring of their communicators touch (in the
+ * progress hook or an MPI call, lock held); a slot taken by a constructor
+ * between two checks makes a rank reject it, as another idup would. Messages of a fixed size
  * (allgathers of the nonblocking schedule) carry candidate slots rather
  * than masks.
  *
