@@ -39,6 +39,8 @@ static unsigned next_buf;
 static int view_open(shm_view_t *v, rd_comm_t *c)
 {
     size_t len = 0;
+    if (rd_p2p_threads())
+        return RD_ENOTSUP;  /* the buffers are the process's, not the thread's (coll_shm.h) */
     v->c = c;
     v->area = v->small;
     if (c->size > AREAS_SMALL && !(v->area = malloc((size_t)c->size * sizeof(void *))))
