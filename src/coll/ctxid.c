@@ -192,6 +192,12 @@ void rd_coll_ctx_init(uint32_t first)
  * once their current rounds end, and succeeds; no set of agreements keeps
  * retrying for ever. A process that does not join the new communicator
  * offers its empty mask and needs no ownership.
+ *
+ * Known limit: an owner keeps the mask through its round, which waits for
+ * every member to enter it. A thread that calls another agreement first
+ * and this one after it, over processes whose masks this round holds,
+ * waits for ever (MPICH's eager ids narrow the same limit; communicators
+ * of one process, the common case, take their ids without the mask).
  */
 
 /* An agreement of this process in progress. */
@@ -216,10 +222,15 @@ static uint64_t prio_of(const rd_comm_t *c, uint32_t tag)
     return (uint64_t)c->ctx << 32 | tag;
 }
 
-static void claim_begin(claim_t *cl, uint64_t prio)
+/* Only members claim the mask: a process that does not join the new
+ * communicator must not hold back its other agreements. */
+static void claim_begin(claim_t *cl, uint64_t prio, int member)
 {
     cl->prio = prio;
-    rd_list_push_back(&claims, &cl->link);
+    if (member)
+        rd_list_push_back(&claims, &cl->link);
+    else
+        rd_list_init(&cl->link);
 }
 
 static void claim_end(claim_t *cl)
@@ -355,7 +366,7 @@ static int agree_rounds(rd_comm_t *c, const rd_group_t *g, int tag, uint64_t pri
         return RD_ENOMEM;
     claim_t cl;
     unsigned idle = 0;
-    claim_begin(&cl, prio);
+    claim_begin(&cl, prio, member);
     int rc;
     do {
         my_offer(&cl, member, m);
@@ -449,7 +460,7 @@ static int inter_rounds(rd_comm_t *local, int leader, rd_comm_t *c, int rleader,
         return RD_ENOMEM;
     claim_t cl;
     unsigned idle = 0;
-    claim_begin(&cl, prio);
+    claim_begin(&cl, prio, member);
     int rc;
     do {
         memcpy(msg->ints, mine, sizeof(msg->ints));
