@@ -523,8 +523,10 @@ static void yield_lock(void)
     rd_api_lock();
 }
 
-void rd_api_set_multiple(void)
+void rd_api_set_multiple(int app_threads)
 {
     rd_api.multiple = 1;
     rd_p2p_set_yield(yield_unlock, yield_lock);
+    if (app_threads)
+        rd_p2p_set_threads();
 }

@@ -48,8 +48,8 @@
  * pending schedule's readers on and so frees the buffers a publication
  * waits for.
  *
- * Threads: while other threads may run MPI calls during a wait
- * (rd_p2p_threads: MPI_THREAD_MULTIPLE), the communicators' collectives
+ * Threads: while other application threads may run MPI calls during a
+ * wait (rd_p2p_threads: MPI_THREAD_MULTIPLE), the communicators' collectives
  * decline (RD_ENOTSUP: the message algorithms run). A process has two
  * buffers for all its communicators, so three threads' blocking
  * collectives on three communicators can each wait, buffer held, for a

@@ -208,13 +208,17 @@ void rd_p2p_idle(unsigned *idle);
  * rd_p2p_pause must therefore keep nothing across it that another
  * thread's MPI calls may change. */
 void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void));
+/* Says that several application threads may call MPI at once
+ * (MPI_THREAD_MULTIPLE; a progress thread alone is not that): from then
+ * on rd_p2p_threads is 1. */
+void rd_p2p_set_threads(void);
 /* Between two progress passes of a wait loop, the last of which did n
  * things: lets other threads in (rd_p2p_set_yield) and backs off while
  * nothing moves (rd_p2p_idle); a pass that moved something restarts the
  * spin. */
 void rd_p2p_pause(int n, unsigned *idle);
-/* Whether a yield pair is installed: other threads may run MPI calls
- * while this one waits. */
+/* Whether other application threads may run MPI calls, blocking
+ * collectives among them, while this one waits (rd_p2p_set_threads). */
 int rd_p2p_threads(void);
 
 /* Blocking waits, for node peers that choose between a way that needs

@@ -123,6 +123,7 @@ void rd_p2p_idle(unsigned *idle)
 }
 
 static void (*yield_unlock)(void), (*yield_lock)(void);
+static int app_threads;
 
 void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void))
 {
@@ -130,9 +131,14 @@ void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void))
     yield_lock = lock;
 }
 
+void rd_p2p_set_threads(void)
+{
+    app_threads = 1;
+}
+
 int rd_p2p_threads(void)
 {
-    return yield_unlock != NULL;
+    return app_threads;
 }
 
 void rd_p2p_pause(int n, unsigned *idle)
