@@ -510,20 +510,23 @@ void rd_api_empty_status(MPI_Status *st)
 
 void rd_api_wait(rd_request_t *r)
 {
-    if (!rd_api.multiple) {
-        rd_p2p_wait(r);
-        return;
-    }
-    unsigned idle = 0;
-    rd_p2p_wait_begin();
-    while (!r->done) {
-        int n = rd_progress();
-        if (r->done)
-            break;
-        rd_api_unlock();
-        if (n == 0)
-            rd_p2p_idle(&idle);
-        rd_api_lock();
-    }
-    rd_p2p_wait_end();
+    rd_p2p_wait(r);
+}
+
+static void yield_unlock(void)
+{
+    rd_api_unlock();
+}
+
+static void yield_lock(void)
+{
+    rd_api_lock();
+}
+
+void rd_api_set_multiple(int app_threads)
+{
+    rd_api.multiple = 1;
+    rd_p2p_set_yield(yield_unlock, yield_lock);
+    if (app_threads)
+        rd_p2p_set_threads();
 }

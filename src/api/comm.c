@@ -3,12 +3,9 @@
  * create, create_group and free, on intracommunicators and (queries, dup,
  * create, free, compare) on intercommunicators; and the object building that split
  * (comm_split.c) and intercommunicators (intercomm.c) share (comm.h). The
- * context ids are agreed in coll/ctxid.c.
- *
- * Known limit: the agreement runs with the library lock held (as the
- * internal collectives do), so with MPI_THREAD_MULTIPLE a communicator
- * construction blocks the process's other threads until every member has
- * joined it.
+ * context ids are agreed in coll/ctxid.c; with MPI_THREAD_MULTIPLE the
+ * agreement's waits release the library lock (as the collectives' do), so
+ * other threads construct and use their own communicators meanwhile.
  */
 #include "api/comm.h"
 

@@ -127,7 +127,9 @@ static int runtime_start(int level, const char *fn)
         fprintf(stderr, "%s\n", report);
     }
     rd_api.initialized = 1;
-    rd_api.multiple = level == MPI_THREAD_MULTIPLE;
+    rd_api.multiple = 0;
+    if (level == MPI_THREAD_MULTIPLE)
+        rd_api_set_multiple(1);
     if ((rc = rd_api_async_start()) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
@@ -159,7 +161,7 @@ int rd_api_runtime_acquire(int required, int *provided, const char *fn)
          * MPI unless the level already was MPI_THREAD_MULTIPLE. */
         rd_api.thread_level = level;
         if (level == MPI_THREAD_MULTIPLE)
-            rd_api.multiple = 1;
+            rd_api_set_multiple(1);
     }
     rd_api_lock(); /* sessions may start in several threads */
     users++;

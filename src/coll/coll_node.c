@@ -14,10 +14,7 @@ static void wait_signal(int peer)
     while (!rd_p2p_signaled(peer)) {
         /* Other traffic keeps moving while we wait (a peer may need this
          * rank to drain its ring before it can reach the barrier). */
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
+        rd_p2p_pause(rd_progress(), &idle);
     }
     rd_p2p_wait_end();
 }
@@ -26,7 +23,10 @@ int rd_coll_node_barrier(rd_comm_t *c)
 {
     int n = c->size, me = c->rank;
     const int *world = c->group->world;
-    if (c->rgroup || n < 2)
+    /* A signal counts per pair of processes, not per communicator: with
+     * threads, two barriers between the same processes may run at once
+     * and take each other's signals. */
+    if (c->rgroup || n < 2 || rd_p2p_threads())
         return RD_ENOTSUP;
     /* Every member decides alike: all on one node (shm) or not. */
     for (int i = 0; i < n; i++)

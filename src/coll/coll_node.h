@@ -14,9 +14,10 @@
  * back, so rank 0 leaves first. Correct across communicators because a
  * signal is a counter per pair of processes and two processes run their
  * barriers on the communicators they share in the same order (any other
- * order deadlocks in every MPI). Returns RD_OK, or RD_ENOTSUP having done
- * nothing (some member elsewhere, an intercommunicator): every member of c
- * gets the same answer. */
+ * order deadlocks in every MPI); with threads (rd_p2p_threads) that order
+ * is not given, so it declines. Returns RD_OK, or RD_ENOTSUP having done
+ * nothing (some member elsewhere, an intercommunicator, threads): every
+ * member of c gets the same answer when all run at the same thread level. */
 int rd_coll_node_barrier(rd_comm_t *c);
 
 #endif

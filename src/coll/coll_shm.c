@@ -39,6 +39,8 @@ static unsigned next_buf;
 static int view_open(shm_view_t *v, rd_comm_t *c)
 {
     size_t len = 0;
+    if (rd_p2p_threads())
+        return RD_ENOTSUP;  /* the buffers are the process's, not the thread's (coll_shm.h) */
     v->c = c;
     v->area = v->small;
     if (c->size > AREAS_SMALL && !(v->area = malloc((size_t)c->size * sizeof(void *))))
@@ -122,13 +124,11 @@ static rd_coll_shm_buf_t *take_free(void *mine, size_t stride)
 }
 
 /* One turn of a wait on another rank: runs progress (pending schedules,
- * messages), and backs off (rd_p2p_idle) while nothing moves. */
+ * messages), lets other threads in and backs off while nothing moves
+ * (rd_p2p_pause). */
 static void wait_turn(unsigned *idle)
 {
-    if (rd_progress() == 0)
-        rd_p2p_idle(idle);
-    else
-        *idle = 0;
+    rd_p2p_pause(rd_progress(), idle);
 }
 
 /* Takes one of this rank's buffers once its last readers are done with it.

@@ -48,6 +48,15 @@
  * pending schedule's readers on and so frees the buffers a publication
  * waits for.
  *
+ * Threads: while other application threads may run MPI calls during a
+ * wait (rd_p2p_threads: MPI_THREAD_MULTIPLE), the communicators' collectives
+ * decline (RD_ENOTSUP: the message algorithms run). A process has two
+ * buffers for all its communicators, so three threads' blocking
+ * collectives on three communicators can each wait, buffer held, for a
+ * peer whose thread waits for a buffer held the same way (a cycle across
+ * processes). The ranks of a communicator decide alike when they run at
+ * the same thread level.
+ *
  * Single-copy alltoall (version 3; rd_coll_shm_alltoall_cma): instead of
  * data, each rank publishes one rd_coll_shm_a2a_t (below) naming where its
  * send blocks lie and a key that lets the others read them (p2p's

@@ -55,7 +55,8 @@ typedef struct space {
 } space_t;
 
 static space_t blocking = { .base = 0, .what = "communicator constructors" };
-static space_t idups = { .base = RD_COLL_CTX_IDUP_BASE, .what = "MPI_Comm_idup" };
+static space_t idups = { .base = RD_COLL_CTX_IDUP_BASE,
+                         .what = "MPI_Comm_idup and communicators of one process" };
 
 /* Ids whose communicators are gone while a receive is still posted on them
  * (rd_p2p_ctx_free said RD_EAGAIN): retired when an agreement finds them
@@ -176,7 +177,115 @@ void rd_coll_ctx_init(uint32_t first)
     ndeferred = deferred_cap = 0;
 }
 
-/* ---- the blocking agreements ---- */
+/* ---- the blocking agreements ----
+ *
+ * Several threads may run agreements in one process at once (each on
+ * communicators of its own), and each waits for its peers with the
+ * library lock released. Two of them must not both read the mask and take
+ * the same free slot, so a process offers its mask to one agreement at a
+ * time, the owner (as MPICH's "mask in use"): the others offer nothing
+ * this round, which makes every process of that agreement retry in the
+ * next. The owner is the one with the lowest priority among those of this
+ * process in progress, a number every member computes alike (the parent's
+ * id and a tag): of all agreements in progress anywhere, the lowest one is
+ * the lowest in each of its processes, so it gets every process's mask
+ * once their current rounds end, and succeeds; no set of agreements keeps
+ * retrying for ever. A process that does not join the new communicator
+ * offers its empty mask and needs no ownership.
+ *
+ * Known limit: an owner keeps the mask through its round, which waits for
+ * every member to enter it. A thread that calls another agreement first
+ * and this one after it, over processes whose masks this round holds,
+ * waits for ever (MPICH's eager ids narrow the same limit; communicators
+ * of one process, the common case, take their ids without the mask).
+ */
+
+/* An agreement of this process in progress. */
+typedef struct claim {
+    uint64_t prio;             /* lower goes first */
+    rd_list_t link;            /* in claims, in the order they started */
+} claim_t;
+
+static rd_list_t claims = RD_LIST_INIT(claims);
+static claim_t *owner;         /* the claim this process's mask is offered to, or NULL */
+
+/* What a process offers in one round: the slots it holds, or that it
+ * could not offer them (retry: another agreement of that process owns its
+ * mask). The OR over the members decides the round alike everywhere. */
+typedef struct offer {
+    uint64_t retry;
+    uint64_t used[WORDS];
+} offer_t;
+
+static uint64_t prio_of(const rd_comm_t *c, uint32_t tag)
+{
+    return (uint64_t)c->ctx << 32 | tag;
+}
+
+/* Only members claim the mask: a process that does not join the new
+ * communicator must not hold back its other agreements. */
+static void claim_begin(claim_t *cl, uint64_t prio, int member)
+{
+    cl->prio = prio;
+    if (member)
+        rd_list_push_back(&claims, &cl->link);
+    else
+        rd_list_init(&cl->link);
+}
+
+static void claim_end(claim_t *cl)
+{
+    if (owner == cl)
+        owner = NULL;
+    rd_list_remove(&cl->link);
+}
+
+/* cl may own the mask: nobody does and no claim of this process goes
+ * before it (ties go to the one that started first). */
+static int may_own(const claim_t *cl)
+{
+    if (owner)
+        return 0;
+    int before = 1;            /* o started before cl */
+    rd_list_t *pos;
+    rd_list_for_each(pos, &claims) {
+        const claim_t *o = rd_list_entry(pos, claim_t, link);
+        if (o == cl)
+            before = 0;
+        else if (o->prio < cl->prio || (before && o->prio == cl->prio))
+            return 0;
+    }
+    return 1;
+}
+
+/* This process's offer for cl's next round: the slots it holds if it
+ * joins the new communicator and owns the mask, nothing if it does not
+ * join (it needs no id free), a retry if another agreement owns it. */
+static void my_offer(claim_t *cl, int member, offer_t *m)
+{
+    retry_deferred();
+    memset(m, 0, sizeof(*m));
+    if (!member)
+        return;
+    if (!may_own(cl)) {
+        m->retry = 1;
+        return;
+    }
+    owner = cl;
+    memcpy(m->used, blocking.used, sizeof(blocking.used));
+}
+
+/* The round is over (its verdict known everywhere): the mask is free for
+ * the next owner. Before a retry the thread lets the others in: over one
+ * process a round waits for nobody, and the owner it waits for runs in
+ * another thread. */
+static void round_end(claim_t *cl, int retry, unsigned *idle)
+{
+    if (owner == cl)
+        owner = NULL;
+    if (retry)
+        rd_p2p_pause(rd_progress(), idle);
+}
 
 /* Sends sn bytes to rank `to` and receives up to rn bytes from rank `from`
  * (ranks of the group messages go to: the remote one on an
@@ -187,15 +296,17 @@ static int exchange(rd_comm_t *c, int to, int from, int tag, const void *sbuf, s
     return rd_coll_sendrecv(c, sbuf, sn, &rd_dt_bytes, to, rbuf, rn, &rd_dt_bytes, from, tag);
 }
 
-/* This process's mask: the slots it holds if it joins the new
- * communicator; nothing if it does not (it needs no id free). */
-static void my_mask(const space_t *sp, int member, uint64_t *m)
+/* Bytes of an offer a message carries. */
+static size_t offer_len(const offer_t *m)
 {
-    retry_deferred();
-    if (member)
-        memcpy(m, sp->used, sizeof(sp->used));
-    else
-        memset(m, 0, sizeof(sp->used));
+    return offsetof(offer_t, used) + mask_len(m->used);
+}
+
+static void offer_or(offer_t *m, const offer_t *got)
+{
+    m->retry |= got->retry;
+    for (size_t w = 0; w < WORDS; w++)
+        m->used[w] |= got->used[w];
 }
 
 /* Rank in c of member i of g (g NULL: all of c). */
@@ -204,23 +315,25 @@ static int member_rank(const rd_comm_t *c, const rd_group_t *g, int i)
     return g ? rd_group_rank_of(c->group, g->world[i]) : i;
 }
 
-/* m becomes the OR of the members' masks (g's members, or all of c), by a
- * dissemination: after round d = 1, 2, 4, ... each member holds the OR over
- * the 2d members before it, so ceil(log2 n) rounds cover everyone. */
-static int or_masks(rd_comm_t *c, const rd_group_t *g, int tag, uint64_t *m)
+/* m becomes the OR of the members' offers (g's members, or all of c), by
+ * a dissemination: after round d = 1, 2, 4, ... each member holds the OR
+ * over the 2d members before it, so ceil(log2 n) rounds cover everyone. */
+static int or_offers(rd_comm_t *c, const rd_group_t *g, int tag, offer_t *m)
 {
     int n = g ? g->size : c->size, me = g ? g->rank : c->rank;
-    uint64_t got[WORDS];
-    for (int d = 1; d < n; d <<= 1) {
-        memset(got, 0, sizeof(got));
-        int rc = exchange(c, member_rank(c, g, (me + d) % n), member_rank(c, g, (me - d + n) % n),
-                          tag, m, mask_len(m), got, sizeof(got));
-        if (rc != RD_OK)
-            return rc;
-        for (size_t w = 0; w < WORDS; w++)
-            m[w] |= got[w];
+    offer_t *got = malloc(sizeof(*got));
+    if (!got)
+        return RD_ENOMEM;
+    int rc = RD_OK;
+    for (int d = 1; d < n && rc == RD_OK; d <<= 1) {
+        memset(got, 0, sizeof(*got));
+        rc = exchange(c, member_rank(c, g, (me + d) % n), member_rank(c, g, (me - d + n) % n),
+                      tag, m, offer_len(m), got, sizeof(*got));
+        if (rc == RD_OK)
+            offer_or(m, got);
     }
-    return RD_OK;
+    free(got);
+    return rc;
 }
 
 /* Takes n slots from s (the same on every process) if this process is a
@@ -235,122 +348,178 @@ static int take(space_t *sp, uint32_t s, uint32_t n, int member, uint32_t *ctx)
     return RD_OK;
 }
 
+/* Rounds of offers among g's members (all of c if g is NULL) until one
+ * where every member offered its mask; takes the lowest slot free in all. */
+static int agree_rounds(rd_comm_t *c, const rd_group_t *g, int tag, uint64_t prio, int member,
+                        uint32_t *ctx)
+{
+    /* A communicator of this process alone agrees with nobody: it must not
+     * wait for the mask while its owner's round waits for other processes
+     * (whose threads may wait for this one), so it takes an id of the
+     * idup space, whose slots are taken without rounds (lock held). */
+    if ((g ? g->size : c->size) == 1) {
+        retry_deferred();
+        return take(&idups, lowest_free(idups.used, 0, 1), 1, member, ctx);
+    }
+    offer_t *m = malloc(sizeof(*m));
+    if (!m)
+        return RD_ENOMEM;
+    claim_t cl;
+    unsigned idle = 0;
+    claim_begin(&cl, prio, member);
+    int rc;
+    do {
+        my_offer(&cl, member, m);
+        rc = or_offers(c, g, tag, m);
+        if (rc == RD_OK && !m->retry)
+            rc = take(&blocking, lowest_free(m->used, 0, 1), 1, member, ctx);
+        round_end(&cl, rc == RD_OK && m->retry, &idle);
+    } while (rc == RD_OK && m->retry);
+    claim_end(&cl);
+    free(m);
+    return rc;
+}
+
 int rd_coll_ctx_agree(rd_comm_t *c, int member, uint32_t *ctx)
 {
-    uint64_t m[WORDS];
-    my_mask(&blocking, member, m);
-    int rc = or_masks(c, NULL, RD_TAG_CTXID, m);
-    return rc != RD_OK ? rc : take(&blocking, lowest_free(m, 0, 1), 1, member, ctx);
+    return agree_rounds(c, NULL, RD_TAG_CTXID, prio_of(c, 0), member, ctx);
 }
 
 int rd_coll_ctx_agree_group(rd_comm_t *c, const rd_group_t *g, int tag, uint32_t *ctx)
 {
-    uint64_t m[WORDS];
-    my_mask(&blocking, 1, m);
-    int rc = or_masks(c, g, INTERNAL_TAG_BIT | tag, m);
-    return rc != RD_OK ? rc : take(&blocking, lowest_free(m, 0, 1), 1, 1, ctx);
+    return agree_rounds(c, g, INTERNAL_TAG_BIT | tag, prio_of(c, INTERNAL_TAG_BIT | (uint32_t)tag),
+                        1, ctx);
 }
 
 /* What the leader of each group sends the other: two ints of its own (the
- * caller's, or its group's size) and its group's mask. */
+ * caller's, or its group's size), its priority and its group's offer. */
 typedef struct leader_msg {
     uint32_t ints[2];
-    uint64_t mask[WORDS];
+    uint64_t prio;
+    offer_t offer;
 } leader_msg_t;
 
 /* At a leader: swaps msg with the other leader (rank `to` of c, tag) and
- * ORs the masks into msg; msg->ints become the other side's. */
+ * ORs the offers into msg; msg->ints and msg->prio become the other
+ * side's. */
 static int leaders_or(rd_comm_t *c, int to, int tag, leader_msg_t *msg)
 {
     leader_msg_t *got = malloc(sizeof(*got));
     if (!got)
         return RD_ENOMEM;
     memset(got, 0, sizeof(*got));
-    int rc = exchange(c, to, to, tag, msg, offsetof(leader_msg_t, mask) + mask_len(msg->mask),
+    int rc = exchange(c, to, to, tag, msg, offsetof(leader_msg_t, offer) + offer_len(&msg->offer),
                       got, sizeof(*got));
     if (rc == RD_OK) {
         memcpy(msg->ints, got->ints, sizeof(msg->ints));
-        for (size_t w = 0; w < WORDS; w++)
-            msg->mask[w] |= got->mask[w];
+        msg->prio = got->prio;
+        offer_or(&msg->offer, &got->offer);
     }
     free(got);
+    return rc;
+}
+
+/* What a leader tells its group after a round over two groups: the slot
+ * (NONE also when the round must be retried), whether to retry, and what
+ * the other leader sent. */
+typedef struct verdict {
+    uint32_t slot, retry;
+    uint32_t ints[2];
+    uint64_t prio;
+} verdict_t;
+
+/* One round over both groups: each group ORs its offers over local, the
+ * leaders (rank leader of local; rank rleader of c) swap theirs (with
+ * tag) and broadcast the verdict. */
+static int inter_round(rd_comm_t *local, int leader, rd_comm_t *c, int rleader, int tag,
+                       uint32_t nslots, leader_msg_t *msg, verdict_t *v)
+{
+    memset(v, 0, sizeof(*v));
+    int rc = or_offers(local, NULL, RD_TAG_CTXID, &msg->offer);
+    if (rc == RD_OK && local->rank == leader && (rc = leaders_or(c, rleader, tag, msg)) == RD_OK) {
+        v->retry = (uint32_t)msg->offer.retry;
+        v->slot = v->retry ? NONE : lowest_free(msg->offer.used, 0, nslots);
+        memcpy(v->ints, msg->ints, sizeof(v->ints));
+        v->prio = msg->prio;
+    }
+    return rc == RD_OK ? rd_coll_bcast_bytes(local, v, sizeof(*v), leader) : rc;
+}
+
+/* Rounds over both groups until one where every process offered its
+ * mask, and takes nslots from the slot found then. The two groups start
+ * with priorities of their own (their local communicators differ); after
+ * the first round both use the lower one, so that every process ranks the
+ * agreement alike. mine[0 .. 1] go to the other leader; v->ints holds what
+ * it sent. */
+static int inter_rounds(rd_comm_t *local, int leader, rd_comm_t *c, int rleader, int tag,
+                        uint64_t prio, int member, uint32_t nslots, const uint32_t *mine,
+                        verdict_t *v, uint32_t *ctx)
+{
+    leader_msg_t *msg = malloc(sizeof(*msg));
+    if (!msg)
+        return RD_ENOMEM;
+    claim_t cl;
+    unsigned idle = 0;
+    claim_begin(&cl, prio, member);
+    int rc;
+    do {
+        memcpy(msg->ints, mine, sizeof(msg->ints));
+        msg->prio = cl.prio;
+        my_offer(&cl, member, &msg->offer);
+        rc = inter_round(local, leader, c, rleader, tag, nslots, msg, v);
+        if (rc == RD_OK && v->prio < cl.prio)
+            cl.prio = v->prio;
+        if (rc == RD_OK && !v->retry)
+            rc = take(&blocking, v->slot, nslots, member, ctx);
+        round_end(&cl, rc == RD_OK && v->retry, &idle);
+    } while (rc == RD_OK && v->retry);
+    claim_end(&cl);
+    free(msg);
     return rc;
 }
 
 int rd_coll_ctx_agree_inter(rd_comm_t *c, rd_comm_t *local, int span, int member,
                             const int *mine, int *theirs, int n, uint32_t *ctx)
 {
-    leader_msg_t *msg = malloc(sizeof(*msg));
-    if (!msg)
-        return RD_ENOMEM;
-    memset(msg->ints, 0, sizeof(msg->ints));
+    uint32_t ints[2] = { 0, 0 };
     for (int i = 0; i < n; i++)
-        msg->ints[i] = (uint32_t)mine[i];
-    my_mask(&blocking, member, msg->mask);
+        ints[i] = (uint32_t)mine[i];
     uint32_t nslots = (uint32_t)span / 2;
-    /* What the leader tells its group: the slot and the other side's ints. */
-    uint32_t out[3] = { 0, 0, 0 };
-    int rc = or_masks(local, NULL, RD_TAG_CTXID, msg->mask);
-    if (rc == RD_OK && local->rank == 0 && (rc = leaders_or(c, 0, INTER_TAG, msg)) == RD_OK) {
-        out[0] = lowest_free(msg->mask, 0, nslots);
-        memcpy(&out[1], msg->ints, sizeof(msg->ints));
-    }
-    free(msg);
-    if (rc == RD_OK)
-        rc = rd_coll_bcast_bytes(local, out, sizeof(out), 0);
-    if (rc != RD_OK)
-        return rc;
-    for (int i = 0; i < n; i++)
-        theirs[i] = (int)out[1 + i];
-    return take(&blocking, out[0], nslots, member, ctx);
-}
-
-/* The leaders swap their groups' masks and sizes, then their groups' job
- * ranks over peer, and broadcast the slot and what they got to their
- * groups. */
-static int leaders_swap(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader, int tag,
-                        leader_msg_t *msg, uint32_t *slot, int *rsize, int **rworld)
-{
-    uint32_t hdr[2] = { 0, 0 };
-    int tagw = INTERNAL_TAG_BIT | tag, rc;
-    if (lc->rank == leader) {
-        msg->ints[0] = (uint32_t)lc->size;
-        if ((rc = leaders_or(peer, rleader, tagw, msg)) != RD_OK)
-            return rc;
-        hdr[0] = lowest_free(msg->mask, 0, 2);
-        hdr[1] = msg->ints[0];
-    }
-    if ((rc = rd_coll_bcast_bytes(lc, hdr, sizeof(hdr), leader)) != RD_OK)
-        return rc;
-    if (!(*rworld = malloc(((size_t)hdr[1] + 1) * sizeof(int))))
-        return RD_ENOMEM;
-    size_t n = (size_t)hdr[1] * sizeof(int);
-    if (lc->rank == leader &&
-        (rc = exchange(peer, rleader, rleader, tagw, lc->group->world,
-                       (size_t)lc->size * sizeof(int), *rworld, n)) != RD_OK)
-        return rc;
-    if ((rc = rd_coll_bcast_bytes(lc, *rworld, n, leader)) != RD_OK)
-        return rc;
-    *slot = hdr[0];
-    *rsize = (int)hdr[1];
-    return RD_OK;
+    verdict_t v;
+    int rc = inter_rounds(local, 0, c, 0, INTER_TAG, prio_of(c, 0), member, nslots, ints, &v,
+                          ctx);
+    for (int i = 0; rc == RD_OK && i < n; i++)
+        theirs[i] = (int)v.ints[i];
+    return rc;
 }
 
 int rd_coll_ctx_agree_intercomm(rd_comm_t *lc, int leader, rd_comm_t *peer, int rleader,
                                 int tag, uint32_t *ctx, int *rsize, int **rworld)
 {
-    uint32_t slot = NONE;
+    int tagw = INTERNAL_TAG_BIT | tag;
+    uint32_t ints[2] = { (uint32_t)lc->size, 0 };
+    verdict_t v;
     *rworld = NULL;
-    leader_msg_t *msg = malloc(sizeof(*msg));
-    if (!msg)
-        return RD_ENOMEM;
-    memset(msg->ints, 0, sizeof(msg->ints));
-    my_mask(&blocking, 1, msg->mask);
-    int rc = or_masks(lc, NULL, RD_TAG_CTXID, msg->mask);
+    int rc = inter_rounds(lc, leader, peer, rleader, tagw, prio_of(lc, (uint32_t)tagw), 1, 2,
+                          ints, &v, ctx);
+    if (rc != RD_OK)
+        return rc;
+    /* The slots are taken: from here on an error gives them back. */
+    size_t nr = v.ints[0];
+    if (!(*rworld = malloc((nr + 1) * sizeof(int))))
+        rc = RD_ENOMEM;
+    if (rc == RD_OK && lc->rank == leader)
+        rc = exchange(peer, rleader, rleader, tagw, lc->group->world,
+                      (size_t)lc->size * sizeof(int), *rworld, nr * sizeof(int));
     if (rc == RD_OK)
-        rc = leaders_swap(lc, leader, peer, rleader, tag, msg, &slot, rsize, rworld);
-    free(msg);
-    return rc != RD_OK ? rc : take(&blocking, slot, 2, 1, ctx);
+        rc = rd_coll_bcast_bytes(lc, *rworld, nr * sizeof(int), leader);
+    if (rc != RD_OK) {
+        rd_coll_ctx_release(*ctx);
+        rd_coll_ctx_release(*ctx + 2);
+        return rc;
+    }
+    *rsize = (int)nr;
+    return RD_OK;
 }
 
 /* ---- MPI_Comm_idup ----
@@ -360,8 +529,10 @@ int rd_coll_ctx_agree_intercomm(rd_comm_t *lc, int leader, rd_comm_t *peer, int 
  * that, because the progress hook may run inside another constructor's
  * wait, between its read and its write of the mask. So idup ids come from
  * their own space (idups, from RD_COLL_CTX_IDUP_BASE), which only the
- * checks below and the retiring of idup'ed communicators touch (in the
- * progress hook or an MPI call, lock held). Messages of a fixed size
+ * checks below, the constructors of communicators of one process
+ * (agree_rounds) and the retiring of their communicators touch (in the
+ * progress hook or an MPI call, lock held); a slot taken by a constructor
+ * between two checks makes a rank reject it, as another idup would. Messages of a fixed size
  * (allgathers of the nonblocking schedule) carry candidate slots rather
  * than masks.
  *

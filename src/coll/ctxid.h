@@ -21,10 +21,14 @@
  * id: each group ORs its own masks, the two leaders swap theirs and
  * broadcast the result.
  *
- * The blocking agreements run with the library lock held and are collective
- * over the communicator they name. MPI_Comm_idup agrees without blocking,
- * on ids from a space of its own (RD_COLL_CTX_IDUP_BASE and up; see
- * ctxid.c). Every function returns RD_OK or a negative status.
+ * The blocking agreements are collective over the communicator they name
+ * and are called with the library lock held; their waits release it
+ * (p2p.h, rd_p2p_pause), so agreements of several threads of a process
+ * run at once, and ctxid.c lets only one at a time offer the process's
+ * mask. A communicator of one process takes its id without agreeing, from
+ * the idup space. MPI_Comm_idup agrees without blocking, on ids from a
+ * space of its own (RD_COLL_CTX_IDUP_BASE and up; see ctxid.c). Every
+ * function returns RD_OK or a negative status.
  */
 #ifndef RD_COLL_CTXID_H
 #define RD_COLL_CTXID_H

@@ -200,6 +200,27 @@ void rd_p2p_wait(rd_request_t *r);
 /* Called on each idle poll of a wait loop: yields after enough idle polls. */
 void rd_p2p_idle(unsigned *idle);
 
+/* Under MPI_THREAD_MULTIPLE the layer above serialises its calls with a
+ * lock, held through every wait below it. So that another thread can run
+ * its part of a collective that this wait's peers wait for, the wait loops
+ * release it between progress passes through the pair the layer above
+ * installs here (NULL, NULL: none, the default). A loop that calls
+ * rd_p2p_pause must therefore keep nothing across it that another
+ * thread's MPI calls may change. */
+void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void));
+/* Says that several application threads may call MPI at once
+ * (MPI_THREAD_MULTIPLE; a progress thread alone is not that): from then
+ * on rd_p2p_threads is 1. */
+void rd_p2p_set_threads(void);
+/* Between two progress passes of a wait loop, the last of which did n
+ * things: lets other threads in (rd_p2p_set_yield) and backs off while
+ * nothing moves (rd_p2p_idle); a pass that moved something restarts the
+ * spin. */
+void rd_p2p_pause(int n, unsigned *idle);
+/* Whether other application threads may run MPI calls, blocking
+ * collectives among them, while this one waits (rd_p2p_set_threads). */
+int rd_p2p_threads(void);
+
 /* Blocking waits, for node peers that choose between a way that needs
  * this process's progress and one that does not (src/rma's large Gets):
  * a loop that polls progress until something happens brackets itself

@@ -125,11 +125,7 @@ int rd_p2p_node_read(rd_comm_t *c, int rank, void *local, uint64_t addr, const v
     /* shm completes before returning; a transport that completes later
      * does so from its progress. */
     unsigned idle = 0;
-    while (!nr.done) {
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
-    }
+    while (!nr.done)
+        rd_p2p_pause(rd_progress(), &idle);
     return nr.status;
 }

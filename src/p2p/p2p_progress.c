@@ -122,6 +122,37 @@ void rd_p2p_idle(unsigned *idle)
     }
 }
 
+static void (*yield_unlock)(void), (*yield_lock)(void);
+static int app_threads;
+
+void rd_p2p_set_yield(void (*unlock)(void), void (*lock)(void))
+{
+    yield_unlock = unlock;
+    yield_lock = lock;
+}
+
+void rd_p2p_set_threads(void)
+{
+    app_threads = 1;
+}
+
+int rd_p2p_threads(void)
+{
+    return app_threads;
+}
+
+void rd_p2p_pause(int n, unsigned *idle)
+{
+    if (yield_unlock)
+        yield_unlock();
+    if (n == 0)
+        rd_p2p_idle(idle);
+    else
+        *idle = 0;
+    if (yield_lock)
+        yield_lock();
+}
+
 void rd_p2p_wait_begin(void)
 {
     if (wait_depth++ == 0 && rd_p2p.marker)
@@ -145,11 +176,11 @@ void rd_p2p_wait(rd_request_t *r)
     rd_request_t *outer = waiting_for;
     waiting_for = r;
     rd_p2p_wait_begin();
-    while (!r->done) {
-        if (rd_progress() == 0)
-            rd_p2p_idle(&idle);
-        else
-            idle = 0;
+    for (;;) {
+        int n = rd_progress();
+        if (r->done)
+            break;
+        rd_p2p_pause(n, &idle);
     }
     rd_p2p_wait_end();
     waiting_for = outer;

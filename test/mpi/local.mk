@@ -46,7 +46,8 @@ RD_MPI_TEST_PROGS = \
 	test/mpi/p2p_sendrecv \
 	test/mpi/p2p_sizes \
 	test/mpi/p2p_waittest \
-	test/mpi/thread_multiple
+	test/mpi/thread_multiple \
+	test/mpi/thread_comms
 
 check_PROGRAMS += $(RD_MPI_TEST_PROGS)
 check_SCRIPTS += test/mpi/runtests.sh
@@ -245,6 +246,10 @@ test_mpi_thread_multiple_SOURCES = test/mpi/thread_multiple.c test/mpi/mtest.c
 test_mpi_thread_multiple_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_thread_multiple_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_thread_multiple_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_thread_comms_SOURCES = test/mpi/thread_comms.c test/mpi/mtest.c
+test_mpi_thread_comms_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_thread_comms_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_thread_comms_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 # tp_conform runs every transport's ops table against transport.h's
 # contract (np 2, RDMPI_TRANSPORTS chooses). It drives internals, so it
