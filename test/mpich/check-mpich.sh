@@ -40,7 +40,7 @@
 #   --rma       the rma directory instead of the default set
 #   --dirs      the directories to run (default: pt2pt coll datatype comm
 #               group init errhan attr info topo basic threads/pt2pt
-#               threads/comm threads/coll)
+#               threads/coll)
 #   -j N        tests run at once (default 2) and make's parallelism
 #   --timeout   seconds per test without a timeLimit of its own (default 60)
 #   --timeout-scale K  multiplies every limit (a loaded machine; default 1)
@@ -70,7 +70,7 @@ top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 top_builddir=$(pwd)
 impl=rdmpi
 prefix=
-dirs="pt2pt coll datatype comm group init errhan attr info topo basic threads/pt2pt threads/comm threads/coll"
+dirs="pt2pt coll datatype comm group init errhan attr info topo basic threads/pt2pt threads/coll"
 jobs=2
 timeout_default=60
 timeout_scale=1
