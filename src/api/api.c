@@ -523,10 +523,8 @@ static void yield_lock(void)
     rd_api_lock();
 }
 
-void rd_api_set_multiple(int app_threads)
+void rd_api_set_multiple(void)
 {
     rd_api.multiple = 1;
     rd_p2p_set_yield(yield_unlock, yield_lock);
-    if (app_threads)
-        rd_p2p_set_threads();
 }

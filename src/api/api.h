@@ -61,10 +61,11 @@ static inline void rd_api_unlock(void)
 /* Waits for r with the lock held on entry and exit; other threads get the
  * lock between polls. */
 void rd_api_wait(rd_request_t *r);
-/* Switches the lock on (MPI_THREAD_MULTIPLE: app_threads 1; a progress
- * thread: 0) and has every wait below the API layer release it between
- * progress passes (rd_p2p_set_yield), as rd_api_wait does. */
-void rd_api_set_multiple(int app_threads);
+/* Switches the lock on (MPI_THREAD_MULTIPLE, or a progress thread) and has
+ * the waits below the API layer release it between progress passes
+ * (rd_p2p_set_yield), as rd_api_wait does. Which collectives may run is
+ * decided for the whole job at the start (init.c, agree_threads). */
+void rd_api_set_multiple(void);
 
 /* Reports an error of class cls in function fn on communicator c (NULL: the
  * error is not tied to one; MPI_COMM_WORLD's handler applies). Formats the

@@ -59,7 +59,7 @@ int rd_api_async_start(void)
     int rc = rd_tunable_int(&rd_api_tunables[RD_API_T_ASYNC_PROGRESS], &on);
     if (rc != RD_OK || !on)
         return rc;
-    rd_api_set_multiple(0);
+    rd_api_set_multiple();
     atomic_store(&async.stop, 0);
     int err = pthread_create(&async.thread, NULL, progress_main, NULL);
     if (err) {

@@ -74,6 +74,22 @@ enum { WORLD_NEVER, WORLD_ACTIVE, WORLD_DONE };
 static int world_state = WORLD_NEVER;
 static int users;
 
+/* Whether several application threads may call MPI decides which
+ * collectives run (the shared-memory ones and the node barrier decline
+ * then: rd_p2p_threads), so every rank must decide alike, whatever level
+ * each asked for. The start is collective already (its boot fences): one
+ * allreduce tells every rank whether any asked for MPI_THREAD_MULTIPLE. A
+ * rank that raises its level later (a session) keeps what this decided. */
+static int agree_threads(int level)
+{
+    int mine = level == MPI_THREAD_MULTIPLE, any = 0;
+    int rc = rd_coll_allreduce(rd_api.world, &mine, &any, 1, rd_api_dt(MPI_INT),
+                               rd_api_op(MPI_MAX));
+    if (rc == RD_OK && any)
+        rd_p2p_set_threads();
+    return rc;
+}
+
 /* Starts the runtime at thread level `level` (the caller's lock is not
  * held: nothing runs yet). */
 static int runtime_start(int level, const char *fn)
@@ -108,7 +124,8 @@ static int runtime_start(int level, const char *fn)
     if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
         (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
-        (rc = rd_rma_init(&rd_api.boot)) != RD_OK || (rc = make_predefined_comms()) != RD_OK) {
+        (rc = rd_rma_init(&rd_api.boot)) != RD_OK || (rc = make_predefined_comms()) != RD_OK ||
+        (rc = agree_threads(level)) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
         snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,
@@ -129,7 +146,7 @@ static int runtime_start(int level, const char *fn)
     rd_api.initialized = 1;
     rd_api.multiple = 0;
     if (level == MPI_THREAD_MULTIPLE)
-        rd_api_set_multiple(1);
+        rd_api_set_multiple();
     if ((rc = rd_api_async_start()) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
@@ -161,7 +178,7 @@ int rd_api_runtime_acquire(int required, int *provided, const char *fn)
          * MPI unless the level already was MPI_THREAD_MULTIPLE. */
         rd_api.thread_level = level;
         if (level == MPI_THREAD_MULTIPLE)
-            rd_api_set_multiple(1);
+            rd_api_set_multiple();
     }
     rd_api_lock(); /* sessions may start in several threads */
     users++;

@@ -14,7 +14,7 @@ static void wait_signal(int peer)
     while (!rd_p2p_signaled(peer)) {
         /* Other traffic keeps moving while we wait (a peer may need this
          * rank to drain its ring before it can reach the barrier). */
-        rd_p2p_pause(rd_progress(), &idle);
+        rd_p2p_backoff(rd_progress(), &idle);
     }
     rd_p2p_wait_end();
 }

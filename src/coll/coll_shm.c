@@ -124,11 +124,11 @@ static rd_coll_shm_buf_t *take_free(void *mine, size_t stride)
 }
 
 /* One turn of a wait on another rank: runs progress (pending schedules,
- * messages), lets other threads in and backs off while nothing moves
- * (rd_p2p_pause). */
+ * messages) and backs off while nothing moves, keeping the lock of
+ * MPI_THREAD_MULTIPLE (rd_p2p_backoff). */
 static void wait_turn(unsigned *idle)
 {
-    rd_p2p_pause(rd_progress(), idle);
+    rd_p2p_backoff(rd_progress(), idle);
 }
 
 /* Takes one of this rank's buffers once its last readers are done with it.

@@ -54,8 +54,10 @@
  * buffers for all its communicators, so three threads' blocking
  * collectives on three communicators can each wait, buffer held, for a
  * peer whose thread waits for a buffer held the same way (a cycle across
- * processes). The ranks of a communicator decide alike when they run at
- * the same thread level.
+ * processes). rd_p2p_threads is the job's (decided at the start from
+ * every rank's level), so the ranks of a communicator decide alike; the
+ * waits keep the lock (rd_p2p_backoff), for a rank that raised its level
+ * later and still runs them.
  *
  * Single-copy alltoall (version 3; rd_coll_shm_alltoall_cma): instead of
  * data, each rank publishes one rd_coll_shm_a2a_t (below) naming where its

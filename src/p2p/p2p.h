@@ -217,6 +217,14 @@ void rd_p2p_set_threads(void);
  * nothing moves (rd_p2p_idle); a pass that moved something restarts the
  * spin. */
 void rd_p2p_pause(int n, unsigned *idle);
+/* rd_p2p_pause without letting other threads in: for the waits of the
+ * collectives that run only while rd_p2p_threads is 0 (the shared-memory
+ * ones, the node barrier), whose buffers and signals serve every
+ * communicator of the process: a rank that raised its level to
+ * MPI_THREAD_MULTIPLE after the start keeps them (the choice is the
+ * job's), and another thread let in mid-collective could start a second
+ * one on the same buffers. */
+void rd_p2p_backoff(int n, unsigned *idle);
 /* Whether other application threads may run MPI calls, blocking
  * collectives among them, while this one waits (rd_p2p_set_threads). */
 int rd_p2p_threads(void);

@@ -126,6 +126,6 @@ int rd_p2p_node_read(rd_comm_t *c, int rank, void *local, uint64_t addr, const v
      * does so from its progress. */
     unsigned idle = 0;
     while (!nr.done)
-        rd_p2p_pause(rd_progress(), &idle);
+        rd_p2p_backoff(rd_progress(), &idle);
     return nr.status;
 }

@@ -141,14 +141,19 @@ int rd_p2p_threads(void)
     return app_threads;
 }
 
-void rd_p2p_pause(int n, unsigned *idle)
+void rd_p2p_backoff(int n, unsigned *idle)
 {
-    if (yield_unlock)
-        yield_unlock();
     if (n == 0)
         rd_p2p_idle(idle);
     else
         *idle = 0;
+}
+
+void rd_p2p_pause(int n, unsigned *idle)
+{
+    if (yield_unlock)
+        yield_unlock();
+    rd_p2p_backoff(n, idle);
     if (yield_lock)
         yield_lock();
 }

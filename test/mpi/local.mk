@@ -47,7 +47,8 @@ RD_MPI_TEST_PROGS = \
 	test/mpi/p2p_sizes \
 	test/mpi/p2p_waittest \
 	test/mpi/thread_multiple \
-	test/mpi/thread_comms
+	test/mpi/thread_comms \
+	test/mpi/thread_mixed
 
 check_PROGRAMS += $(RD_MPI_TEST_PROGS)
 check_SCRIPTS += test/mpi/runtests.sh
@@ -250,6 +251,10 @@ test_mpi_thread_comms_SOURCES = test/mpi/thread_comms.c test/mpi/mtest.c
 test_mpi_thread_comms_CFLAGS = $(RD_MPI_TEST_CFLAGS)
 test_mpi_thread_comms_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_thread_comms_LDFLAGS = $(RD_TEST_LINKOPTS)
+test_mpi_thread_mixed_SOURCES = test/mpi/thread_mixed.c test/mpi/mtest.c
+test_mpi_thread_mixed_CFLAGS = $(RD_MPI_TEST_CFLAGS)
+test_mpi_thread_mixed_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_thread_mixed_LDFLAGS = $(RD_TEST_LINKOPTS)
 
 # tp_conform runs every transport's ops table against transport.h's
 # contract (np 2, RDMPI_TRANSPORTS chooses). It drives internals, so it
