@@ -76,18 +76,35 @@ static int users;
 
 /* Whether several application threads may call MPI decides which
  * collectives run (the shared-memory ones and the node barrier decline
- * then: rd_p2p_threads), so every rank must decide alike, whatever level
- * each asked for. The start is collective already (its boot fences): one
- * allreduce tells every rank whether any asked for MPI_THREAD_MULTIPLE. A
- * rank that raises its level later (a session) keeps what this decided. */
-static int agree_threads(int level)
+ * then: rd_p2p_threads), so every rank that may share such a collective
+ * must decide alike, whatever level each asked for. Those are the ranks of
+ * one node: each publishes its level before p2p's start, whose closing
+ * fence makes it visible, and reads its node peers' afterwards (through
+ * the process manager, which every rank reaches whatever transports it
+ * uses). A rank that raises its level later (a session) keeps what this
+ * decided. */
+#define THREADS_KEY "rdmpi-mt"
+
+static int publish_threads(int level)
 {
-    int mine = level == MPI_THREAD_MULTIPLE, any = 0;
-    int rc = rd_coll_allreduce(rd_api.world, &mine, &any, 1, rd_api_dt(MPI_INT),
-                               rd_api_op(MPI_MAX));
-    if (rc == RD_OK && any)
-        rd_p2p_set_threads();
-    return rc;
+    char mine = level == MPI_THREAD_MULTIPLE ? '1' : '0';
+    return rd_boot_put(THREADS_KEY, &mine, 1);
+}
+
+static int agree_threads(void)
+{
+    for (int i = 0; i < rd_api.boot.local_size; i++) {
+        char v = '0';
+        size_t len = 1;
+        int rc = rd_boot_get(rd_api.boot.local_ranks[i], THREADS_KEY, &v, &len);
+        if (rc != RD_OK)
+            return rc;
+        if (v == '1') {
+            rd_p2p_set_threads();
+            break;
+        }
+    }
+    return RD_OK;
 }
 
 /* Starts the runtime at thread level `level` (the caller's lock is not
@@ -123,9 +140,10 @@ static int runtime_start(int level, const char *fn)
     rd_api_crash_init(rd_api.boot.rank, rd_api.boot.hostname, (int)crash_report);
     if ((rc = rd_api_errh_init()) != RD_OK || (rc = rd_api_types_init()) != RD_OK ||
         (rc = rd_api_op_init()) != RD_OK ||
-        (rc = rd_api_group_init()) != RD_OK || (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
+        (rc = rd_api_group_init()) != RD_OK || (rc = publish_threads(level)) != RD_OK ||
+        (rc = rd_p2p_init(&rd_api.boot)) != RD_OK ||
         (rc = rd_rma_init(&rd_api.boot)) != RD_OK || (rc = make_predefined_comms()) != RD_OK ||
-        (rc = agree_threads(level)) != RD_OK) {
+        (rc = agree_threads()) != RD_OK) {
         char msg[256 + RD_ERR_DETAIL_MAX];
         rd_err_detail_take(detail, sizeof(detail));
         snprintf(msg, sizeof(msg), "rdmpi: rank %d: %s failed: %s%s%s", rd_api.boot.rank, fn,

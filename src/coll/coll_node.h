@@ -17,7 +17,7 @@
  * order deadlocks in every MPI); with threads (rd_p2p_threads) that order
  * is not given, so it declines. Returns RD_OK, or RD_ENOTSUP having done
  * nothing (some member elsewhere, an intercommunicator, threads): every
- * member of c gets the same answer (rd_p2p_threads is the job's). */
+ * member of c gets the same answer (rd_p2p_threads is the node's). */
 int rd_coll_node_barrier(rd_comm_t *c);
 
 #endif

@@ -54,8 +54,8 @@
  * buffers for all its communicators, so three threads' blocking
  * collectives on three communicators can each wait, buffer held, for a
  * peer whose thread waits for a buffer held the same way (a cycle across
- * processes). rd_p2p_threads is the job's (decided at the start from
- * every rank's level), so the ranks of a communicator decide alike; the
+ * processes). rd_p2p_threads is the node's (decided at the start from
+ * its ranks' levels), so the ranks of a communicator decide alike; the
  * waits keep the lock (rd_p2p_backoff), for a rank that raised its level
  * later and still runs them.
  *

@@ -222,7 +222,7 @@ void rd_p2p_pause(int n, unsigned *idle);
  * ones, the node barrier), whose buffers and signals serve every
  * communicator of the process: a rank that raised its level to
  * MPI_THREAD_MULTIPLE after the start keeps them (the choice is the
- * job's), and another thread let in mid-collective could start a second
+ * node's), and another thread let in mid-collective could start a second
  * one on the same buffers. */
 void rd_p2p_backoff(int n, unsigned *idle);
 /* Whether other application threads may run MPI calls, blocking
