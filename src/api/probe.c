@@ -49,6 +49,32 @@ static int probe_failed(rd_comm_t *c, int source, int rc, const rd_p2p_status_t 
                         "%d) failed or disconnected", c->rank, gone, gone, st->source);
 }
 
+/* The blocking probes: polls until a message matches (msg NULL: MPI_Probe,
+ * which leaves it queued; else MPI_Mprobe, which takes it into *msg), other
+ * threads getting the lock between polls. Called with the lock held. */
+static int probe_wait(rd_comm_t *c, int source, int tag, rd_p2p_status_t *st, void **msg,
+                      const char *fn)
+{
+    int flag = 0, err = MPI_SUCCESS;
+    unsigned idle = 0;
+    rd_p2p_wait_begin();
+    for (;;) {
+        int rc = msg ? rd_p2p_improbe(c, source, tag, &flag, st, msg)
+                     : rd_p2p_iprobe(c, source, tag, &flag, st);
+        if (rc != RD_OK) {
+            err = probe_failed(c, source, rc, st, fn);
+            break;
+        }
+        if (flag)
+            break;
+        rd_api_unlock();
+        rd_p2p_idle(&idle);
+        rd_api_lock();
+    }
+    rd_p2p_wait_end();
+    return err;
+}
+
 RD_WEAK_ALIAS(MPI_Iprobe)
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
@@ -82,8 +108,6 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     static const char fn[] = "MPI_Probe";
     rd_comm_t *c;
     rd_p2p_status_t st;
-    int flag = 0;
-    unsigned idle = 0;
     int err = check_probe(comm, source, tag, &c, fn);
     if (err || (err = rd_api_check_out(c, status, "status", fn)))
         return err;
@@ -92,25 +116,11 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         return MPI_SUCCESS;
     }
     rd_api_lock();
-    rd_p2p_wait_begin();
-    for (;;) {
-        int rc = rd_p2p_iprobe(c, source, tag, &flag, &st);
-        if (rc != RD_OK) {
-            err = probe_failed(c, source, rc, &st, fn);
-            rd_p2p_wait_end();
-            rd_api_unlock();
-            return err;
-        }
-        if (flag)
-            break;
-        rd_api_unlock();
-        rd_p2p_idle(&idle);
-        rd_api_lock();
-    }
-    rd_p2p_wait_end();
+    err = probe_wait(c, source, tag, &st, NULL, fn);
     rd_api_unlock();
-    probe_status(status, &st);
-    return MPI_SUCCESS;
+    if (err == MPI_SUCCESS)
+        probe_status(status, &st);
+    return err;
 }
 
 /* A matched message is a request of kind RD_REQ_RECV holding the taken
@@ -164,8 +174,6 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     rd_comm_t *c;
     rd_p2p_status_t st;
     void *msg;
-    int flag = 0;
-    unsigned idle = 0;
     int err = check_probe(comm, source, tag, &c, fn);
     if (err)
         return err;
@@ -179,23 +187,8 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         return MPI_SUCCESS;
     }
     rd_api_lock();
-    rd_p2p_wait_begin();
-    for (;;) {
-        int rc = rd_p2p_improbe(c, source, tag, &flag, &st, &msg);
-        if (rc != RD_OK) {
-            err = probe_failed(c, source, rc, &st, fn);
-            rd_p2p_wait_end();
-            rd_api_unlock();
-            return err;
-        }
-        if (flag)
-            break;
-        rd_api_unlock();
-        rd_p2p_idle(&idle);
-        rd_api_lock();
-    }
-    rd_p2p_wait_end();
-    if ((err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
+    if ((err = probe_wait(c, source, tag, &st, &msg, fn)) == MPI_SUCCESS &&
+        (err = make_message(c, msg, message, fn)) == MPI_SUCCESS)
         probe_status(status, &st);
     rd_api_unlock();
     return err;
