@@ -18,6 +18,19 @@
 #include "rma/rma_impl.h"
 #include "util/status.h"
 
+/* The offset in pe's window of the bytes [disp * disp_unit + lb, + bytes)
+ * in *off and 1, or 0 when they do not lie inside it (the general path
+ * then says why). */
+static inline int fast_offset(const rd_rma_peer_t *pe, size_t disp, ptrdiff_t lb, size_t bytes,
+                              size_t *off)
+{
+    if (__builtin_mul_overflow(disp, (size_t)(pe->disp_unit > 0 ? pe->disp_unit : 1), off) ||
+        (lb < 0 ? (size_t)-lb > *off : (size_t)lb > SIZE_MAX - *off))
+        return 0;
+    *off += (size_t)lb;
+    return *off <= pe->size && bytes <= pe->size - *off;
+}
+
 /* Where the target's bytes [disp * disp_unit + lb, + bytes) are mapped
  * here, or NULL when the fast path does not apply. */
 static inline char *fast_target(rd_win_t *w, int target, size_t disp, ptrdiff_t lb,
@@ -31,15 +44,7 @@ static inline char *fast_target(rd_win_t *w, int target, size_t disp, ptrdiff_t 
     char *m = pe->path == RD_RMA_PATH_SHM ? pe->mapped
                                           : target == w->comm->rank ? w->base : NULL;
     size_t off;
-    if (!m || __builtin_mul_overflow(disp, (size_t)(pe->disp_unit > 0 ? pe->disp_unit : 1),
-                                     &off))
-        return NULL;
-    if (lb < 0 ? (size_t)-lb > off : (size_t)lb > SIZE_MAX - off)
-        return NULL;
-    off += (size_t)lb;
-    if (off > pe->size || bytes > pe->size - off)
-        return NULL;
-    return m + off;
+    return m && fast_offset(pe, disp, lb, bytes, &off) ? m + off : NULL;
 }
 
 /* memmove, with the scalar sizes inlined: a load then a store, so that
@@ -72,14 +77,8 @@ static int fast_rdma(rd_win_t *w, int target, size_t disp, ptrdiff_t lb, void *l
                   (rw->access == RD_EPOCH_LOCK && pe->lock) ||
                   (rw->access == RD_EPOCH_PSCW && pe->in_access);
     size_t off;
-    if (!covered ||
-        __builtin_mul_overflow(disp, (size_t)(pe->disp_unit > 0 ? pe->disp_unit : 1), &off) ||
-        (lb < 0 ? (size_t)-lb > off : (size_t)lb > SIZE_MAX - off))
-        return 0;
-    off += (size_t)lb;
-    if (off > pe->size || bytes > pe->size - off)
-        return 0;
-    if (pe->rdma_max && bytes > pe->rdma_max)
+    if (!covered || !fast_offset(pe, disp, lb, bytes, &off) ||
+        (pe->rdma_max && bytes > pe->rdma_max))
         return 0;
     int rc = put ? rd_p2p_rdma_put(pe->world, local, NULL, pe->base + off, pe->key, pe->keylen,
                                    bytes, NULL, NULL)
